@@ -1,0 +1,127 @@
+/*
+ * BatchBLAS: types, option enums and library-level calls shared by every
+ * precision.  Option values are the CBLAS values, so CBLAS_* constants pass
+ * through unchanged.
+ */
+#ifndef BATCHBLAS_TYPES_H
+#define BATCHBLAS_TYPES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+#include <complex>
+typedef std::complex<float>  bblas_complex32_t;
+typedef std::complex<double> bblas_complex64_t;
+extern "C" {
+#else
+#include <complex.h>
+typedef float _Complex  bblas_complex32_t;
+typedef double _Complex bblas_complex64_t;
+#endif
+
+#if defined(_WIN32)
+#  define BATCHBLAS_API
+#elif defined(__GNUC__)
+#  define BATCHBLAS_API __attribute__((visibility("default")))
+#else
+#  define BATCHBLAS_API
+#endif
+
+/** Every option argument has this type; values are the CBLAS values. */
+typedef int bblas_enum_t;
+
+enum {
+    BblasInvalid = -1,
+
+    BblasRowMajor = 101,
+    BblasColMajor = 102,
+
+    BblasNoTrans   = 111,
+    BblasTrans     = 112,
+    BblasConjTrans = 113,
+
+    BblasUpper   = 121,
+    BblasLower   = 122,
+    BblasGeneral = 123,
+
+    BblasNonUnit = 131,
+    BblasUnit    = 132,
+
+    BblasLeft  = 141,
+    BblasRight = 142,
+
+    BblasOneNorm       = 171,
+    BblasFrobeniusNorm = 174,
+    BblasInfNorm       = 175,
+    BblasMaxNorm       = 177
+};
+
+/** info[0] on entry selects how errors are reported (the 2018 proposal). */
+enum {
+    BblasErrorsReportAll   = 0, /* info[1+i] for every problem i (batch_size+1 entries) */
+    BblasErrorsReportGroup = 1, /* info[1+g] for every group g (group_count+1 entries) */
+    BblasErrorsReportAny   = 2, /* info[0] only */
+    BblasErrorsReportNone  = 3  /* nothing is written */
+};
+
+/** Status codes of the library-level calls (not the per-problem info codes). */
+enum {
+    BblasSuccess        = 0,
+    BblasErrInvalid     = -1, /* bad argument to a library-level call */
+    BblasErrUnavailable = -2, /* backend not compiled in or not found at run time */
+    BblasErrNoMemory    = -3, /* memory allocation failed */
+    BblasErrDevice      = -4  /* a device (CUDA) call failed */
+};
+
+/** Backends. */
+typedef enum {
+    BatchblasBackendAuto = 0,
+    BatchblasBackendCPU  = 1,
+    BatchblasBackendCUDA = 2
+} batchblas_backend_t;
+
+/* ---- library-level calls --------------------------------------------- */
+
+/** Version as "MAJOR.MINOR.PATCH". */
+BATCHBLAS_API const char *batchblas_version(void);
+
+/** Text for a per-problem info code or a library status code (never NULL). */
+BATCHBLAS_API const char *batchblas_strerror(int code);
+
+/**
+ * Forces a backend for the calls that follow (process-wide).  Auto (the
+ * default, or BATCHBLAS_BACKEND=auto) lets the dispatch policy choose.
+ * Returns BblasErrUnavailable if the backend is not compiled in or has no
+ * device; the previous choice is then kept.
+ */
+BATCHBLAS_API int batchblas_set_backend(batchblas_backend_t backend);
+
+/** The backend forced by batchblas_set_backend or BATCHBLAS_BACKEND. */
+BATCHBLAS_API batchblas_backend_t batchblas_get_backend(void);
+
+/** 1 if the backend is compiled in and usable now (probes lazily). */
+BATCHBLAS_API int batchblas_backend_available(batchblas_backend_t backend);
+
+/** Name of a backend ("auto", "cpu", "cuda"). */
+BATCHBLAS_API const char *batchblas_backend_name(batchblas_backend_t backend);
+
+/**
+ * Error handler: called once per call that ends with a nonzero info[0]
+ * (argument error or numerical failure), with the routine name and the code.
+ * The default handler does nothing.  Pass NULL to restore it.  The handler is
+ * process-wide; it must not call back into BatchBLAS.
+ */
+typedef void (*batchblas_error_handler_t)(const char *routine, int code, void *user);
+BATCHBLAS_API void batchblas_set_error_handler(batchblas_error_handler_t handler, void *user);
+
+/**
+ * Verbose decision log: level 0 silent (default), 1 prints each dispatch
+ * decision to stderr.  BATCHBLAS_VERBOSE=1 sets it at the first call.
+ */
+BATCHBLAS_API void batchblas_set_verbose(int level);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* BATCHBLAS_TYPES_H */

@@ -1,0 +1,1 @@
+#include "batchblas_mkl.h"

@@ -1,0 +1,43 @@
+/*
+ * The backend interface.  A backend runs a checked batch: it computes every
+ * problem i with b->pinfo[i] == 0 and stores that problem's numerical code
+ * (0 or LAPACK's k > 0, or BB_INFO_*) in b->pinfo[i].  It never re-checks
+ * arguments and never writes a problem whose pinfo is nonzero on entry.
+ */
+#ifndef BB_BACKEND_H
+#define BB_BACKEND_H
+
+#include "batch.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct bb_backend {
+    const char *name;
+    /* 1 if usable in this process; may initialise lazily; called once */
+    int (*probe)(void);
+    /* 1 if this backend implements the operation in this precision */
+    int (*supports)(const bb_batch *b);
+    /* runs the batch (synchronously for host data) */
+    void (*run)(bb_batch *b);
+} bb_backend;
+
+BB_INTERNAL extern const bb_backend bb_cpu_backend;
+
+/* The CUDA backend, loaded at run time (src/common/cuda_loader.c);
+   NULL if not compiled in, not installed or no device. */
+BB_INTERNAL const bb_backend *bb_cuda_backend(void);
+
+/* dispatch.c: the one place where the backend is chosen */
+BB_INTERNAL const bb_backend *bb_dispatch(const bb_batch *b);
+BB_INTERNAL void bb_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+BB_INTERNAL int bb_verbose(void);
+
+/* library.c */
+BB_INTERNAL void bb_report_error(const char *routine, int code);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,144 @@
+/*
+ * The internal batch descriptor.  Every public form (group, fixed, variable,
+ * strided) of every routine fills one bb_batch (see the generated
+ * src/common/api_?.c) and calls bb_execute() (front.c), which checks the
+ * arguments (check.c), picks a backend (dispatch.c) and folds the per-problem
+ * codes into the caller's info array.  Backends see only bb_batch and the
+ * normalised per-problem view bb_problem (problem.c).
+ */
+#ifndef BB_BATCH_H
+#define BB_BATCH_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include "batchblas_types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define BB_INTERNAL __attribute__((visibility("hidden")))
+
+typedef enum { BB_P_S = 0, BB_P_D = 1, BB_P_C = 2, BB_P_Z = 3 } bb_prec;
+typedef enum { BB_FORM_GROUP, BB_FORM_FIXED, BB_FORM_VAR, BB_FORM_STRIDED } bb_form;
+
+typedef enum {
+    BB_OP_GEMM, BB_OP_SYMM, BB_OP_HEMM, BB_OP_SYRK, BB_OP_HERK, BB_OP_SYR2K,
+    BB_OP_HER2K, BB_OP_TRMM, BB_OP_TRSM,
+    BB_OP_POTRF, BB_OP_POTRS, BB_OP_POSV, BB_OP_TRTRI, BB_OP_LAUUM,
+    BB_OP_POTRI, BB_OP_POTI,
+    BB_OP_GETRF, BB_OP_GETRFNP, BB_OP_GETRS, BB_OP_GESV, BB_OP_GETRI,
+    BB_OP_GETRI_OOP,
+    BB_OP_LANGE, BB_OP_GECOND, BB_OP_GECON,
+    BB_NOPS
+} bb_op;
+
+/*
+ * Argument slots.  The first BB_NPAR are the integer parameters (options,
+ * sizes, leading dimensions); then the scalars, the operands, the operand
+ * strides and the batch-level arguments.  bb_batch.pos[slot] is the 1-based
+ * position of that argument in the public function's signature (0: absent),
+ * so an argument error is reported as -pos[slot] whatever the form.
+ */
+enum {
+    BB_SIDE, BB_UPLO, BB_TRANS, BB_TRANSB, BB_DIAG, BB_NORM,
+    BB_M, BB_N, BB_K, BB_NRHS, BB_LDA, BB_LDB, BB_LDC,
+    BB_NPAR,
+    BB_ALPHA = BB_NPAR, BB_BETA,
+    BB_OPD0,                       /* operand o is slot BB_OPD0 + o */
+    BB_STRIDE0 = BB_OPD0 + 6,      /* stride of operand o is BB_STRIDE0 + o */
+    BB_COUNT_ARG = BB_STRIDE0 + 6, /* group_count or batch_size */
+    BB_GSIZES_ARG, BB_LAYOUT_ARG, BB_INFO_ARG,
+    BB_NARG
+};
+
+/* Operands: matrices A, B, C; pivots; per-problem real vectors X (in), Y (out). */
+enum { BB_A, BB_B, BB_C, BB_IPIV, BB_X, BB_Y, BB_NOPD };
+
+typedef struct {
+    void *const *arr; /* pointer-array forms: one pointer per problem; else NULL */
+    char *base;       /* strided form, and the per-problem vectors X, Y */
+    int64_t stride;   /* elements between consecutive problems (base only) */
+} bb_operand;
+
+/* Codes beyond argument positions, reported per problem. */
+#define BB_INFO_NOMEM  (-1000) /* workspace allocation failed */
+#define BB_INFO_DEVICE (-1001) /* a device call failed */
+
+typedef struct bb_batch {
+    bb_op op;
+    bb_prec prec;
+    bb_form form;
+    const char *name;              /* public routine name */
+    const unsigned char *pos;      /* [BB_NARG] signature positions */
+    int layout;                    /* BblasColMajor or BblasRowMajor */
+    int64_t count;                 /* problems in the batch */
+    int64_t ngroups;               /* parameter sets */
+    const int *group_sizes;        /* group form only */
+    int pinc;                      /* parameter index step: 0 one set, 1 per group */
+    const int *par[BB_NPAR];       /* NULL where the routine has no such parameter */
+    const void *alpha, *beta;      /* T, or R where the routine says so */
+    bb_operand opd[BB_NOPD];
+    int *info;
+    void *queue;                   /* reserved for device-data variants; NULL */
+
+    /* filled by the front end (front.c) */
+    int mode;                      /* BblasErrorsReport* */
+    int64_t *gstart;               /* group form: first problem of group g, [ngroups+1] */
+    int *pinfo;                    /* per problem: nonzero on entry = skip; out = code */
+    int64_t nbad;                  /* problems skipped for argument errors */
+} bb_batch;
+
+/*
+ * One problem, normalised to column-major: row-major input is turned into the
+ * equivalent column-major problem (swapped operands, flipped uplo/side, ...)
+ * wherever such an equivalent exists; only the LU family (getrf, getrfnp,
+ * getrs, gesv, getri, getri_oop, gecon) keeps rowmajor = 1 and the backend
+ * transposes.  Scalars are held as double re/im pairs.
+ */
+typedef struct bb_problem {
+    int side, uplo, trans, transb, diag, norm;
+    int m, n, k, nrhs;
+    int64_t lda, ldb, ldc;
+    double alpha[2], beta[2];
+    int rowmajor;   /* LU family only: data is row-major */
+    int rhs_right;  /* potrs/posv row-major: B holds B^T (nrhs x n); solve X*A = B */
+    int swap_ab;    /* operands A and B exchanged by the normalisation */
+    /* this problem's data */
+    void *a, *b, *c;
+    int *ipiv;
+    void *x, *y;
+} bb_problem;
+
+/* front.c */
+BB_INTERNAL void bb_execute(bb_batch *b);
+
+/* problem.c */
+BB_INTERNAL void bb_group_problem(const bb_batch *b, int64_t g, bb_problem *p);
+BB_INTERNAL void bb_problem_data(const bb_batch *b, int64_t i, bb_problem *p);
+BB_INTERNAL int64_t bb_group_first(const bb_batch *b, int64_t g);
+BB_INTERNAL int64_t bb_group_of(const bb_batch *b, int64_t i);
+BB_INTERNAL void *bb_operand_ptr(const bb_batch *b, int o, int64_t i);
+/* rows x columns of operand o as stored (column-major view) */
+BB_INTERNAL void bb_operand_dims(bb_op op, const bb_problem *p, int o, int *r, int *c);
+
+/* check.c */
+BB_INTERNAL int bb_check_group(const bb_batch *b, int64_t g);
+BB_INTERNAL int bb_check_problem(const bb_batch *b, const bb_problem *gp, int64_t i);
+
+/* ops.c: static facts about each operation */
+typedef struct {
+    const char *name;      /* "gemm" */
+    int lapack;            /* 1: may report a positive numerical info */
+    int complex_only;      /* hemm, herk, her2k */
+    int lu_family;         /* row-major handled by transposition in the backend */
+} bb_opinfo;
+BB_INTERNAL const bb_opinfo *bb_op_info(bb_op op);
+BB_INTERNAL int bb_op_writes(bb_op op, int operand); /* 1 if the routine writes it */
+BB_INTERNAL size_t bb_prec_size(bb_prec p); /* bytes of one element */
+BB_INTERNAL double bb_problem_flops(const bb_batch *b, const bb_problem *p);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

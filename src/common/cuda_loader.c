@@ -1,0 +1,54 @@
+/*
+ * Finds the CUDA backend at run time.  The CUDA code lives in a separate
+ * plugin (libbatchblas_cuda.so, installed in $(pkglibdir)) so that
+ * libbatchblas itself never links the CUDA driver, runtime or cuBLAS: a
+ * machine without them loads the library and runs everything on the CPU.
+ * The plugin is opened, and CUDA initialised, on the first call that the
+ * dispatch policy would send to the GPU, never earlier.
+ * BATCHBLAS_CUDA_PLUGIN=/path/to/libbatchblas_cuda.so overrides the location.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include "backend.h"
+
+#ifdef BB_HAVE_CUDA
+#include <dlfcn.h>
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static const bb_backend *cuda = NULL;
+
+static void load(void)
+{
+    const char *path = getenv("BATCHBLAS_CUDA_PLUGIN");
+    if (!path || !*path) path = BB_PLUGIN_DIR "/libbatchblas_cuda.so";
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        bb_log("cuda backend: cannot load %s: %s", path, dlerror());
+        return;
+    }
+    const bb_backend *(*get)(void) = (const bb_backend *(*)(void))dlsym(h, "bb_cuda_plugin_backend");
+    if (!get) {
+        bb_log("cuda backend: %s has no bb_cuda_plugin_backend", path);
+        dlclose(h);
+        return;
+    }
+    const bb_backend *be = get();
+    if (!be || !be->probe()) {
+        bb_log("cuda backend: no usable CUDA device");
+        return; /* keep the plugin loaded: CUDA may have started threads */
+    }
+    bb_log("cuda backend: loaded %s", path);
+    cuda = be;
+}
+
+const bb_backend *bb_cuda_backend(void)
+{
+    pthread_once(&once, load);
+    return cuda;
+}
+#else
+const bb_backend *bb_cuda_backend(void)
+{
+    return NULL;
+}
+#endif

@@ -1,0 +1,163 @@
+/*
+ * Dispatch policy: the one file that decides which backend runs a batch.
+ *
+ *   BATCHBLAS_BACKEND=cpu   always the CPU backend
+ *   BATCHBLAS_BACKEND=cuda  the CUDA backend whenever it is present and
+ *                           implements the routine; otherwise the CPU (logged)
+ *   BATCHBLAS_BACKEND=auto  (default) the cost model below
+ *   BATCHBLAS_VERBOSE=1     prints every decision on stderr
+ *
+ * Cost model for host data (the plain calls): the GPU pays when moving the
+ * operands over PCIe and back plus a fixed start-up cost is cheaper than the
+ * CPU doing the work.  The CUDA backend is probed (and CUDA initialised) only
+ * when the model says the GPU would win, so a process whose calls all stay on
+ * the CPU never initialises CUDA.
+ */
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "backend.h"
+
+/* Cost-model constants (named, so they can be tuned in one place). */
+static const double PCIE_BYTES_PER_S  = 20e9;   /* pinned host <-> device, one way */
+static const double GPU_CALL_SECONDS  = 50e-6;  /* launch, sync, small copies */
+static const double GPU_FLOPS         = 20e12;  /* sustained small-problem rate */
+static const double CPU_FLOPS_PER_CORE = 20e9;  /* double, small problems */
+static const double CPU_BYTES_PER_S   = 10e9;   /* memory bandwidth, all cores */
+
+static pthread_once_t env_once = PTHREAD_ONCE_INIT;
+static batchblas_backend_t forced = BatchblasBackendAuto;
+static int verbose = 0;
+static int ncores = 1;
+
+static void read_env(void)
+{
+    const char *s = getenv("BATCHBLAS_BACKEND");
+    if (s) {
+        if (!strcmp(s, "cpu")) forced = BatchblasBackendCPU;
+        else if (!strcmp(s, "cuda")) forced = BatchblasBackendCUDA;
+        else forced = BatchblasBackendAuto;
+    }
+    const char *v = getenv("BATCHBLAS_VERBOSE");
+    if (v) verbose = atoi(v);
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    ncores = n > 0 ? (int)n : 1;
+}
+
+int bb_verbose(void)
+{
+    pthread_once(&env_once, read_env);
+    return verbose;
+}
+
+void bb_log(const char *fmt, ...)
+{
+    if (!bb_verbose()) return;
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("batchblas: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+void batchblas_set_verbose(int level)
+{
+    pthread_once(&env_once, read_env);
+    verbose = level;
+}
+
+int batchblas_set_backend(batchblas_backend_t backend)
+{
+    pthread_once(&env_once, read_env);
+    if (backend != BatchblasBackendAuto && backend != BatchblasBackendCPU &&
+        backend != BatchblasBackendCUDA)
+        return BblasErrInvalid;
+    if (backend == BatchblasBackendCUDA && !bb_cuda_backend()) return BblasErrUnavailable;
+    forced = backend;
+    return BblasSuccess;
+}
+
+batchblas_backend_t batchblas_get_backend(void)
+{
+    pthread_once(&env_once, read_env);
+    return forced;
+}
+
+int batchblas_backend_available(batchblas_backend_t backend)
+{
+    if (backend == BatchblasBackendCPU || backend == BatchblasBackendAuto) return 1;
+    if (backend == BatchblasBackendCUDA) return bb_cuda_backend() != NULL;
+    return 0;
+}
+
+const char *batchblas_backend_name(batchblas_backend_t backend)
+{
+    switch (backend) {
+    case BatchblasBackendAuto: return "auto";
+    case BatchblasBackendCPU: return "cpu";
+    case BatchblasBackendCUDA: return "cuda";
+    }
+    return "unknown";
+}
+
+/* Bytes and flops of the whole batch, estimated from the first problem of
+   each group (exact for the fixed and strided forms). */
+static void batch_cost(const bb_batch *b, double *bytes, double *flops)
+{
+    double by = 0, fl = 0;
+    size_t es = bb_prec_size(b->prec);
+    int64_t step = b->ngroups > 4096 ? b->ngroups / 4096 : 1; /* sample big variable batches */
+    for (int64_t g = 0; g < b->ngroups; g += step) {
+        int64_t cnt = bb_group_first(b, g + 1) - bb_group_first(b, g);
+        if (cnt == 0) continue;
+        bb_problem p;
+        bb_group_problem(b, g, &p);
+        double pb = 0;
+        for (int o = BB_A; o <= BB_C; o++) {
+            int r, c;
+            bb_operand_dims(b->op, &p, o, &r, &c);
+            double mat = (double)r * c * es;
+            pb += bb_op_writes(b->op, o) ? 2 * mat : mat;
+        }
+        by += pb * cnt * step;
+        fl += bb_problem_flops(b, &p) * cnt * step;
+    }
+    *bytes = by;
+    *flops = fl;
+}
+
+const bb_backend *bb_dispatch(const bb_batch *b)
+{
+    pthread_once(&env_once, read_env);
+    const char *why;
+    const bb_backend *be = &bb_cpu_backend;
+
+    if (forced == BatchblasBackendCPU) {
+        why = "forced cpu";
+    } else {
+        double bytes, flops;
+        batch_cost(b, &bytes, &flops);
+        double t_cpu = flops / (CPU_FLOPS_PER_CORE * ncores);
+        if (bytes / CPU_BYTES_PER_S > t_cpu) t_cpu = bytes / CPU_BYTES_PER_S;
+        double t_gpu = GPU_CALL_SECONDS + bytes / PCIE_BYTES_PER_S + flops / GPU_FLOPS;
+        int want_gpu = forced == BatchblasBackendCUDA || t_gpu < t_cpu;
+        if (!want_gpu) {
+            why = "cost model: cpu faster";
+        } else {
+            const bb_backend *cu = bb_cuda_backend();
+            if (!cu) why = "cuda backend not available";
+            else if (!cu->supports(b)) why = "routine not on cuda backend";
+            else { be = cu; why = forced == BatchblasBackendCUDA ? "forced cuda" : "cost model: gpu faster"; }
+        }
+        if (bb_verbose())
+            bb_log("%s: %lld problems, %.3g MB, %.3g MFLOP: %s -> %s", b->name,
+                   (long long)b->count, bytes / 1e6, flops / 1e6, why, be->name);
+        return be;
+    }
+    bb_log("%s: %lld problems: %s -> %s", b->name, (long long)b->count, why, be->name);
+    return be;
+}

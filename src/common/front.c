@@ -1,0 +1,166 @@
+/*
+ * bb_execute: the single path of every call.
+ *   1. batch-level checks (counts, group sizes, layout, info mode, arrays)
+ *   2. per-group argument checks and per-problem pointer checks (check.c)
+ *   3. dispatch to a backend (dispatch.c), which fills the numerical codes
+ *   4. fold the per-problem codes into the caller's info array
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "backend.h"
+
+/* Positions of argument slots this routine takes as arrays that must exist. */
+static int null_array_error(const bb_batch *b)
+{
+    int worst = 0;
+#define CONSIDER(cond, slot)                                                     \
+    do {                                                                         \
+        int pos_ = b->pos[slot];                                                 \
+        if (pos_ && (cond) && (worst == 0 || pos_ < worst)) worst = pos_;        \
+    } while (0)
+    for (int s = 0; s < BB_NPAR; s++) CONSIDER(b->par[s] == NULL, s);
+    CONSIDER(b->alpha == NULL, BB_ALPHA);
+    CONSIDER(b->beta == NULL, BB_BETA);
+    if (b->form != BB_FORM_STRIDED) {
+        for (int o = 0; o < BB_NOPD; o++)
+            if (o != BB_X && o != BB_Y)
+                CONSIDER(b->opd[o].arr == NULL, BB_OPD0 + o);
+    }
+    /* per-problem vectors are plain arrays in every form */
+    CONSIDER(b->opd[BB_X].base == NULL, BB_OPD0 + BB_X);
+    CONSIDER(b->opd[BB_Y].base == NULL, BB_OPD0 + BB_Y);
+#undef CONSIDER
+    return worst ? -worst : 0;
+}
+
+static void finish(bb_batch *b, int code0)
+{
+    if (b->info && b->mode != BblasErrorsReportNone) b->info[0] = code0;
+    if (code0) bb_report_error(b->name, code0);
+}
+
+void bb_execute(bb_batch *b)
+{
+    /* report mode; a NULL info means report nothing */
+    b->mode = b->info ? b->info[0] : BblasErrorsReportNone;
+    if (b->mode < BblasErrorsReportAll || b->mode > BblasErrorsReportNone) {
+        b->mode = BblasErrorsReportAny;
+        finish(b, -b->pos[BB_INFO_ARG]);
+        return;
+    }
+
+    /* batch-level errors: nothing is computed */
+    if (b->ngroups < 0 || (b->form != BB_FORM_GROUP && b->count < 0)) {
+        finish(b, -b->pos[BB_COUNT_ARG]);
+        return;
+    }
+    if (b->form == BB_FORM_GROUP) {
+        if (b->ngroups > 0 && b->group_sizes == NULL) {
+            finish(b, -b->pos[BB_GSIZES_ARG]);
+            return;
+        }
+        int64_t total = 0;
+        for (int64_t g = 0; g < b->ngroups; g++) {
+            if (b->group_sizes[g] < 0) {
+                finish(b, -b->pos[BB_GSIZES_ARG]);
+                return;
+            }
+            total += b->group_sizes[g];
+        }
+        b->count = total;
+    }
+    if (b->layout != BblasColMajor && b->layout != BblasRowMajor) {
+        finish(b, -b->pos[BB_LAYOUT_ARG]);
+        return;
+    }
+    if (b->count == 0) { /* empty batch: legal no-op */
+        if (b->mode == BblasErrorsReportGroup)
+            for (int64_t g = 0; g < b->ngroups; g++) b->info[1 + g] = 0;
+        finish(b, 0);
+        return;
+    }
+    int code = null_array_error(b);
+    if (code) {
+        finish(b, code);
+        return;
+    }
+
+    /* per-problem codes: in report-all mode straight into the caller's info */
+    int *own = NULL;
+    if (b->mode == BblasErrorsReportAll) {
+        b->pinfo = b->info + 1;
+        memset(b->pinfo, 0, (size_t)b->count * sizeof(int));
+    } else {
+        own = calloc((size_t)b->count, sizeof(int));
+        if (!own) {
+            finish(b, BB_INFO_NOMEM);
+            return;
+        }
+        b->pinfo = own;
+    }
+    if (b->form == BB_FORM_GROUP) {
+        b->gstart = malloc((size_t)(b->ngroups + 1) * sizeof(int64_t));
+        if (!b->gstart) {
+            free(own);
+            finish(b, BB_INFO_NOMEM);
+            return;
+        }
+        b->gstart[0] = 0;
+        for (int64_t g = 0; g < b->ngroups; g++) b->gstart[g + 1] = b->gstart[g] + b->group_sizes[g];
+    }
+
+    /* per-group and per-problem checks */
+    b->nbad = 0;
+    for (int64_t g = 0; g < b->ngroups; g++) {
+        int64_t first = bb_group_first(b, g), last = bb_group_first(b, g + 1);
+        if (first == last) continue;
+        int gc = bb_check_group(b, g);
+        if (gc) {
+            for (int64_t i = first; i < last; i++) b->pinfo[i] = gc;
+            b->nbad += last - first;
+            continue;
+        }
+        bb_problem gp;
+        bb_group_problem(b, g, &gp);
+        if (b->form == BB_FORM_STRIDED) {
+            int pc = bb_check_problem(b, &gp, 0); /* one base pointer per operand */
+            if (pc) {
+                for (int64_t i = first; i < last; i++) b->pinfo[i] = pc;
+                b->nbad += last - first;
+            }
+            continue;
+        }
+        for (int64_t i = first; i < last; i++) {
+            int pc = bb_check_problem(b, &gp, i);
+            if (pc) {
+                b->pinfo[i] = pc;
+                b->nbad++;
+            }
+        }
+    }
+
+    if (b->nbad < b->count) {
+        const bb_backend *be = bb_dispatch(b);
+        be->run(b);
+    }
+
+    /* fold */
+    int first_code = 0;
+    if (b->mode == BblasErrorsReportGroup) {
+        for (int64_t g = 0; g < b->ngroups; g++) {
+            int gcode = 0;
+            for (int64_t i = bb_group_first(b, g), e = bb_group_first(b, g + 1); i < e; i++)
+                if (b->pinfo[i]) { gcode = b->pinfo[i]; break; }
+            b->info[1 + g] = gcode;
+            if (gcode && !first_code) first_code = gcode;
+        }
+    } else {
+        for (int64_t i = 0; i < b->count; i++)
+            if (b->pinfo[i]) { first_code = b->pinfo[i]; break; }
+    }
+    free(b->gstart);
+    b->gstart = NULL;
+    free(own);
+    b->pinfo = NULL;
+    finish(b, first_code);
+}

@@ -1,0 +1,47 @@
+/*
+ * CPU backend internals.  A kernel computes one normalised column-major
+ * problem (bb_problem, see src/common/batch.h) and returns its numerical
+ * code (0, LAPACK's k > 0, or BB_INFO_NOMEM).  Kernels are generic sources
+ * compiled once per precision (src/common/prec.h); each precision exports a
+ * table X(cpu_kernels) indexed by bb_op (kernels.c).
+ */
+#ifndef BB_CPU_H
+#define BB_CPU_H
+
+#include <stddef.h>
+#include "batch.h"
+
+/* Per-thread scratch, grown on demand and kept for the whole call. */
+typedef struct {
+    void *p;
+    size_t size;
+} bb_work;
+
+BB_INTERNAL void *bb_work_get(bb_work *w, size_t bytes);
+
+typedef int (*bb_cpu_kernel)(bb_problem *p, bb_work *w);
+
+#define BB_DECLARE_KERNELS(pfx)                                                   \
+    BB_INTERNAL extern const bb_cpu_kernel bb_##pfx##_cpu_kernels[BB_NOPS];
+BB_DECLARE_KERNELS(s)
+BB_DECLARE_KERNELS(d)
+BB_DECLARE_KERNELS(c)
+BB_DECLARE_KERNELS(z)
+
+/* Makes OpenBLAS single-threaded (once per process): our threads run over
+   the problems, BLAS calls inside stay on one core. */
+BB_INTERNAL void bb_cpu_blas_single_thread(void);
+
+#ifdef BB_PREC
+/* Kernel prototypes for the precision being compiled. */
+#define BB_KERNEL(name) BB_INTERNAL int X(cpu_##name)(bb_problem *p, bb_work *w)
+BB_KERNEL(gemm); BB_KERNEL(symm); BB_KERNEL(hemm); BB_KERNEL(syrk); BB_KERNEL(herk);
+BB_KERNEL(syr2k); BB_KERNEL(her2k); BB_KERNEL(trmm); BB_KERNEL(trsm);
+BB_KERNEL(potrf); BB_KERNEL(potrs); BB_KERNEL(posv); BB_KERNEL(trtri); BB_KERNEL(lauum);
+BB_KERNEL(potri); BB_KERNEL(poti);
+BB_KERNEL(getrf); BB_KERNEL(getrfnp); BB_KERNEL(getrs); BB_KERNEL(gesv); BB_KERNEL(getri);
+BB_KERNEL(getri_oop);
+BB_KERNEL(lange); BB_KERNEL(gecond); BB_KERNEL(gecon);
+#endif
+
+#endif

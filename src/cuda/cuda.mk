@@ -1,0 +1,28 @@
+# The CUDA backend: a libtool module (libbatchblas_cuda.so in $(pkglibdir))
+# that libbatchblas opens at run time (src/common/cuda_loader.c).
+# .cu files are compiled by nvcc through build-aux/nvcc-lt.sh into libtool
+# objects; add new kernels to CUDA_CU_SOURCES.
+CUDA_CU_SOURCES = src/cuda/backend_cuda.cu
+CUDA_HDRS = src/cuda/cuda_internal.h
+EXTRA_DIST += $(CUDA_CU_SOURCES) $(CUDA_HDRS) src/cuda/cuda.mk
+
+if HAVE_CUDA
+CUDA_LOBJS = $(CUDA_CU_SOURCES:.cu=.lo)
+NVCCFLAGS = -O3 -std=c++17 $(NVCC_GENCODE) -Xcompiler -fvisibility=hidden \
+	-I$(top_srcdir)/include -I$(top_srcdir)/src/common -I$(top_srcdir)/src/cuda -I$(top_builddir)
+
+pkglib_LTLIBRARIES = libbatchblas_cuda.la
+libbatchblas_cuda_la_SOURCES = src/common/problem.c src/common/ops.c
+libbatchblas_cuda_la_CPPFLAGS = $(AM_CPPFLAGS) $(CUDA_CPPFLAGS)
+libbatchblas_cuda_la_LIBADD = $(CUDA_LOBJS) $(CUDA_LIBS) -lstdc++ -lm
+libbatchblas_cuda_la_DEPENDENCIES = $(CUDA_LOBJS)
+libbatchblas_cuda_la_LDFLAGS = -module -avoid-version -shared -no-undefined
+
+SUFFIXES += .cu .lo
+.cu.lo:
+	$(AM_V_GEN)$(SHELL) $(top_srcdir)/build-aux/nvcc-lt.sh $@ $(NVCC) $(NVCCFLAGS) -c $<
+
+$(CUDA_LOBJS): $(CUDA_HDRS) src/common/batch.h src/common/backend.h
+
+CLEANFILES += $(CUDA_LOBJS) $(CUDA_CU_SOURCES:.cu=.o)
+endif

@@ -1,0 +1,3 @@
+/* CUDA backend internals. */
+#pragma once
+#include "backend.h"

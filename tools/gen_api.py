@@ -1,0 +1,429 @@
+#!/usr/bin/env python3
+"""Generates the public prototypes (include/batchblas_[sdcz].h), the wrappers
+that turn every public form into one bb_batch descriptor
+(src/common/api_[sdcz].c) and the API reference (doc/api.md) from the routine
+table below.  `make check` runs `gen_api.py --check` so the committed output
+stays current.  Usage: tools/gen_api.py [--check] [top_srcdir]
+"""
+import os
+import sys
+
+# ---------------------------------------------------------------------------
+# The routine table.  Arguments in the order of the fixed form after
+# (batch_size, layout).  Kinds:
+#   opt SLOT name        an option (bblas_enum_t)
+#   int SLOT name        a size or leading dimension (int)
+#   scal SLOT name TYPE  alpha/beta; TYPE 'T' (element) or 'R' (real)
+#   mat OPD name IO      a matrix operand; IO 'in' or 'out' (read and/or written)
+#   piv name IO          pivot operand (int), one vector per problem
+#   vec OPD name IO      one real value per problem (plain array in every form)
+# ---------------------------------------------------------------------------
+ROUTINES = [
+    # name, prefix, complex_only, op, summary, args
+    ("gemm", "blas", False, "GEMM", "C = alpha*op(A)*op(B) + beta*C", [
+        ("opt", "BB_TRANS", "transa"), ("opt", "BB_TRANSB", "transb"),
+        ("int", "BB_M", "m"), ("int", "BB_N", "n"), ("int", "BB_K", "k"),
+        ("scal", "BB_ALPHA", "alpha", "T"),
+        ("mat", "BB_A", "A", "in"), ("int", "BB_LDA", "lda"),
+        ("mat", "BB_B", "B", "in"), ("int", "BB_LDB", "ldb"),
+        ("scal", "BB_BETA", "beta", "T"),
+        ("mat", "BB_C", "C", "out"), ("int", "BB_LDC", "ldc")]),
+    ("symm", "blas", False, "SYMM", "C = alpha*A*B + beta*C (side left) or alpha*B*A + beta*C (right), A symmetric", [
+        ("opt", "BB_SIDE", "side"), ("opt", "BB_UPLO", "uplo"),
+        ("int", "BB_M", "m"), ("int", "BB_N", "n"),
+        ("scal", "BB_ALPHA", "alpha", "T"),
+        ("mat", "BB_A", "A", "in"), ("int", "BB_LDA", "lda"),
+        ("mat", "BB_B", "B", "in"), ("int", "BB_LDB", "ldb"),
+        ("scal", "BB_BETA", "beta", "T"),
+        ("mat", "BB_C", "C", "out"), ("int", "BB_LDC", "ldc")]),
+    ("hemm", "blas", True, "HEMM", "C = alpha*A*B + beta*C (side left) or alpha*B*A + beta*C (right), A Hermitian", [
+        ("opt", "BB_SIDE", "side"), ("opt", "BB_UPLO", "uplo"),
+        ("int", "BB_M", "m"), ("int", "BB_N", "n"),
+        ("scal", "BB_ALPHA", "alpha", "T"),
+        ("mat", "BB_A", "A", "in"), ("int", "BB_LDA", "lda"),
+        ("mat", "BB_B", "B", "in"), ("int", "BB_LDB", "ldb"),
+        ("scal", "BB_BETA", "beta", "T"),
+        ("mat", "BB_C", "C", "out"), ("int", "BB_LDC", "ldc")]),
+    ("syrk", "blas", False, "SYRK", "C = alpha*A*A^T + beta*C (trans N) or alpha*A^T*A + beta*C (T), C symmetric n x n, uplo triangle only", [
+        ("opt", "BB_UPLO", "uplo"), ("opt", "BB_TRANS", "trans"),
+        ("int", "BB_N", "n"), ("int", "BB_K", "k"),
+        ("scal", "BB_ALPHA", "alpha", "T"),
+        ("mat", "BB_A", "A", "in"), ("int", "BB_LDA", "lda"),
+        ("scal", "BB_BETA", "beta", "T"),
+        ("mat", "BB_C", "C", "out"), ("int", "BB_LDC", "ldc")]),
+    ("herk", "blas", True, "HERK", "C = alpha*A*A^H + beta*C (trans N) or alpha*A^H*A + beta*C (C), real alpha, beta", [
+        ("opt", "BB_UPLO", "uplo"), ("opt", "BB_TRANS", "trans"),
+        ("int", "BB_N", "n"), ("int", "BB_K", "k"),
+        ("scal", "BB_ALPHA", "alpha", "R"),
+        ("mat", "BB_A", "A", "in"), ("int", "BB_LDA", "lda"),
+        ("scal", "BB_BETA", "beta", "R"),
+        ("mat", "BB_C", "C", "out"), ("int", "BB_LDC", "ldc")]),
+    ("syr2k", "blas", False, "SYR2K", "C = alpha*A*B^T + alpha*B*A^T + beta*C (trans N) or the transposed form (T)", [
+        ("opt", "BB_UPLO", "uplo"), ("opt", "BB_TRANS", "trans"),
+        ("int", "BB_N", "n"), ("int", "BB_K", "k"),
+        ("scal", "BB_ALPHA", "alpha", "T"),
+        ("mat", "BB_A", "A", "in"), ("int", "BB_LDA", "lda"),
+        ("mat", "BB_B", "B", "in"), ("int", "BB_LDB", "ldb"),
+        ("scal", "BB_BETA", "beta", "T"),
+        ("mat", "BB_C", "C", "out"), ("int", "BB_LDC", "ldc")]),
+    ("her2k", "blas", True, "HER2K", "C = alpha*A*B^H + conj(alpha)*B*A^H + beta*C (trans N) or the conjugate-transposed form (C), real beta", [
+        ("opt", "BB_UPLO", "uplo"), ("opt", "BB_TRANS", "trans"),
+        ("int", "BB_N", "n"), ("int", "BB_K", "k"),
+        ("scal", "BB_ALPHA", "alpha", "T"),
+        ("mat", "BB_A", "A", "in"), ("int", "BB_LDA", "lda"),
+        ("mat", "BB_B", "B", "in"), ("int", "BB_LDB", "ldb"),
+        ("scal", "BB_BETA", "beta", "R"),
+        ("mat", "BB_C", "C", "out"), ("int", "BB_LDC", "ldc")]),
+    ("trmm", "blas", False, "TRMM", "B = alpha*op(A)*B (side left) or alpha*B*op(A) (right), A triangular", [
+        ("opt", "BB_SIDE", "side"), ("opt", "BB_UPLO", "uplo"),
+        ("opt", "BB_TRANS", "transa"), ("opt", "BB_DIAG", "diag"),
+        ("int", "BB_M", "m"), ("int", "BB_N", "n"),
+        ("scal", "BB_ALPHA", "alpha", "T"),
+        ("mat", "BB_A", "A", "in"), ("int", "BB_LDA", "lda"),
+        ("mat", "BB_B", "B", "out"), ("int", "BB_LDB", "ldb")]),
+    ("trsm", "blas", False, "TRSM", "solves op(A)*X = alpha*B (side left) or X*op(A) = alpha*B (right); X overwrites B", [
+        ("opt", "BB_SIDE", "side"), ("opt", "BB_UPLO", "uplo"),
+        ("opt", "BB_TRANS", "transa"), ("opt", "BB_DIAG", "diag"),
+        ("int", "BB_M", "m"), ("int", "BB_N", "n"),
+        ("scal", "BB_ALPHA", "alpha", "T"),
+        ("mat", "BB_A", "A", "in"), ("int", "BB_LDA", "lda"),
+        ("mat", "BB_B", "B", "out"), ("int", "BB_LDB", "ldb")]),
+    # ---- Cholesky family
+    ("potrf", "lapack", False, "POTRF", "Cholesky factorisation A = U^H*U (upper) or L*L^H (lower); info k > 0: leading minor k not positive definite", [
+        ("opt", "BB_UPLO", "uplo"), ("int", "BB_N", "n"),
+        ("mat", "BB_A", "A", "out"), ("int", "BB_LDA", "lda")]),
+    ("potrs", "lapack", False, "POTRS", "solves A*X = B with the Cholesky factor from potrf; any nrhs", [
+        ("opt", "BB_UPLO", "uplo"), ("int", "BB_N", "n"), ("int", "BB_NRHS", "nrhs"),
+        ("mat", "BB_A", "A", "in"), ("int", "BB_LDA", "lda"),
+        ("mat", "BB_B", "B", "out"), ("int", "BB_LDB", "ldb")]),
+    ("posv", "lapack", False, "POSV", "factors A (potrf) and solves A*X = B; info as potrf", [
+        ("opt", "BB_UPLO", "uplo"), ("int", "BB_N", "n"), ("int", "BB_NRHS", "nrhs"),
+        ("mat", "BB_A", "A", "out"), ("int", "BB_LDA", "lda"),
+        ("mat", "BB_B", "B", "out"), ("int", "BB_LDB", "ldb")]),
+    ("trtri", "lapack", False, "TRTRI", "inverts a triangular matrix in place; info k > 0: A(k,k) is exactly zero", [
+        ("opt", "BB_UPLO", "uplo"), ("opt", "BB_DIAG", "diag"), ("int", "BB_N", "n"),
+        ("mat", "BB_A", "A", "out"), ("int", "BB_LDA", "lda")]),
+    ("lauum", "lapack", False, "LAUUM", "computes U*U^H (upper) or L^H*L (lower) in place", [
+        ("opt", "BB_UPLO", "uplo"), ("int", "BB_N", "n"),
+        ("mat", "BB_A", "A", "out"), ("int", "BB_LDA", "lda")]),
+    ("potri", "lapack", False, "POTRI", "inverse of A from its Cholesky factor (potrf output), in place; info as trtri", [
+        ("opt", "BB_UPLO", "uplo"), ("int", "BB_N", "n"),
+        ("mat", "BB_A", "A", "out"), ("int", "BB_LDA", "lda")]),
+    ("poti", "lapack", False, "POTI", "inverse of an SPD/HPD matrix in place (potrf then potri); info as potrf", [
+        ("opt", "BB_UPLO", "uplo"), ("int", "BB_N", "n"),
+        ("mat", "BB_A", "A", "out"), ("int", "BB_LDA", "lda")]),
+    # ---- LU family
+    ("getrf", "lapack", False, "GETRF", "LU factorisation with partial pivoting P*A = L*U, 1-based pivots; info k > 0: U(k,k) is exactly zero", [
+        ("int", "BB_M", "m"), ("int", "BB_N", "n"),
+        ("mat", "BB_A", "A", "out"), ("int", "BB_LDA", "lda"),
+        ("piv", "ipiv", "out")]),
+    ("getrfnp", "lapack", False, "GETRFNP", "LU factorisation without pivoting A = L*U; info k > 0: U(k,k) is exactly zero", [
+        ("int", "BB_M", "m"), ("int", "BB_N", "n"),
+        ("mat", "BB_A", "A", "out"), ("int", "BB_LDA", "lda")]),
+    ("getrs", "lapack", False, "GETRS", "solves op(A)*X = B with the LU factors and pivots from getrf", [
+        ("opt", "BB_TRANS", "trans"), ("int", "BB_N", "n"), ("int", "BB_NRHS", "nrhs"),
+        ("mat", "BB_A", "A", "in"), ("int", "BB_LDA", "lda"),
+        ("piv", "ipiv", "in"),
+        ("mat", "BB_B", "B", "out"), ("int", "BB_LDB", "ldb")]),
+    ("gesv", "lapack", False, "GESV", "factors A (getrf) and solves A*X = B; info as getrf", [
+        ("int", "BB_N", "n"), ("int", "BB_NRHS", "nrhs"),
+        ("mat", "BB_A", "A", "out"), ("int", "BB_LDA", "lda"),
+        ("piv", "ipiv", "out"),
+        ("mat", "BB_B", "B", "out"), ("int", "BB_LDB", "ldb")]),
+    ("getri", "lapack", False, "GETRI", "inverse from the LU factors and pivots of getrf, in place; info k > 0: U(k,k) is exactly zero", [
+        ("int", "BB_N", "n"),
+        ("mat", "BB_A", "A", "out"), ("int", "BB_LDA", "lda"),
+        ("piv", "ipiv", "in")]),
+    ("getri_oop", "lapack", False, "GETRI_OOP", "inverse from the LU factors and pivots of getrf, written to Ainv (A is not changed)", [
+        ("int", "BB_N", "n"),
+        ("mat", "BB_A", "A", "in"), ("int", "BB_LDA", "lda"),
+        ("piv", "ipiv", "in"),
+        ("mat", "BB_B", "Ainv", "out"), ("int", "BB_LDB", "ldainv")]),
+    # ---- norms and conditioning
+    ("lange", "lapack", False, "LANGE", "value[i] = norm of A_i: BblasOneNorm, BblasInfNorm, BblasMaxNorm or BblasFrobeniusNorm", [
+        ("opt", "BB_NORM", "norm"), ("int", "BB_M", "m"), ("int", "BB_N", "n"),
+        ("mat", "BB_A", "A", "in"), ("int", "BB_LDA", "lda"),
+        ("vec", "BB_Y", "value", "out")]),
+    ("gecond", "lapack", False, "GECOND", "exact condition number cond[i] = ||A_i||*||inv(A_i)|| in the one or infinity norm (A is not changed); singular: info k > 0 and cond = +Inf", [
+        ("opt", "BB_NORM", "norm"), ("int", "BB_N", "n"),
+        ("mat", "BB_A", "A", "in"), ("int", "BB_LDA", "lda"),
+        ("vec", "BB_Y", "cond", "out")]),
+    ("gecon", "lapack", False, "GECON", "estimates rcond[i] = 1/(||A_i||*||inv(A_i)||) from the LU factors of getrf and anorm[i] = ||A_i|| (LAPACK gecon)", [
+        ("opt", "BB_NORM", "norm"), ("int", "BB_N", "n"),
+        ("mat", "BB_A", "A", "in"), ("int", "BB_LDA", "lda"),
+        ("vec", "BB_X", "anorm", "in"), ("vec", "BB_Y", "rcond", "out")]),
+]
+
+PRECS = [
+    # letter, BB enum, T, R
+    ("s", "BB_P_S", "float", "float"),
+    ("d", "BB_P_D", "double", "double"),
+    ("c", "BB_P_C", "bblas_complex32_t", "float"),
+    ("z", "BB_P_Z", "bblas_complex64_t", "double"),
+]
+
+FORMS = [("batch", "BB_FORM_GROUP"), ("batchf", "BB_FORM_FIXED"),
+         ("batchv", "BB_FORM_VAR"), ("batch_strided", "BB_FORM_STRIDED")]
+
+OPD_INDEX = {"BB_A": 0, "BB_B": 1, "BB_C": 2, "BB_IPIV": 3, "BB_X": 4, "BB_Y": 5}
+
+
+def fname(r, p, form):
+    return "%s_%s%s_%s" % (r[1], p[0], r[0], form)
+
+
+def params(r, p, form):
+    """List of (ctype, name, slot, what) for one form of a routine."""
+    T, R = p[2], p[3]
+    out = []
+    if form == "batch":
+        out.append(("int", "group_count", "BB_COUNT_ARG", "count"))
+        out.append(("const int *", "group_sizes", "BB_GSIZES_ARG", "gsizes"))
+    elif form in ("batchf", "batchv"):
+        out.append(("int", "batch_size", "BB_COUNT_ARG", "count"))
+    out.append(("bblas_enum_t", "layout", "BB_LAYOUT_ARG", "layout"))
+    per = form in ("batch", "batchv")
+    for a in r[5]:
+        kind = a[0]
+        if kind == "opt":
+            out.append(("const bblas_enum_t *" if per else "bblas_enum_t", a[2], a[1], "par"))
+        elif kind == "int":
+            out.append(("const int *" if per else "int", a[2], a[1], "par"))
+        elif kind == "scal":
+            t = T if a[3] == "T" else R
+            out.append(("const %s *" % t if per else t, a[2], a[1], "scal"))
+        elif kind == "mat":
+            o = a[1]
+            if form == "batch_strided":
+                t = ("const %s *" % T) if a[3] == "in" else ("%s *" % T)
+                out.append((t, a[2], "BB_OPD0 + " + o, "base"))
+            else:
+                t = ("%s const *const *" % T) if a[3] == "in" else ("%s **" % T)
+                out.append((t, a[2], "BB_OPD0 + " + o, "arr"))
+        elif kind == "piv":
+            if form == "batch_strided":
+                t = "const int *" if a[2] == "in" else "int *"
+                out.append((t, a[1], "BB_OPD0 + BB_IPIV", "base"))
+                out.append(("int64_t", "stride_ipiv", "BB_STRIDE0 + BB_IPIV", "stride"))
+            else:
+                t = "int const *const *" if a[2] == "in" else "int **"
+                out.append((t, a[1], "BB_OPD0 + BB_IPIV", "arr"))
+        elif kind == "vec":
+            t = ("const %s *" % R) if a[3] == "in" else ("%s *" % R)
+            out.append((t, a[2], "BB_OPD0 + " + a[1], "vec"))
+        # strides go right after the leading dimension of their matrix
+        if kind == "int" and form == "batch_strided" and a[1].startswith("BB_LD"):
+            o = "BB_" + a[1][5:]
+            out.append(("int64_t", "stride_" + a[2][2:].lower() if a[2] != "ldainv" else "stride_ainv",
+                        "BB_STRIDE0 + " + o, "stride"))
+    if form == "batch_strided":
+        out.append(("int", "batch_size", "BB_COUNT_ARG", "count"))
+    out.append(("int *", "info", "BB_INFO_ARG", "info"))
+    return out
+
+
+def proto(r, p, form):
+    ps = params(r, p, form)
+    args = []
+    for (t, n, _s, _w) in ps:
+        sep = "" if t.endswith("*") else " "
+        args.append("%s%s%s" % (t, sep, n))
+    return "void %s(%s)" % (fname(r, p, form), ", ".join(args))
+
+
+def wrap(text, indent, width=88):
+    """Breaks a prototype after commas."""
+    out, line = [], ""
+    for piece in text.split(", "):
+        cand = piece if not line else line + ", " + piece
+        if len(cand) > width and line:
+            out.append(line + ",")
+            line = indent + piece
+        else:
+            line = cand
+    out.append(line)
+    return "\n".join(out)
+
+
+def body(r, p, form):
+    ps = params(r, p, form)
+    lines = []
+    pos = ", ".join("[%s] = %d" % (s, i + 1) for i, (_t, _n, s, _w) in enumerate(ps))
+    lines.append("    static const unsigned char pos[BB_NARG] = {%s};" % pos)
+    lines.append("    bb_batch b = {0};")
+    lines.append("    b.op = BB_OP_%s;" % r[3])
+    lines.append("    b.prec = %s;" % p[1])
+    lines.append("    b.form = %s;" % dict(FORMS)[form])
+    lines.append('    b.name = "%s";' % fname(r, p, form))
+    lines.append("    b.pos = pos;")
+    lines.append("    b.layout = layout;")
+    lines.append("    b.info = info;")
+    if form == "batch":
+        lines.append("    b.ngroups = group_count;")
+        lines.append("    b.group_sizes = group_sizes;")
+        lines.append("    b.pinc = 1;")
+    elif form == "batchv":
+        lines.append("    b.count = batch_size;")
+        lines.append("    b.ngroups = batch_size;")
+        lines.append("    b.pinc = 1;")
+    else:
+        lines.append("    b.count = batch_size;")
+        lines.append("    b.ngroups = 1;")
+    per = form in ("batch", "batchv")
+    for (t, n, s, w) in ps:
+        if w == "par":
+            lines.append("    b.par[%s] = %s%s;" % (s, "" if per else "&", n))
+        elif w == "scal":
+            lines.append("    b.%s = %s%s;" % ("alpha" if s == "BB_ALPHA" else "beta", "" if per else "&", n))
+        elif w == "arr":
+            o = s.split("+")[1].strip()
+            lines.append("    b.opd[%s].arr = (void *const *)%s;" % (o, n))
+        elif w in ("base", "vec"):
+            o = s.split("+")[1].strip()
+            lines.append("    b.opd[%s].base = (char *)%s;" % (o, n))
+            if w == "vec":
+                lines.append("    b.opd[%s].stride = 1;" % o)
+        elif w == "stride":
+            o = s.split("+")[1].strip()
+            lines.append("    b.opd[%s].stride = %s;" % (o, n))
+    lines.append("    bb_execute(&b);")
+    return "\n".join(lines)
+
+
+def routines_for(p):
+    return [r for r in ROUTINES if not (r[2] and p[0] in "sd")]
+
+
+HDR_TOP = """/*
+ * BatchBLAS public prototypes, precision %(L)s (%(T)s).
+ * GENERATED by tools/gen_api.py from its routine table: do not edit.
+ *
+ * Every routine comes in four forms (see README.md, "Forms and naming"):
+ *   _batch          group form: group_count, group_sizes[], one parameter per group
+ *   _batchf         fixed form: one parameter set for all batch_size problems
+ *   _batchv         variable form: one parameter per problem
+ *   _batch_strided  strided form: one base pointer and an element stride per operand
+ * info: info[0] on entry selects the report mode (BblasErrorsReport*); on exit
+ * it is 0 or the code of the lowest-numbered failing problem.  Argument errors
+ * are minus the 1-based position of the argument; numerical failures are
+ * LAPACK's positive k.
+ */
+#ifndef BATCHBLAS_%(U)s_H
+#define BATCHBLAS_%(U)s_H
+
+#include "batchblas_types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+"""
+
+HDR_END = """
+#ifdef __cplusplus
+}
+#endif
+#endif
+"""
+
+SRC_TOP = """/*
+ * Public entry points, precision %(L)s: each form fills one bb_batch.
+ * GENERATED by tools/gen_api.py from its routine table: do not edit.
+ */
+#include "batchblas.h"
+#include "batch.h"
+"""
+
+
+def gen_header(p):
+    out = [HDR_TOP % {"L": p[0], "T": p[2], "U": p[0].upper()}]
+    for r in routines_for(p):
+        out.append("\n/* %s%s: %s */" % (p[0], r[0], r[4]))
+        for form, _ in FORMS:
+            out.append("BATCHBLAS_API " + wrap(proto(r, p, form), "    ") + ";")
+    out.append(HDR_END)
+    return "\n".join(out)
+
+
+def gen_source(p):
+    out = [SRC_TOP % {"L": p[0]}]
+    for r in routines_for(p):
+        for form, _ in FORMS:
+            out.append("")
+            out.append(wrap(proto(r, p, form), "    "))
+            out.append("{")
+            out.append(body(r, p, form))
+            out.append("}")
+    out.append("")
+    return "\n".join(out)
+
+
+def gen_doc():
+    out = ["# API reference",
+           "",
+           "GENERATED by `tools/gen_api.py` from its routine table: do not edit.",
+           "",
+           "Every routine exists in precisions s, d, c, z (the Hermitian ones in c, z",
+           "only) and in four forms.  `T` is the element type (`float`, `double`,",
+           "`bblas_complex32_t`, `bblas_complex64_t`) and `R` the matching real type.",
+           "Shown here in double precision (`d`), or `z` for the complex-only routines;",
+           "the other precisions change the letter and the types.",
+           "",
+           "Library-level calls (version, backend selection, error strings, error",
+           "handler, verbose log) are documented in `include/batchblas_types.h`.",
+           "",
+           "## Argument-error codes",
+           "",
+           "An argument error is `-(position)`, the 1-based position of the argument",
+           "in the signature of the form that was called (first bad argument wins).",
+           "The checks: option values valid for the routine; sizes >= 0; leading",
+           "dimensions >= max(1, rows) where rows counts in the layout given",
+           "(row-major: the number of columns); in the strided form, the stride of",
+           "every written operand at least its footprint (ld * columns) and the",
+           "stride of ipiv at least min(m, n); pointer arrays non-NULL when the",
+           "batch is not empty, and each matrix pointer non-NULL when that matrix",
+           "is not empty.",
+           ""]
+    for r in ROUTINES:
+        p = PRECS[3] if r[2] else PRECS[1]
+        out.append("## %s%s" % (r[1] + "_" + p[0], r[0]))
+        out.append("")
+        out.append(r[4] + ".")
+        out.append("")
+        out.append("```c")
+        for form, _ in FORMS:
+            out.append(wrap(proto(r, p, form), "    ", 80) + ";")
+        out.append("```")
+        out.append("")
+    return "\n".join(out)
+
+
+def outputs(top):
+    files = {}
+    for p in PRECS:
+        files[os.path.join(top, "include", "batchblas_%s.h" % p[0])] = gen_header(p)
+        files[os.path.join(top, "src", "common", "api_%s.c" % p[0])] = gen_source(p)
+    files[os.path.join(top, "doc", "api.md")] = gen_doc()
+    return files
+
+
+def main():
+    check = "--check" in sys.argv
+    rest = [a for a in sys.argv[1:] if a != "--check"]
+    top = rest[0] if rest else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+    stale = []
+    for path, text in outputs(top).items():
+        old = open(path).read() if os.path.exists(path) else None
+        if old != text:
+            if check:
+                stale.append(path)
+            else:
+                with open(path, "w") as f:
+                    f.write(text)
+    if stale:
+        print("gen_api.py: out of date (run tools/gen_api.py): " + " ".join(stale))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
