@@ -16,7 +16,7 @@ int X(cpu_gemm)(bb_problem *p, bb_work *w)
     T alpha = bb_alpha(p), beta = bb_beta(p);
     int m = p->m, n = p->n, k = p->k;
     if (m == 0 || n == 0) return 0;
-    if ((int64_t)m * n * k > 4096 && k > 0 && alpha != (T)0) {
+    if ((int64_t)m * n * k > BB_CPU_GEMM_OWN_MAX_MNK && k > 0 && alpha != (T)0) {
         CBLAS(gemm)(CblasColMajor, bb_cblas_trans(p->trans), bb_cblas_trans(p->transb), m, n, k,
                     CBLAS_SCALAR(alpha), A, p->lda, B, p->ldb, CBLAS_SCALAR(beta), C, p->ldc);
         return 0;

@@ -4,6 +4,7 @@
 #include <cblas.h>
 #include "prec.h"
 #include "cpu.h"
+#include "cpu_policy.h"
 
 static inline T bb_alpha(const bb_problem *p) { return MAKE_T(p->alpha[0], p->alpha[1]); }
 static inline T bb_beta(const bb_problem *p) { return MAKE_T(p->beta[0], p->beta[1]); }
