@@ -7,6 +7,8 @@
  *   _batchf         fixed form: one parameter set for all batch_size problems
  *   _batchv         variable form: one parameter per problem
  *   _batch_strided  strided form: one base pointer and an element stride per operand
+ *   ..._dev         the same four forms on device data, asynchronous on a queue
+ *                   (see batchblas_types.h, "Device data and queues")
  * info: info[0] on entry selects the report mode (BblasErrorsReport*); on exit
  * it is 0 or the code of the lowest-numbered failing problem.  Argument errors
  * are minus the 1-based position of the argument; numerical failures are
@@ -42,6 +44,28 @@ BATCHBLAS_API void blas_cgemm_batch_strided(bblas_enum_t layout, bblas_enum_t tr
     const bblas_complex32_t *A, int lda, int64_t stride_a, const bblas_complex32_t *B,
     int ldb, int64_t stride_b, bblas_complex32_t beta, bblas_complex32_t *C, int ldc,
     int64_t stride_c, int batch_size, int *info);
+BATCHBLAS_API void blas_cgemm_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *transa, const bblas_enum_t *transb, const int *m, const int *n,
+    const int *k, const bblas_complex32_t *alpha, bblas_complex32_t const *const *A,
+    const int *lda, bblas_complex32_t const *const *B, const int *ldb,
+    const bblas_complex32_t *beta, bblas_complex32_t **C, const int *ldc, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void blas_cgemm_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t transa,
+    bblas_enum_t transb, int m, int n, int k, bblas_complex32_t alpha,
+    bblas_complex32_t const *const *A, int lda, bblas_complex32_t const *const *B,
+    int ldb, bblas_complex32_t beta, bblas_complex32_t **C, int ldc, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void blas_cgemm_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *transa, const bblas_enum_t *transb, const int *m, const int *n,
+    const int *k, const bblas_complex32_t *alpha, bblas_complex32_t const *const *A,
+    const int *lda, bblas_complex32_t const *const *B, const int *ldb,
+    const bblas_complex32_t *beta, bblas_complex32_t **C, const int *ldc, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void blas_cgemm_batch_strided_dev(bblas_enum_t layout, bblas_enum_t transa,
+    bblas_enum_t transb, int m, int n, int k, bblas_complex32_t alpha,
+    const bblas_complex32_t *A, int lda, int64_t stride_a, const bblas_complex32_t *B,
+    int ldb, int64_t stride_b, bblas_complex32_t beta, bblas_complex32_t *C, int ldc,
+    int64_t stride_c, int batch_size, int *info, batchblas_queue_t queue);
 
 /* csymm: C = alpha*A*B + beta*C (side left) or alpha*B*A + beta*C (right), A symmetric */
 BATCHBLAS_API void blas_csymm_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -63,6 +87,26 @@ BATCHBLAS_API void blas_csymm_batch_strided(bblas_enum_t layout, bblas_enum_t si
     int64_t stride_a, const bblas_complex32_t *B, int ldb, int64_t stride_b,
     bblas_complex32_t beta, bblas_complex32_t *C, int ldc, int64_t stride_c,
     int batch_size, int *info);
+BATCHBLAS_API void blas_csymm_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *side, const bblas_enum_t *uplo, const int *m, const int *n,
+    const bblas_complex32_t *alpha, bblas_complex32_t const *const *A, const int *lda,
+    bblas_complex32_t const *const *B, const int *ldb, const bblas_complex32_t *beta,
+    bblas_complex32_t **C, const int *ldc, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void blas_csymm_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t side,
+    bblas_enum_t uplo, int m, int n, bblas_complex32_t alpha,
+    bblas_complex32_t const *const *A, int lda, bblas_complex32_t const *const *B,
+    int ldb, bblas_complex32_t beta, bblas_complex32_t **C, int ldc, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void blas_csymm_batchv_dev(int batch_size, bblas_enum_t layout, const bblas_enum_t *side,
+    const bblas_enum_t *uplo, const int *m, const int *n, const bblas_complex32_t *alpha,
+    bblas_complex32_t const *const *A, const int *lda, bblas_complex32_t const *const *B,
+    const int *ldb, const bblas_complex32_t *beta, bblas_complex32_t **C, const int *ldc,
+    int *info, batchblas_queue_t queue);
+BATCHBLAS_API void blas_csymm_batch_strided_dev(bblas_enum_t layout, bblas_enum_t side,
+    bblas_enum_t uplo, int m, int n, bblas_complex32_t alpha, const bblas_complex32_t *A,
+    int lda, int64_t stride_a, const bblas_complex32_t *B, int ldb, int64_t stride_b,
+    bblas_complex32_t beta, bblas_complex32_t *C, int ldc, int64_t stride_c,
+    int batch_size, int *info, batchblas_queue_t queue);
 
 /* chemm: C = alpha*A*B + beta*C (side left) or alpha*B*A + beta*C (right), A Hermitian */
 BATCHBLAS_API void blas_chemm_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -84,6 +128,26 @@ BATCHBLAS_API void blas_chemm_batch_strided(bblas_enum_t layout, bblas_enum_t si
     int64_t stride_a, const bblas_complex32_t *B, int ldb, int64_t stride_b,
     bblas_complex32_t beta, bblas_complex32_t *C, int ldc, int64_t stride_c,
     int batch_size, int *info);
+BATCHBLAS_API void blas_chemm_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *side, const bblas_enum_t *uplo, const int *m, const int *n,
+    const bblas_complex32_t *alpha, bblas_complex32_t const *const *A, const int *lda,
+    bblas_complex32_t const *const *B, const int *ldb, const bblas_complex32_t *beta,
+    bblas_complex32_t **C, const int *ldc, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void blas_chemm_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t side,
+    bblas_enum_t uplo, int m, int n, bblas_complex32_t alpha,
+    bblas_complex32_t const *const *A, int lda, bblas_complex32_t const *const *B,
+    int ldb, bblas_complex32_t beta, bblas_complex32_t **C, int ldc, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void blas_chemm_batchv_dev(int batch_size, bblas_enum_t layout, const bblas_enum_t *side,
+    const bblas_enum_t *uplo, const int *m, const int *n, const bblas_complex32_t *alpha,
+    bblas_complex32_t const *const *A, const int *lda, bblas_complex32_t const *const *B,
+    const int *ldb, const bblas_complex32_t *beta, bblas_complex32_t **C, const int *ldc,
+    int *info, batchblas_queue_t queue);
+BATCHBLAS_API void blas_chemm_batch_strided_dev(bblas_enum_t layout, bblas_enum_t side,
+    bblas_enum_t uplo, int m, int n, bblas_complex32_t alpha, const bblas_complex32_t *A,
+    int lda, int64_t stride_a, const bblas_complex32_t *B, int ldb, int64_t stride_b,
+    bblas_complex32_t beta, bblas_complex32_t *C, int ldc, int64_t stride_c,
+    int batch_size, int *info, batchblas_queue_t queue);
 
 /* csyrk: C = alpha*A*A^T + beta*C (trans N) or alpha*A^T*A + beta*C (T), C symmetric n x n, uplo triangle only */
 BATCHBLAS_API void blas_csyrk_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -102,6 +166,25 @@ BATCHBLAS_API void blas_csyrk_batch_strided(bblas_enum_t layout, bblas_enum_t up
     int n, int k, bblas_complex32_t alpha, const bblas_complex32_t *A, int lda,
     int64_t stride_a, bblas_complex32_t beta, bblas_complex32_t *C, int ldc,
     int64_t stride_c, int batch_size, int *info);
+BATCHBLAS_API void blas_csyrk_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const bblas_enum_t *trans, const int *n, const int *k,
+    const bblas_complex32_t *alpha, bblas_complex32_t const *const *A, const int *lda,
+    const bblas_complex32_t *beta, bblas_complex32_t **C, const int *ldc, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void blas_csyrk_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    bblas_enum_t trans, int n, int k, bblas_complex32_t alpha,
+    bblas_complex32_t const *const *A, int lda, bblas_complex32_t beta,
+    bblas_complex32_t **C, int ldc, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void blas_csyrk_batchv_dev(int batch_size, bblas_enum_t layout, const bblas_enum_t *uplo,
+    const bblas_enum_t *trans, const int *n, const int *k,
+    const bblas_complex32_t *alpha, bblas_complex32_t const *const *A, const int *lda,
+    const bblas_complex32_t *beta, bblas_complex32_t **C, const int *ldc, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void blas_csyrk_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo,
+    bblas_enum_t trans, int n, int k, bblas_complex32_t alpha,
+    const bblas_complex32_t *A, int lda, int64_t stride_a, bblas_complex32_t beta,
+    bblas_complex32_t *C, int ldc, int64_t stride_c, int batch_size, int *info,
+    batchblas_queue_t queue);
 
 /* cherk: C = alpha*A*A^H + beta*C (trans N) or alpha*A^H*A + beta*C (C), real alpha, beta */
 BATCHBLAS_API void blas_cherk_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -119,6 +202,23 @@ BATCHBLAS_API void blas_cherk_batch_strided(bblas_enum_t layout, bblas_enum_t up
     int n, int k, float alpha, const bblas_complex32_t *A, int lda, int64_t stride_a,
     float beta, bblas_complex32_t *C, int ldc, int64_t stride_c, int batch_size,
     int *info);
+BATCHBLAS_API void blas_cherk_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const bblas_enum_t *trans, const int *n, const int *k,
+    const float *alpha, bblas_complex32_t const *const *A, const int *lda,
+    const float *beta, bblas_complex32_t **C, const int *ldc, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void blas_cherk_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    bblas_enum_t trans, int n, int k, float alpha, bblas_complex32_t const *const *A,
+    int lda, float beta, bblas_complex32_t **C, int ldc, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void blas_cherk_batchv_dev(int batch_size, bblas_enum_t layout, const bblas_enum_t *uplo,
+    const bblas_enum_t *trans, const int *n, const int *k, const float *alpha,
+    bblas_complex32_t const *const *A, const int *lda, const float *beta,
+    bblas_complex32_t **C, const int *ldc, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void blas_cherk_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo,
+    bblas_enum_t trans, int n, int k, float alpha, const bblas_complex32_t *A, int lda,
+    int64_t stride_a, float beta, bblas_complex32_t *C, int ldc, int64_t stride_c,
+    int batch_size, int *info, batchblas_queue_t queue);
 
 /* csyr2k: C = alpha*A*B^T + alpha*B*A^T + beta*C (trans N) or the transposed form (T) */
 BATCHBLAS_API void blas_csyr2k_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -140,6 +240,26 @@ BATCHBLAS_API void blas_csyr2k_batch_strided(bblas_enum_t layout, bblas_enum_t u
     const bblas_complex32_t *A, int lda, int64_t stride_a, const bblas_complex32_t *B,
     int ldb, int64_t stride_b, bblas_complex32_t beta, bblas_complex32_t *C, int ldc,
     int64_t stride_c, int batch_size, int *info);
+BATCHBLAS_API void blas_csyr2k_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const bblas_enum_t *trans, const int *n, const int *k,
+    const bblas_complex32_t *alpha, bblas_complex32_t const *const *A, const int *lda,
+    bblas_complex32_t const *const *B, const int *ldb, const bblas_complex32_t *beta,
+    bblas_complex32_t **C, const int *ldc, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void blas_csyr2k_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    bblas_enum_t trans, int n, int k, bblas_complex32_t alpha,
+    bblas_complex32_t const *const *A, int lda, bblas_complex32_t const *const *B,
+    int ldb, bblas_complex32_t beta, bblas_complex32_t **C, int ldc, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void blas_csyr2k_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const bblas_enum_t *trans, const int *n, const int *k,
+    const bblas_complex32_t *alpha, bblas_complex32_t const *const *A, const int *lda,
+    bblas_complex32_t const *const *B, const int *ldb, const bblas_complex32_t *beta,
+    bblas_complex32_t **C, const int *ldc, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void blas_csyr2k_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo,
+    bblas_enum_t trans, int n, int k, bblas_complex32_t alpha,
+    const bblas_complex32_t *A, int lda, int64_t stride_a, const bblas_complex32_t *B,
+    int ldb, int64_t stride_b, bblas_complex32_t beta, bblas_complex32_t *C, int ldc,
+    int64_t stride_c, int batch_size, int *info, batchblas_queue_t queue);
 
 /* cher2k: C = alpha*A*B^H + conj(alpha)*B*A^H + beta*C (trans N) or the conjugate-transposed form (C), real beta */
 BATCHBLAS_API void blas_cher2k_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -161,6 +281,26 @@ BATCHBLAS_API void blas_cher2k_batch_strided(bblas_enum_t layout, bblas_enum_t u
     const bblas_complex32_t *A, int lda, int64_t stride_a, const bblas_complex32_t *B,
     int ldb, int64_t stride_b, float beta, bblas_complex32_t *C, int ldc,
     int64_t stride_c, int batch_size, int *info);
+BATCHBLAS_API void blas_cher2k_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const bblas_enum_t *trans, const int *n, const int *k,
+    const bblas_complex32_t *alpha, bblas_complex32_t const *const *A, const int *lda,
+    bblas_complex32_t const *const *B, const int *ldb, const float *beta,
+    bblas_complex32_t **C, const int *ldc, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void blas_cher2k_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    bblas_enum_t trans, int n, int k, bblas_complex32_t alpha,
+    bblas_complex32_t const *const *A, int lda, bblas_complex32_t const *const *B,
+    int ldb, float beta, bblas_complex32_t **C, int ldc, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void blas_cher2k_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const bblas_enum_t *trans, const int *n, const int *k,
+    const bblas_complex32_t *alpha, bblas_complex32_t const *const *A, const int *lda,
+    bblas_complex32_t const *const *B, const int *ldb, const float *beta,
+    bblas_complex32_t **C, const int *ldc, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void blas_cher2k_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo,
+    bblas_enum_t trans, int n, int k, bblas_complex32_t alpha,
+    const bblas_complex32_t *A, int lda, int64_t stride_a, const bblas_complex32_t *B,
+    int ldb, int64_t stride_b, float beta, bblas_complex32_t *C, int ldc,
+    int64_t stride_c, int batch_size, int *info, batchblas_queue_t queue);
 
 /* ctrmm: B = alpha*op(A)*B (side left) or alpha*B*op(A) (right), A triangular */
 BATCHBLAS_API void blas_ctrmm_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -181,6 +321,25 @@ BATCHBLAS_API void blas_ctrmm_batch_strided(bblas_enum_t layout, bblas_enum_t si
     bblas_enum_t transa, bblas_enum_t diag, int m, int n, bblas_complex32_t alpha,
     const bblas_complex32_t *A, int lda, int64_t stride_a, bblas_complex32_t *B, int ldb,
     int64_t stride_b, int batch_size, int *info);
+BATCHBLAS_API void blas_ctrmm_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *side, const bblas_enum_t *uplo, const bblas_enum_t *transa,
+    const bblas_enum_t *diag, const int *m, const int *n, const bblas_complex32_t *alpha,
+    bblas_complex32_t const *const *A, const int *lda, bblas_complex32_t **B,
+    const int *ldb, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void blas_ctrmm_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t side,
+    bblas_enum_t uplo, bblas_enum_t transa, bblas_enum_t diag, int m, int n,
+    bblas_complex32_t alpha, bblas_complex32_t const *const *A, int lda,
+    bblas_complex32_t **B, int ldb, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void blas_ctrmm_batchv_dev(int batch_size, bblas_enum_t layout, const bblas_enum_t *side,
+    const bblas_enum_t *uplo, const bblas_enum_t *transa, const bblas_enum_t *diag,
+    const int *m, const int *n, const bblas_complex32_t *alpha,
+    bblas_complex32_t const *const *A, const int *lda, bblas_complex32_t **B,
+    const int *ldb, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void blas_ctrmm_batch_strided_dev(bblas_enum_t layout, bblas_enum_t side,
+    bblas_enum_t uplo, bblas_enum_t transa, bblas_enum_t diag, int m, int n,
+    bblas_complex32_t alpha, const bblas_complex32_t *A, int lda, int64_t stride_a,
+    bblas_complex32_t *B, int ldb, int64_t stride_b, int batch_size, int *info,
+    batchblas_queue_t queue);
 
 /* ctrsm: solves op(A)*X = alpha*B (side left) or X*op(A) = alpha*B (right); X overwrites B */
 BATCHBLAS_API void blas_ctrsm_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -201,6 +360,25 @@ BATCHBLAS_API void blas_ctrsm_batch_strided(bblas_enum_t layout, bblas_enum_t si
     bblas_enum_t transa, bblas_enum_t diag, int m, int n, bblas_complex32_t alpha,
     const bblas_complex32_t *A, int lda, int64_t stride_a, bblas_complex32_t *B, int ldb,
     int64_t stride_b, int batch_size, int *info);
+BATCHBLAS_API void blas_ctrsm_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *side, const bblas_enum_t *uplo, const bblas_enum_t *transa,
+    const bblas_enum_t *diag, const int *m, const int *n, const bblas_complex32_t *alpha,
+    bblas_complex32_t const *const *A, const int *lda, bblas_complex32_t **B,
+    const int *ldb, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void blas_ctrsm_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t side,
+    bblas_enum_t uplo, bblas_enum_t transa, bblas_enum_t diag, int m, int n,
+    bblas_complex32_t alpha, bblas_complex32_t const *const *A, int lda,
+    bblas_complex32_t **B, int ldb, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void blas_ctrsm_batchv_dev(int batch_size, bblas_enum_t layout, const bblas_enum_t *side,
+    const bblas_enum_t *uplo, const bblas_enum_t *transa, const bblas_enum_t *diag,
+    const int *m, const int *n, const bblas_complex32_t *alpha,
+    bblas_complex32_t const *const *A, const int *lda, bblas_complex32_t **B,
+    const int *ldb, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void blas_ctrsm_batch_strided_dev(bblas_enum_t layout, bblas_enum_t side,
+    bblas_enum_t uplo, bblas_enum_t transa, bblas_enum_t diag, int m, int n,
+    bblas_complex32_t alpha, const bblas_complex32_t *A, int lda, int64_t stride_a,
+    bblas_complex32_t *B, int ldb, int64_t stride_b, int batch_size, int *info,
+    batchblas_queue_t queue);
 
 /* cpotrf: Cholesky factorisation A = U^H*U (upper) or L*L^H (lower); info k > 0: leading minor k not positive definite */
 BATCHBLAS_API void lapack_cpotrf_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -212,6 +390,17 @@ BATCHBLAS_API void lapack_cpotrf_batchv(int batch_size, bblas_enum_t layout, con
     const int *n, bblas_complex32_t **A, const int *lda, int *info);
 BATCHBLAS_API void lapack_cpotrf_batch_strided(bblas_enum_t layout, bblas_enum_t uplo, int n,
     bblas_complex32_t *A, int lda, int64_t stride_a, int batch_size, int *info);
+BATCHBLAS_API void lapack_cpotrf_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *uplo, const int *n, bblas_complex32_t **A,
+    const int *lda, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_cpotrf_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    int n, bblas_complex32_t **A, int lda, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_cpotrf_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const int *n, bblas_complex32_t **A, const int *lda,
+    int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_cpotrf_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo, int n,
+    bblas_complex32_t *A, int lda, int64_t stride_a, int batch_size, int *info,
+    batchblas_queue_t queue);
 
 /* cpotrs: solves A*X = B with the Cholesky factor from potrf; any nrhs */
 BATCHBLAS_API void lapack_cpotrs_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -227,6 +416,21 @@ BATCHBLAS_API void lapack_cpotrs_batchv(int batch_size, bblas_enum_t layout, con
 BATCHBLAS_API void lapack_cpotrs_batch_strided(bblas_enum_t layout, bblas_enum_t uplo, int n, int nrhs,
     const bblas_complex32_t *A, int lda, int64_t stride_a, bblas_complex32_t *B, int ldb,
     int64_t stride_b, int batch_size, int *info);
+BATCHBLAS_API void lapack_cpotrs_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *uplo, const int *n, const int *nrhs,
+    bblas_complex32_t const *const *A, const int *lda, bblas_complex32_t **B,
+    const int *ldb, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_cpotrs_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    int n, int nrhs, bblas_complex32_t const *const *A, int lda, bblas_complex32_t **B,
+    int ldb, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_cpotrs_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const int *n, const int *nrhs,
+    bblas_complex32_t const *const *A, const int *lda, bblas_complex32_t **B,
+    const int *ldb, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_cpotrs_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo, int n,
+    int nrhs, const bblas_complex32_t *A, int lda, int64_t stride_a,
+    bblas_complex32_t *B, int ldb, int64_t stride_b, int batch_size, int *info,
+    batchblas_queue_t queue);
 
 /* cposv: factors A (potrf) and solves A*X = B; info as potrf */
 BATCHBLAS_API void lapack_cposv_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -240,6 +444,20 @@ BATCHBLAS_API void lapack_cposv_batchv(int batch_size, bblas_enum_t layout, cons
 BATCHBLAS_API void lapack_cposv_batch_strided(bblas_enum_t layout, bblas_enum_t uplo, int n, int nrhs,
     bblas_complex32_t *A, int lda, int64_t stride_a, bblas_complex32_t *B, int ldb,
     int64_t stride_b, int batch_size, int *info);
+BATCHBLAS_API void lapack_cposv_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const int *n, const int *nrhs, bblas_complex32_t **A,
+    const int *lda, bblas_complex32_t **B, const int *ldb, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_cposv_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    int n, int nrhs, bblas_complex32_t **A, int lda, bblas_complex32_t **B, int ldb,
+    int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_cposv_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const int *n, const int *nrhs, bblas_complex32_t **A,
+    const int *lda, bblas_complex32_t **B, const int *ldb, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_cposv_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo, int n,
+    int nrhs, bblas_complex32_t *A, int lda, int64_t stride_a, bblas_complex32_t *B,
+    int ldb, int64_t stride_b, int batch_size, int *info, batchblas_queue_t queue);
 
 /* ctrtri: inverts a triangular matrix in place; info k > 0: A(k,k) is exactly zero */
 BATCHBLAS_API void lapack_ctrtri_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -253,6 +471,19 @@ BATCHBLAS_API void lapack_ctrtri_batchv(int batch_size, bblas_enum_t layout, con
 BATCHBLAS_API void lapack_ctrtri_batch_strided(bblas_enum_t layout, bblas_enum_t uplo,
     bblas_enum_t diag, int n, bblas_complex32_t *A, int lda, int64_t stride_a,
     int batch_size, int *info);
+BATCHBLAS_API void lapack_ctrtri_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *uplo, const bblas_enum_t *diag,
+    const int *n, bblas_complex32_t **A, const int *lda, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_ctrtri_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    bblas_enum_t diag, int n, bblas_complex32_t **A, int lda, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_ctrtri_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const bblas_enum_t *diag, const int *n,
+    bblas_complex32_t **A, const int *lda, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_ctrtri_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo,
+    bblas_enum_t diag, int n, bblas_complex32_t *A, int lda, int64_t stride_a,
+    int batch_size, int *info, batchblas_queue_t queue);
 
 /* clauum: computes U*U^H (upper) or L^H*L (lower) in place */
 BATCHBLAS_API void lapack_clauum_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -264,6 +495,17 @@ BATCHBLAS_API void lapack_clauum_batchv(int batch_size, bblas_enum_t layout, con
     const int *n, bblas_complex32_t **A, const int *lda, int *info);
 BATCHBLAS_API void lapack_clauum_batch_strided(bblas_enum_t layout, bblas_enum_t uplo, int n,
     bblas_complex32_t *A, int lda, int64_t stride_a, int batch_size, int *info);
+BATCHBLAS_API void lapack_clauum_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *uplo, const int *n, bblas_complex32_t **A,
+    const int *lda, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_clauum_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    int n, bblas_complex32_t **A, int lda, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_clauum_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const int *n, bblas_complex32_t **A, const int *lda,
+    int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_clauum_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo, int n,
+    bblas_complex32_t *A, int lda, int64_t stride_a, int batch_size, int *info,
+    batchblas_queue_t queue);
 
 /* cpotri: inverse of A from its Cholesky factor (potrf output), in place; info as trtri */
 BATCHBLAS_API void lapack_cpotri_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -275,6 +517,17 @@ BATCHBLAS_API void lapack_cpotri_batchv(int batch_size, bblas_enum_t layout, con
     const int *n, bblas_complex32_t **A, const int *lda, int *info);
 BATCHBLAS_API void lapack_cpotri_batch_strided(bblas_enum_t layout, bblas_enum_t uplo, int n,
     bblas_complex32_t *A, int lda, int64_t stride_a, int batch_size, int *info);
+BATCHBLAS_API void lapack_cpotri_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *uplo, const int *n, bblas_complex32_t **A,
+    const int *lda, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_cpotri_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    int n, bblas_complex32_t **A, int lda, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_cpotri_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const int *n, bblas_complex32_t **A, const int *lda,
+    int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_cpotri_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo, int n,
+    bblas_complex32_t *A, int lda, int64_t stride_a, int batch_size, int *info,
+    batchblas_queue_t queue);
 
 /* cpoti: inverse of an SPD/HPD matrix in place (potrf then potri); info as potrf */
 BATCHBLAS_API void lapack_cpoti_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -286,6 +539,17 @@ BATCHBLAS_API void lapack_cpoti_batchv(int batch_size, bblas_enum_t layout, cons
     const int *n, bblas_complex32_t **A, const int *lda, int *info);
 BATCHBLAS_API void lapack_cpoti_batch_strided(bblas_enum_t layout, bblas_enum_t uplo, int n,
     bblas_complex32_t *A, int lda, int64_t stride_a, int batch_size, int *info);
+BATCHBLAS_API void lapack_cpoti_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const int *n, bblas_complex32_t **A, const int *lda,
+    int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_cpoti_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    int n, bblas_complex32_t **A, int lda, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_cpoti_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const int *n, bblas_complex32_t **A, const int *lda,
+    int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_cpoti_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo, int n,
+    bblas_complex32_t *A, int lda, int64_t stride_a, int batch_size, int *info,
+    batchblas_queue_t queue);
 
 /* cgetrf: LU factorisation with partial pivoting P*A = L*U, 1-based pivots; info k > 0: U(k,k) is exactly zero */
 BATCHBLAS_API void lapack_cgetrf_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -298,6 +562,17 @@ BATCHBLAS_API void lapack_cgetrf_batchv(int batch_size, bblas_enum_t layout, con
 BATCHBLAS_API void lapack_cgetrf_batch_strided(bblas_enum_t layout, int m, int n, bblas_complex32_t *A,
     int lda, int64_t stride_a, int *ipiv, int64_t stride_ipiv, int batch_size,
     int *info);
+BATCHBLAS_API void lapack_cgetrf_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const int *m, const int *n, bblas_complex32_t **A,
+    const int *lda, int **ipiv, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_cgetrf_batchf_dev(int batch_size, bblas_enum_t layout, int m, int n,
+    bblas_complex32_t **A, int lda, int **ipiv, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_cgetrf_batchv_dev(int batch_size, bblas_enum_t layout, const int *m,
+    const int *n, bblas_complex32_t **A, const int *lda, int **ipiv, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_cgetrf_batch_strided_dev(bblas_enum_t layout, int m, int n,
+    bblas_complex32_t *A, int lda, int64_t stride_a, int *ipiv, int64_t stride_ipiv,
+    int batch_size, int *info, batchblas_queue_t queue);
 
 /* cgetrfnp: LU factorisation without pivoting A = L*U; info k > 0: U(k,k) is exactly zero */
 BATCHBLAS_API void lapack_cgetrfnp_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -308,6 +583,17 @@ BATCHBLAS_API void lapack_cgetrfnp_batchv(int batch_size, bblas_enum_t layout, c
     const int *n, bblas_complex32_t **A, const int *lda, int *info);
 BATCHBLAS_API void lapack_cgetrfnp_batch_strided(bblas_enum_t layout, int m, int n,
     bblas_complex32_t *A, int lda, int64_t stride_a, int batch_size, int *info);
+BATCHBLAS_API void lapack_cgetrfnp_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const int *m, const int *n, bblas_complex32_t **A,
+    const int *lda, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_cgetrfnp_batchf_dev(int batch_size, bblas_enum_t layout, int m, int n,
+    bblas_complex32_t **A, int lda, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_cgetrfnp_batchv_dev(int batch_size, bblas_enum_t layout, const int *m,
+    const int *n, bblas_complex32_t **A, const int *lda, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_cgetrfnp_batch_strided_dev(bblas_enum_t layout, int m, int n,
+    bblas_complex32_t *A, int lda, int64_t stride_a, int batch_size, int *info,
+    batchblas_queue_t queue);
 
 /* cgetrs: solves op(A)*X = B with the LU factors and pivots from getrf */
 BATCHBLAS_API void lapack_cgetrs_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -324,6 +610,21 @@ BATCHBLAS_API void lapack_cgetrs_batch_strided(bblas_enum_t layout, bblas_enum_t
     int nrhs, const bblas_complex32_t *A, int lda, int64_t stride_a, const int *ipiv,
     int64_t stride_ipiv, bblas_complex32_t *B, int ldb, int64_t stride_b, int batch_size,
     int *info);
+BATCHBLAS_API void lapack_cgetrs_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *trans, const int *n, const int *nrhs,
+    bblas_complex32_t const *const *A, const int *lda, int const *const *ipiv,
+    bblas_complex32_t **B, const int *ldb, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_cgetrs_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t trans,
+    int n, int nrhs, bblas_complex32_t const *const *A, int lda, int const *const *ipiv,
+    bblas_complex32_t **B, int ldb, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_cgetrs_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *trans, const int *n, const int *nrhs,
+    bblas_complex32_t const *const *A, const int *lda, int const *const *ipiv,
+    bblas_complex32_t **B, const int *ldb, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_cgetrs_batch_strided_dev(bblas_enum_t layout, bblas_enum_t trans, int n,
+    int nrhs, const bblas_complex32_t *A, int lda, int64_t stride_a, const int *ipiv,
+    int64_t stride_ipiv, bblas_complex32_t *B, int ldb, int64_t stride_b, int batch_size,
+    int *info, batchblas_queue_t queue);
 
 /* cgesv: factors A (getrf) and solves A*X = B; info as getrf */
 BATCHBLAS_API void lapack_cgesv_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -338,6 +639,19 @@ BATCHBLAS_API void lapack_cgesv_batchv(int batch_size, bblas_enum_t layout, cons
 BATCHBLAS_API void lapack_cgesv_batch_strided(bblas_enum_t layout, int n, int nrhs,
     bblas_complex32_t *A, int lda, int64_t stride_a, int *ipiv, int64_t stride_ipiv,
     bblas_complex32_t *B, int ldb, int64_t stride_b, int batch_size, int *info);
+BATCHBLAS_API void lapack_cgesv_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const int *n, const int *nrhs, bblas_complex32_t **A, const int *lda, int **ipiv,
+    bblas_complex32_t **B, const int *ldb, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_cgesv_batchf_dev(int batch_size, bblas_enum_t layout, int n, int nrhs,
+    bblas_complex32_t **A, int lda, int **ipiv, bblas_complex32_t **B, int ldb,
+    int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_cgesv_batchv_dev(int batch_size, bblas_enum_t layout, const int *n,
+    const int *nrhs, bblas_complex32_t **A, const int *lda, int **ipiv,
+    bblas_complex32_t **B, const int *ldb, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_cgesv_batch_strided_dev(bblas_enum_t layout, int n, int nrhs,
+    bblas_complex32_t *A, int lda, int64_t stride_a, int *ipiv, int64_t stride_ipiv,
+    bblas_complex32_t *B, int ldb, int64_t stride_b, int batch_size, int *info,
+    batchblas_queue_t queue);
 
 /* cgetri: inverse from the LU factors and pivots of getrf, in place; info k > 0: U(k,k) is exactly zero */
 BATCHBLAS_API void lapack_cgetri_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -350,6 +664,18 @@ BATCHBLAS_API void lapack_cgetri_batchv(int batch_size, bblas_enum_t layout, con
 BATCHBLAS_API void lapack_cgetri_batch_strided(bblas_enum_t layout, int n, bblas_complex32_t *A,
     int lda, int64_t stride_a, const int *ipiv, int64_t stride_ipiv, int batch_size,
     int *info);
+BATCHBLAS_API void lapack_cgetri_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const int *n, bblas_complex32_t **A, const int *lda,
+    int const *const *ipiv, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_cgetri_batchf_dev(int batch_size, bblas_enum_t layout, int n,
+    bblas_complex32_t **A, int lda, int const *const *ipiv, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_cgetri_batchv_dev(int batch_size, bblas_enum_t layout, const int *n,
+    bblas_complex32_t **A, const int *lda, int const *const *ipiv, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_cgetri_batch_strided_dev(bblas_enum_t layout, int n, bblas_complex32_t *A,
+    int lda, int64_t stride_a, const int *ipiv, int64_t stride_ipiv, int batch_size,
+    int *info, batchblas_queue_t queue);
 
 /* cgetri_oop: inverse from the LU factors and pivots of getrf, written to Ainv (A is not changed) */
 BATCHBLAS_API void lapack_cgetri_oop_batch(int group_count, const int *group_sizes,
@@ -365,6 +691,20 @@ BATCHBLAS_API void lapack_cgetri_oop_batch_strided(bblas_enum_t layout, int n,
     const bblas_complex32_t *A, int lda, int64_t stride_a, const int *ipiv,
     int64_t stride_ipiv, bblas_complex32_t *Ainv, int ldainv, int64_t stride_ainv,
     int batch_size, int *info);
+BATCHBLAS_API void lapack_cgetri_oop_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const int *n, bblas_complex32_t const *const *A, const int *lda,
+    int const *const *ipiv, bblas_complex32_t **Ainv, const int *ldainv, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_cgetri_oop_batchf_dev(int batch_size, bblas_enum_t layout, int n,
+    bblas_complex32_t const *const *A, int lda, int const *const *ipiv,
+    bblas_complex32_t **Ainv, int ldainv, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_cgetri_oop_batchv_dev(int batch_size, bblas_enum_t layout, const int *n,
+    bblas_complex32_t const *const *A, const int *lda, int const *const *ipiv,
+    bblas_complex32_t **Ainv, const int *ldainv, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_cgetri_oop_batch_strided_dev(bblas_enum_t layout, int n,
+    const bblas_complex32_t *A, int lda, int64_t stride_a, const int *ipiv,
+    int64_t stride_ipiv, bblas_complex32_t *Ainv, int ldainv, int64_t stride_ainv,
+    int batch_size, int *info, batchblas_queue_t queue);
 
 /* clange: value[i] = norm of A_i: BblasOneNorm, BblasInfNorm, BblasMaxNorm or BblasFrobeniusNorm */
 BATCHBLAS_API void lapack_clange_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -378,6 +718,20 @@ BATCHBLAS_API void lapack_clange_batchv(int batch_size, bblas_enum_t layout, con
 BATCHBLAS_API void lapack_clange_batch_strided(bblas_enum_t layout, bblas_enum_t norm, int m, int n,
     const bblas_complex32_t *A, int lda, int64_t stride_a, float *value, int batch_size,
     int *info);
+BATCHBLAS_API void lapack_clange_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *norm, const int *m, const int *n,
+    bblas_complex32_t const *const *A, const int *lda, float *value, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_clange_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t norm,
+    int m, int n, bblas_complex32_t const *const *A, int lda, float *value, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_clange_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *norm, const int *m, const int *n,
+    bblas_complex32_t const *const *A, const int *lda, float *value, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_clange_batch_strided_dev(bblas_enum_t layout, bblas_enum_t norm, int m,
+    int n, const bblas_complex32_t *A, int lda, int64_t stride_a, float *value,
+    int batch_size, int *info, batchblas_queue_t queue);
 
 /* cgecond: exact condition number cond[i] = ||A_i||*||inv(A_i)|| in the one or infinity norm (A is not changed); singular: info k > 0 and cond = +Inf */
 BATCHBLAS_API void lapack_cgecond_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -391,6 +745,19 @@ BATCHBLAS_API void lapack_cgecond_batchv(int batch_size, bblas_enum_t layout, co
 BATCHBLAS_API void lapack_cgecond_batch_strided(bblas_enum_t layout, bblas_enum_t norm, int n,
     const bblas_complex32_t *A, int lda, int64_t stride_a, float *cond, int batch_size,
     int *info);
+BATCHBLAS_API void lapack_cgecond_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *norm, const int *n,
+    bblas_complex32_t const *const *A, const int *lda, float *cond, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_cgecond_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t norm,
+    int n, bblas_complex32_t const *const *A, int lda, float *cond, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_cgecond_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *norm, const int *n, bblas_complex32_t const *const *A,
+    const int *lda, float *cond, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_cgecond_batch_strided_dev(bblas_enum_t layout, bblas_enum_t norm, int n,
+    const bblas_complex32_t *A, int lda, int64_t stride_a, float *cond, int batch_size,
+    int *info, batchblas_queue_t queue);
 
 /* cgecon: estimates rcond[i] = 1/(||A_i||*||inv(A_i)||) from the LU factors of getrf and anorm[i] = ||A_i|| (LAPACK gecon) */
 BATCHBLAS_API void lapack_cgecon_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -405,6 +772,20 @@ BATCHBLAS_API void lapack_cgecon_batchv(int batch_size, bblas_enum_t layout, con
 BATCHBLAS_API void lapack_cgecon_batch_strided(bblas_enum_t layout, bblas_enum_t norm, int n,
     const bblas_complex32_t *A, int lda, int64_t stride_a, const float *anorm,
     float *rcond, int batch_size, int *info);
+BATCHBLAS_API void lapack_cgecon_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *norm, const int *n,
+    bblas_complex32_t const *const *A, const int *lda, const float *anorm, float *rcond,
+    int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_cgecon_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t norm,
+    int n, bblas_complex32_t const *const *A, int lda, const float *anorm, float *rcond,
+    int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_cgecon_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *norm, const int *n, bblas_complex32_t const *const *A,
+    const int *lda, const float *anorm, float *rcond, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_cgecon_batch_strided_dev(bblas_enum_t layout, bblas_enum_t norm, int n,
+    const bblas_complex32_t *A, int lda, int64_t stride_a, const float *anorm,
+    float *rcond, int batch_size, int *info, batchblas_queue_t queue);
 
 #ifdef __cplusplus
 }

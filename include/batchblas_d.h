@@ -7,6 +7,8 @@
  *   _batchf         fixed form: one parameter set for all batch_size problems
  *   _batchv         variable form: one parameter per problem
  *   _batch_strided  strided form: one base pointer and an element stride per operand
+ *   ..._dev         the same four forms on device data, asynchronous on a queue
+ *                   (see batchblas_types.h, "Device data and queues")
  * info: info[0] on entry selects the report mode (BblasErrorsReport*); on exit
  * it is 0 or the code of the lowest-numbered failing problem.  Argument errors
  * are minus the 1-based position of the argument; numerical failures are
@@ -40,6 +42,24 @@ BATCHBLAS_API void blas_dgemm_batch_strided(bblas_enum_t layout, bblas_enum_t tr
     bblas_enum_t transb, int m, int n, int k, double alpha, const double *A, int lda,
     int64_t stride_a, const double *B, int ldb, int64_t stride_b, double beta, double *C,
     int ldc, int64_t stride_c, int batch_size, int *info);
+BATCHBLAS_API void blas_dgemm_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *transa, const bblas_enum_t *transb, const int *m, const int *n,
+    const int *k, const double *alpha, double const *const *A, const int *lda,
+    double const *const *B, const int *ldb, const double *beta, double **C,
+    const int *ldc, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void blas_dgemm_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t transa,
+    bblas_enum_t transb, int m, int n, int k, double alpha, double const *const *A,
+    int lda, double const *const *B, int ldb, double beta, double **C, int ldc,
+    int *info, batchblas_queue_t queue);
+BATCHBLAS_API void blas_dgemm_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *transa, const bblas_enum_t *transb, const int *m, const int *n,
+    const int *k, const double *alpha, double const *const *A, const int *lda,
+    double const *const *B, const int *ldb, const double *beta, double **C,
+    const int *ldc, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void blas_dgemm_batch_strided_dev(bblas_enum_t layout, bblas_enum_t transa,
+    bblas_enum_t transb, int m, int n, int k, double alpha, const double *A, int lda,
+    int64_t stride_a, const double *B, int ldb, int64_t stride_b, double beta, double *C,
+    int ldc, int64_t stride_c, int batch_size, int *info, batchblas_queue_t queue);
 
 /* dsymm: C = alpha*A*B + beta*C (side left) or alpha*B*A + beta*C (right), A symmetric */
 BATCHBLAS_API void blas_dsymm_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -57,6 +77,23 @@ BATCHBLAS_API void blas_dsymm_batch_strided(bblas_enum_t layout, bblas_enum_t si
     int m, int n, double alpha, const double *A, int lda, int64_t stride_a,
     const double *B, int ldb, int64_t stride_b, double beta, double *C, int ldc,
     int64_t stride_c, int batch_size, int *info);
+BATCHBLAS_API void blas_dsymm_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *side, const bblas_enum_t *uplo, const int *m, const int *n,
+    const double *alpha, double const *const *A, const int *lda, double const *const *B,
+    const int *ldb, const double *beta, double **C, const int *ldc, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void blas_dsymm_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t side,
+    bblas_enum_t uplo, int m, int n, double alpha, double const *const *A, int lda,
+    double const *const *B, int ldb, double beta, double **C, int ldc, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void blas_dsymm_batchv_dev(int batch_size, bblas_enum_t layout, const bblas_enum_t *side,
+    const bblas_enum_t *uplo, const int *m, const int *n, const double *alpha,
+    double const *const *A, const int *lda, double const *const *B, const int *ldb,
+    const double *beta, double **C, const int *ldc, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void blas_dsymm_batch_strided_dev(bblas_enum_t layout, bblas_enum_t side,
+    bblas_enum_t uplo, int m, int n, double alpha, const double *A, int lda,
+    int64_t stride_a, const double *B, int ldb, int64_t stride_b, double beta, double *C,
+    int ldc, int64_t stride_c, int batch_size, int *info, batchblas_queue_t queue);
 
 /* dsyrk: C = alpha*A*A^T + beta*C (trans N) or alpha*A^T*A + beta*C (T), C symmetric n x n, uplo triangle only */
 BATCHBLAS_API void blas_dsyrk_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -73,6 +110,21 @@ BATCHBLAS_API void blas_dsyrk_batchv(int batch_size, bblas_enum_t layout, const 
 BATCHBLAS_API void blas_dsyrk_batch_strided(bblas_enum_t layout, bblas_enum_t uplo, bblas_enum_t trans,
     int n, int k, double alpha, const double *A, int lda, int64_t stride_a, double beta,
     double *C, int ldc, int64_t stride_c, int batch_size, int *info);
+BATCHBLAS_API void blas_dsyrk_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const bblas_enum_t *trans, const int *n, const int *k,
+    const double *alpha, double const *const *A, const int *lda, const double *beta,
+    double **C, const int *ldc, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void blas_dsyrk_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    bblas_enum_t trans, int n, int k, double alpha, double const *const *A, int lda,
+    double beta, double **C, int ldc, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void blas_dsyrk_batchv_dev(int batch_size, bblas_enum_t layout, const bblas_enum_t *uplo,
+    const bblas_enum_t *trans, const int *n, const int *k, const double *alpha,
+    double const *const *A, const int *lda, const double *beta, double **C,
+    const int *ldc, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void blas_dsyrk_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo,
+    bblas_enum_t trans, int n, int k, double alpha, const double *A, int lda,
+    int64_t stride_a, double beta, double *C, int ldc, int64_t stride_c, int batch_size,
+    int *info, batchblas_queue_t queue);
 
 /* dsyr2k: C = alpha*A*B^T + alpha*B*A^T + beta*C (trans N) or the transposed form (T) */
 BATCHBLAS_API void blas_dsyr2k_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -90,6 +142,24 @@ BATCHBLAS_API void blas_dsyr2k_batch_strided(bblas_enum_t layout, bblas_enum_t u
     bblas_enum_t trans, int n, int k, double alpha, const double *A, int lda,
     int64_t stride_a, const double *B, int ldb, int64_t stride_b, double beta, double *C,
     int ldc, int64_t stride_c, int batch_size, int *info);
+BATCHBLAS_API void blas_dsyr2k_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const bblas_enum_t *trans, const int *n, const int *k,
+    const double *alpha, double const *const *A, const int *lda, double const *const *B,
+    const int *ldb, const double *beta, double **C, const int *ldc, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void blas_dsyr2k_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    bblas_enum_t trans, int n, int k, double alpha, double const *const *A, int lda,
+    double const *const *B, int ldb, double beta, double **C, int ldc, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void blas_dsyr2k_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const bblas_enum_t *trans, const int *n, const int *k,
+    const double *alpha, double const *const *A, const int *lda, double const *const *B,
+    const int *ldb, const double *beta, double **C, const int *ldc, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void blas_dsyr2k_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo,
+    bblas_enum_t trans, int n, int k, double alpha, const double *A, int lda,
+    int64_t stride_a, const double *B, int ldb, int64_t stride_b, double beta, double *C,
+    int ldc, int64_t stride_c, int batch_size, int *info, batchblas_queue_t queue);
 
 /* dtrmm: B = alpha*op(A)*B (side left) or alpha*B*op(A) (right), A triangular */
 BATCHBLAS_API void blas_dtrmm_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -107,6 +177,23 @@ BATCHBLAS_API void blas_dtrmm_batch_strided(bblas_enum_t layout, bblas_enum_t si
     bblas_enum_t transa, bblas_enum_t diag, int m, int n, double alpha, const double *A,
     int lda, int64_t stride_a, double *B, int ldb, int64_t stride_b, int batch_size,
     int *info);
+BATCHBLAS_API void blas_dtrmm_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *side, const bblas_enum_t *uplo, const bblas_enum_t *transa,
+    const bblas_enum_t *diag, const int *m, const int *n, const double *alpha,
+    double const *const *A, const int *lda, double **B, const int *ldb, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void blas_dtrmm_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t side,
+    bblas_enum_t uplo, bblas_enum_t transa, bblas_enum_t diag, int m, int n,
+    double alpha, double const *const *A, int lda, double **B, int ldb, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void blas_dtrmm_batchv_dev(int batch_size, bblas_enum_t layout, const bblas_enum_t *side,
+    const bblas_enum_t *uplo, const bblas_enum_t *transa, const bblas_enum_t *diag,
+    const int *m, const int *n, const double *alpha, double const *const *A,
+    const int *lda, double **B, const int *ldb, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void blas_dtrmm_batch_strided_dev(bblas_enum_t layout, bblas_enum_t side,
+    bblas_enum_t uplo, bblas_enum_t transa, bblas_enum_t diag, int m, int n,
+    double alpha, const double *A, int lda, int64_t stride_a, double *B, int ldb,
+    int64_t stride_b, int batch_size, int *info, batchblas_queue_t queue);
 
 /* dtrsm: solves op(A)*X = alpha*B (side left) or X*op(A) = alpha*B (right); X overwrites B */
 BATCHBLAS_API void blas_dtrsm_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -124,6 +211,23 @@ BATCHBLAS_API void blas_dtrsm_batch_strided(bblas_enum_t layout, bblas_enum_t si
     bblas_enum_t transa, bblas_enum_t diag, int m, int n, double alpha, const double *A,
     int lda, int64_t stride_a, double *B, int ldb, int64_t stride_b, int batch_size,
     int *info);
+BATCHBLAS_API void blas_dtrsm_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *side, const bblas_enum_t *uplo, const bblas_enum_t *transa,
+    const bblas_enum_t *diag, const int *m, const int *n, const double *alpha,
+    double const *const *A, const int *lda, double **B, const int *ldb, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void blas_dtrsm_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t side,
+    bblas_enum_t uplo, bblas_enum_t transa, bblas_enum_t diag, int m, int n,
+    double alpha, double const *const *A, int lda, double **B, int ldb, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void blas_dtrsm_batchv_dev(int batch_size, bblas_enum_t layout, const bblas_enum_t *side,
+    const bblas_enum_t *uplo, const bblas_enum_t *transa, const bblas_enum_t *diag,
+    const int *m, const int *n, const double *alpha, double const *const *A,
+    const int *lda, double **B, const int *ldb, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void blas_dtrsm_batch_strided_dev(bblas_enum_t layout, bblas_enum_t side,
+    bblas_enum_t uplo, bblas_enum_t transa, bblas_enum_t diag, int m, int n,
+    double alpha, const double *A, int lda, int64_t stride_a, double *B, int ldb,
+    int64_t stride_b, int batch_size, int *info, batchblas_queue_t queue);
 
 /* dpotrf: Cholesky factorisation A = U^H*U (upper) or L*L^H (lower); info k > 0: leading minor k not positive definite */
 BATCHBLAS_API void lapack_dpotrf_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -134,6 +238,17 @@ BATCHBLAS_API void lapack_dpotrf_batchv(int batch_size, bblas_enum_t layout, con
     const int *n, double **A, const int *lda, int *info);
 BATCHBLAS_API void lapack_dpotrf_batch_strided(bblas_enum_t layout, bblas_enum_t uplo, int n,
     double *A, int lda, int64_t stride_a, int batch_size, int *info);
+BATCHBLAS_API void lapack_dpotrf_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *uplo, const int *n, double **A,
+    const int *lda, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_dpotrf_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    int n, double **A, int lda, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_dpotrf_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const int *n, double **A, const int *lda, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_dpotrf_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo, int n,
+    double *A, int lda, int64_t stride_a, int batch_size, int *info,
+    batchblas_queue_t queue);
 
 /* dpotrs: solves A*X = B with the Cholesky factor from potrf; any nrhs */
 BATCHBLAS_API void lapack_dpotrs_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -147,6 +262,19 @@ BATCHBLAS_API void lapack_dpotrs_batchv(int batch_size, bblas_enum_t layout, con
 BATCHBLAS_API void lapack_dpotrs_batch_strided(bblas_enum_t layout, bblas_enum_t uplo, int n, int nrhs,
     const double *A, int lda, int64_t stride_a, double *B, int ldb, int64_t stride_b,
     int batch_size, int *info);
+BATCHBLAS_API void lapack_dpotrs_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *uplo, const int *n, const int *nrhs,
+    double const *const *A, const int *lda, double **B, const int *ldb, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_dpotrs_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    int n, int nrhs, double const *const *A, int lda, double **B, int ldb, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_dpotrs_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const int *n, const int *nrhs, double const *const *A,
+    const int *lda, double **B, const int *ldb, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_dpotrs_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo, int n,
+    int nrhs, const double *A, int lda, int64_t stride_a, double *B, int ldb,
+    int64_t stride_b, int batch_size, int *info, batchblas_queue_t queue);
 
 /* dposv: factors A (potrf) and solves A*X = B; info as potrf */
 BATCHBLAS_API void lapack_dposv_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -160,6 +288,18 @@ BATCHBLAS_API void lapack_dposv_batchv(int batch_size, bblas_enum_t layout, cons
 BATCHBLAS_API void lapack_dposv_batch_strided(bblas_enum_t layout, bblas_enum_t uplo, int n, int nrhs,
     double *A, int lda, int64_t stride_a, double *B, int ldb, int64_t stride_b,
     int batch_size, int *info);
+BATCHBLAS_API void lapack_dposv_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const int *n, const int *nrhs, double **A, const int *lda,
+    double **B, const int *ldb, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_dposv_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    int n, int nrhs, double **A, int lda, double **B, int ldb, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_dposv_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const int *n, const int *nrhs, double **A, const int *lda,
+    double **B, const int *ldb, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_dposv_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo, int n,
+    int nrhs, double *A, int lda, int64_t stride_a, double *B, int ldb, int64_t stride_b,
+    int batch_size, int *info, batchblas_queue_t queue);
 
 /* dtrtri: inverts a triangular matrix in place; info k > 0: A(k,k) is exactly zero */
 BATCHBLAS_API void lapack_dtrtri_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -172,6 +312,17 @@ BATCHBLAS_API void lapack_dtrtri_batchv(int batch_size, bblas_enum_t layout, con
 BATCHBLAS_API void lapack_dtrtri_batch_strided(bblas_enum_t layout, bblas_enum_t uplo,
     bblas_enum_t diag, int n, double *A, int lda, int64_t stride_a, int batch_size,
     int *info);
+BATCHBLAS_API void lapack_dtrtri_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *uplo, const bblas_enum_t *diag,
+    const int *n, double **A, const int *lda, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_dtrtri_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    bblas_enum_t diag, int n, double **A, int lda, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_dtrtri_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const bblas_enum_t *diag, const int *n, double **A,
+    const int *lda, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_dtrtri_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo,
+    bblas_enum_t diag, int n, double *A, int lda, int64_t stride_a, int batch_size,
+    int *info, batchblas_queue_t queue);
 
 /* dlauum: computes U*U^H (upper) or L^H*L (lower) in place */
 BATCHBLAS_API void lapack_dlauum_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -182,6 +333,17 @@ BATCHBLAS_API void lapack_dlauum_batchv(int batch_size, bblas_enum_t layout, con
     const int *n, double **A, const int *lda, int *info);
 BATCHBLAS_API void lapack_dlauum_batch_strided(bblas_enum_t layout, bblas_enum_t uplo, int n,
     double *A, int lda, int64_t stride_a, int batch_size, int *info);
+BATCHBLAS_API void lapack_dlauum_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *uplo, const int *n, double **A,
+    const int *lda, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_dlauum_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    int n, double **A, int lda, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_dlauum_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const int *n, double **A, const int *lda, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_dlauum_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo, int n,
+    double *A, int lda, int64_t stride_a, int batch_size, int *info,
+    batchblas_queue_t queue);
 
 /* dpotri: inverse of A from its Cholesky factor (potrf output), in place; info as trtri */
 BATCHBLAS_API void lapack_dpotri_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -192,6 +354,17 @@ BATCHBLAS_API void lapack_dpotri_batchv(int batch_size, bblas_enum_t layout, con
     const int *n, double **A, const int *lda, int *info);
 BATCHBLAS_API void lapack_dpotri_batch_strided(bblas_enum_t layout, bblas_enum_t uplo, int n,
     double *A, int lda, int64_t stride_a, int batch_size, int *info);
+BATCHBLAS_API void lapack_dpotri_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *uplo, const int *n, double **A,
+    const int *lda, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_dpotri_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    int n, double **A, int lda, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_dpotri_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const int *n, double **A, const int *lda, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_dpotri_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo, int n,
+    double *A, int lda, int64_t stride_a, int batch_size, int *info,
+    batchblas_queue_t queue);
 
 /* dpoti: inverse of an SPD/HPD matrix in place (potrf then potri); info as potrf */
 BATCHBLAS_API void lapack_dpoti_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -202,6 +375,17 @@ BATCHBLAS_API void lapack_dpoti_batchv(int batch_size, bblas_enum_t layout, cons
     const int *n, double **A, const int *lda, int *info);
 BATCHBLAS_API void lapack_dpoti_batch_strided(bblas_enum_t layout, bblas_enum_t uplo, int n, double *A,
     int lda, int64_t stride_a, int batch_size, int *info);
+BATCHBLAS_API void lapack_dpoti_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const int *n, double **A, const int *lda, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_dpoti_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    int n, double **A, int lda, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_dpoti_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const int *n, double **A, const int *lda, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_dpoti_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo, int n,
+    double *A, int lda, int64_t stride_a, int batch_size, int *info,
+    batchblas_queue_t queue);
 
 /* dgetrf: LU factorisation with partial pivoting P*A = L*U, 1-based pivots; info k > 0: U(k,k) is exactly zero */
 BATCHBLAS_API void lapack_dgetrf_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -212,6 +396,17 @@ BATCHBLAS_API void lapack_dgetrf_batchv(int batch_size, bblas_enum_t layout, con
     const int *n, double **A, const int *lda, int **ipiv, int *info);
 BATCHBLAS_API void lapack_dgetrf_batch_strided(bblas_enum_t layout, int m, int n, double *A, int lda,
     int64_t stride_a, int *ipiv, int64_t stride_ipiv, int batch_size, int *info);
+BATCHBLAS_API void lapack_dgetrf_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const int *m, const int *n, double **A, const int *lda,
+    int **ipiv, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_dgetrf_batchf_dev(int batch_size, bblas_enum_t layout, int m, int n,
+    double **A, int lda, int **ipiv, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_dgetrf_batchv_dev(int batch_size, bblas_enum_t layout, const int *m,
+    const int *n, double **A, const int *lda, int **ipiv, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_dgetrf_batch_strided_dev(bblas_enum_t layout, int m, int n, double *A,
+    int lda, int64_t stride_a, int *ipiv, int64_t stride_ipiv, int batch_size, int *info,
+    batchblas_queue_t queue);
 
 /* dgetrfnp: LU factorisation without pivoting A = L*U; info k > 0: U(k,k) is exactly zero */
 BATCHBLAS_API void lapack_dgetrfnp_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -222,6 +417,15 @@ BATCHBLAS_API void lapack_dgetrfnp_batchv(int batch_size, bblas_enum_t layout, c
     const int *n, double **A, const int *lda, int *info);
 BATCHBLAS_API void lapack_dgetrfnp_batch_strided(bblas_enum_t layout, int m, int n, double *A, int lda,
     int64_t stride_a, int batch_size, int *info);
+BATCHBLAS_API void lapack_dgetrfnp_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const int *m, const int *n, double **A, const int *lda,
+    int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_dgetrfnp_batchf_dev(int batch_size, bblas_enum_t layout, int m, int n,
+    double **A, int lda, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_dgetrfnp_batchv_dev(int batch_size, bblas_enum_t layout, const int *m,
+    const int *n, double **A, const int *lda, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_dgetrfnp_batch_strided_dev(bblas_enum_t layout, int m, int n, double *A,
+    int lda, int64_t stride_a, int batch_size, int *info, batchblas_queue_t queue);
 
 /* dgetrs: solves op(A)*X = B with the LU factors and pivots from getrf */
 BATCHBLAS_API void lapack_dgetrs_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -237,6 +441,21 @@ BATCHBLAS_API void lapack_dgetrs_batch_strided(bblas_enum_t layout, bblas_enum_t
     int nrhs, const double *A, int lda, int64_t stride_a, const int *ipiv,
     int64_t stride_ipiv, double *B, int ldb, int64_t stride_b, int batch_size,
     int *info);
+BATCHBLAS_API void lapack_dgetrs_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *trans, const int *n, const int *nrhs,
+    double const *const *A, const int *lda, int const *const *ipiv, double **B,
+    const int *ldb, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_dgetrs_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t trans,
+    int n, int nrhs, double const *const *A, int lda, int const *const *ipiv, double **B,
+    int ldb, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_dgetrs_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *trans, const int *n, const int *nrhs, double const *const *A,
+    const int *lda, int const *const *ipiv, double **B, const int *ldb, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_dgetrs_batch_strided_dev(bblas_enum_t layout, bblas_enum_t trans, int n,
+    int nrhs, const double *A, int lda, int64_t stride_a, const int *ipiv,
+    int64_t stride_ipiv, double *B, int ldb, int64_t stride_b, int batch_size, int *info,
+    batchblas_queue_t queue);
 
 /* dgesv: factors A (getrf) and solves A*X = B; info as getrf */
 BATCHBLAS_API void lapack_dgesv_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -250,6 +469,18 @@ BATCHBLAS_API void lapack_dgesv_batchv(int batch_size, bblas_enum_t layout, cons
 BATCHBLAS_API void lapack_dgesv_batch_strided(bblas_enum_t layout, int n, int nrhs, double *A, int lda,
     int64_t stride_a, int *ipiv, int64_t stride_ipiv, double *B, int ldb,
     int64_t stride_b, int batch_size, int *info);
+BATCHBLAS_API void lapack_dgesv_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const int *n, const int *nrhs, double **A, const int *lda, int **ipiv, double **B,
+    const int *ldb, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_dgesv_batchf_dev(int batch_size, bblas_enum_t layout, int n, int nrhs,
+    double **A, int lda, int **ipiv, double **B, int ldb, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_dgesv_batchv_dev(int batch_size, bblas_enum_t layout, const int *n,
+    const int *nrhs, double **A, const int *lda, int **ipiv, double **B, const int *ldb,
+    int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_dgesv_batch_strided_dev(bblas_enum_t layout, int n, int nrhs, double *A,
+    int lda, int64_t stride_a, int *ipiv, int64_t stride_ipiv, double *B, int ldb,
+    int64_t stride_b, int batch_size, int *info, batchblas_queue_t queue);
 
 /* dgetri: inverse from the LU factors and pivots of getrf, in place; info k > 0: U(k,k) is exactly zero */
 BATCHBLAS_API void lapack_dgetri_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -260,6 +491,17 @@ BATCHBLAS_API void lapack_dgetri_batchv(int batch_size, bblas_enum_t layout, con
     const int *lda, int const *const *ipiv, int *info);
 BATCHBLAS_API void lapack_dgetri_batch_strided(bblas_enum_t layout, int n, double *A, int lda,
     int64_t stride_a, const int *ipiv, int64_t stride_ipiv, int batch_size, int *info);
+BATCHBLAS_API void lapack_dgetri_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const int *n, double **A, const int *lda,
+    int const *const *ipiv, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_dgetri_batchf_dev(int batch_size, bblas_enum_t layout, int n, double **A,
+    int lda, int const *const *ipiv, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_dgetri_batchv_dev(int batch_size, bblas_enum_t layout, const int *n,
+    double **A, const int *lda, int const *const *ipiv, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_dgetri_batch_strided_dev(bblas_enum_t layout, int n, double *A, int lda,
+    int64_t stride_a, const int *ipiv, int64_t stride_ipiv, int batch_size, int *info,
+    batchblas_queue_t queue);
 
 /* dgetri_oop: inverse from the LU factors and pivots of getrf, written to Ainv (A is not changed) */
 BATCHBLAS_API void lapack_dgetri_oop_batch(int group_count, const int *group_sizes,
@@ -274,6 +516,19 @@ BATCHBLAS_API void lapack_dgetri_oop_batchv(int batch_size, bblas_enum_t layout,
 BATCHBLAS_API void lapack_dgetri_oop_batch_strided(bblas_enum_t layout, int n, const double *A,
     int lda, int64_t stride_a, const int *ipiv, int64_t stride_ipiv, double *Ainv,
     int ldainv, int64_t stride_ainv, int batch_size, int *info);
+BATCHBLAS_API void lapack_dgetri_oop_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const int *n, double const *const *A, const int *lda,
+    int const *const *ipiv, double **Ainv, const int *ldainv, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_dgetri_oop_batchf_dev(int batch_size, bblas_enum_t layout, int n,
+    double const *const *A, int lda, int const *const *ipiv, double **Ainv, int ldainv,
+    int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_dgetri_oop_batchv_dev(int batch_size, bblas_enum_t layout, const int *n,
+    double const *const *A, const int *lda, int const *const *ipiv, double **Ainv,
+    const int *ldainv, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_dgetri_oop_batch_strided_dev(bblas_enum_t layout, int n, const double *A,
+    int lda, int64_t stride_a, const int *ipiv, int64_t stride_ipiv, double *Ainv,
+    int ldainv, int64_t stride_ainv, int batch_size, int *info, batchblas_queue_t queue);
 
 /* dlange: value[i] = norm of A_i: BblasOneNorm, BblasInfNorm, BblasMaxNorm or BblasFrobeniusNorm */
 BATCHBLAS_API void lapack_dlange_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -287,6 +542,19 @@ BATCHBLAS_API void lapack_dlange_batchv(int batch_size, bblas_enum_t layout, con
 BATCHBLAS_API void lapack_dlange_batch_strided(bblas_enum_t layout, bblas_enum_t norm, int m, int n,
     const double *A, int lda, int64_t stride_a, double *value, int batch_size,
     int *info);
+BATCHBLAS_API void lapack_dlange_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *norm, const int *m, const int *n,
+    double const *const *A, const int *lda, double *value, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_dlange_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t norm,
+    int m, int n, double const *const *A, int lda, double *value, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_dlange_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *norm, const int *m, const int *n, double const *const *A,
+    const int *lda, double *value, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_dlange_batch_strided_dev(bblas_enum_t layout, bblas_enum_t norm, int m,
+    int n, const double *A, int lda, int64_t stride_a, double *value, int batch_size,
+    int *info, batchblas_queue_t queue);
 
 /* dgecond: exact condition number cond[i] = ||A_i||*||inv(A_i)|| in the one or infinity norm (A is not changed); singular: info k > 0 and cond = +Inf */
 BATCHBLAS_API void lapack_dgecond_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -298,6 +566,18 @@ BATCHBLAS_API void lapack_dgecond_batchv(int batch_size, bblas_enum_t layout, co
     const int *n, double const *const *A, const int *lda, double *cond, int *info);
 BATCHBLAS_API void lapack_dgecond_batch_strided(bblas_enum_t layout, bblas_enum_t norm, int n,
     const double *A, int lda, int64_t stride_a, double *cond, int batch_size, int *info);
+BATCHBLAS_API void lapack_dgecond_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *norm, const int *n, double const *const *A,
+    const int *lda, double *cond, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_dgecond_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t norm,
+    int n, double const *const *A, int lda, double *cond, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_dgecond_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *norm, const int *n, double const *const *A, const int *lda,
+    double *cond, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_dgecond_batch_strided_dev(bblas_enum_t layout, bblas_enum_t norm, int n,
+    const double *A, int lda, int64_t stride_a, double *cond, int batch_size, int *info,
+    batchblas_queue_t queue);
 
 /* dgecon: estimates rcond[i] = 1/(||A_i||*||inv(A_i)||) from the LU factors of getrf and anorm[i] = ||A_i|| (LAPACK gecon) */
 BATCHBLAS_API void lapack_dgecon_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -311,6 +591,19 @@ BATCHBLAS_API void lapack_dgecon_batchv(int batch_size, bblas_enum_t layout, con
 BATCHBLAS_API void lapack_dgecon_batch_strided(bblas_enum_t layout, bblas_enum_t norm, int n,
     const double *A, int lda, int64_t stride_a, const double *anorm, double *rcond,
     int batch_size, int *info);
+BATCHBLAS_API void lapack_dgecon_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *norm, const int *n, double const *const *A,
+    const int *lda, const double *anorm, double *rcond, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_dgecon_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t norm,
+    int n, double const *const *A, int lda, const double *anorm, double *rcond,
+    int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_dgecon_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *norm, const int *n, double const *const *A, const int *lda,
+    const double *anorm, double *rcond, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_dgecon_batch_strided_dev(bblas_enum_t layout, bblas_enum_t norm, int n,
+    const double *A, int lda, int64_t stride_a, const double *anorm, double *rcond,
+    int batch_size, int *info, batchblas_queue_t queue);
 
 #ifdef __cplusplus
 }

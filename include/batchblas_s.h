@@ -7,6 +7,8 @@
  *   _batchf         fixed form: one parameter set for all batch_size problems
  *   _batchv         variable form: one parameter per problem
  *   _batch_strided  strided form: one base pointer and an element stride per operand
+ *   ..._dev         the same four forms on device data, asynchronous on a queue
+ *                   (see batchblas_types.h, "Device data and queues")
  * info: info[0] on entry selects the report mode (BblasErrorsReport*); on exit
  * it is 0 or the code of the lowest-numbered failing problem.  Argument errors
  * are minus the 1-based position of the argument; numerical failures are
@@ -39,6 +41,24 @@ BATCHBLAS_API void blas_sgemm_batch_strided(bblas_enum_t layout, bblas_enum_t tr
     bblas_enum_t transb, int m, int n, int k, float alpha, const float *A, int lda,
     int64_t stride_a, const float *B, int ldb, int64_t stride_b, float beta, float *C,
     int ldc, int64_t stride_c, int batch_size, int *info);
+BATCHBLAS_API void blas_sgemm_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *transa, const bblas_enum_t *transb, const int *m, const int *n,
+    const int *k, const float *alpha, float const *const *A, const int *lda,
+    float const *const *B, const int *ldb, const float *beta, float **C, const int *ldc,
+    int *info, batchblas_queue_t queue);
+BATCHBLAS_API void blas_sgemm_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t transa,
+    bblas_enum_t transb, int m, int n, int k, float alpha, float const *const *A,
+    int lda, float const *const *B, int ldb, float beta, float **C, int ldc, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void blas_sgemm_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *transa, const bblas_enum_t *transb, const int *m, const int *n,
+    const int *k, const float *alpha, float const *const *A, const int *lda,
+    float const *const *B, const int *ldb, const float *beta, float **C, const int *ldc,
+    int *info, batchblas_queue_t queue);
+BATCHBLAS_API void blas_sgemm_batch_strided_dev(bblas_enum_t layout, bblas_enum_t transa,
+    bblas_enum_t transb, int m, int n, int k, float alpha, const float *A, int lda,
+    int64_t stride_a, const float *B, int ldb, int64_t stride_b, float beta, float *C,
+    int ldc, int64_t stride_c, int batch_size, int *info, batchblas_queue_t queue);
 
 /* ssymm: C = alpha*A*B + beta*C (side left) or alpha*B*A + beta*C (right), A symmetric */
 BATCHBLAS_API void blas_ssymm_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -56,6 +76,23 @@ BATCHBLAS_API void blas_ssymm_batch_strided(bblas_enum_t layout, bblas_enum_t si
     int m, int n, float alpha, const float *A, int lda, int64_t stride_a, const float *B,
     int ldb, int64_t stride_b, float beta, float *C, int ldc, int64_t stride_c,
     int batch_size, int *info);
+BATCHBLAS_API void blas_ssymm_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *side, const bblas_enum_t *uplo, const int *m, const int *n,
+    const float *alpha, float const *const *A, const int *lda, float const *const *B,
+    const int *ldb, const float *beta, float **C, const int *ldc, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void blas_ssymm_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t side,
+    bblas_enum_t uplo, int m, int n, float alpha, float const *const *A, int lda,
+    float const *const *B, int ldb, float beta, float **C, int ldc, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void blas_ssymm_batchv_dev(int batch_size, bblas_enum_t layout, const bblas_enum_t *side,
+    const bblas_enum_t *uplo, const int *m, const int *n, const float *alpha,
+    float const *const *A, const int *lda, float const *const *B, const int *ldb,
+    const float *beta, float **C, const int *ldc, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void blas_ssymm_batch_strided_dev(bblas_enum_t layout, bblas_enum_t side,
+    bblas_enum_t uplo, int m, int n, float alpha, const float *A, int lda,
+    int64_t stride_a, const float *B, int ldb, int64_t stride_b, float beta, float *C,
+    int ldc, int64_t stride_c, int batch_size, int *info, batchblas_queue_t queue);
 
 /* ssyrk: C = alpha*A*A^T + beta*C (trans N) or alpha*A^T*A + beta*C (T), C symmetric n x n, uplo triangle only */
 BATCHBLAS_API void blas_ssyrk_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -72,6 +109,21 @@ BATCHBLAS_API void blas_ssyrk_batchv(int batch_size, bblas_enum_t layout, const 
 BATCHBLAS_API void blas_ssyrk_batch_strided(bblas_enum_t layout, bblas_enum_t uplo, bblas_enum_t trans,
     int n, int k, float alpha, const float *A, int lda, int64_t stride_a, float beta,
     float *C, int ldc, int64_t stride_c, int batch_size, int *info);
+BATCHBLAS_API void blas_ssyrk_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const bblas_enum_t *trans, const int *n, const int *k,
+    const float *alpha, float const *const *A, const int *lda, const float *beta,
+    float **C, const int *ldc, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void blas_ssyrk_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    bblas_enum_t trans, int n, int k, float alpha, float const *const *A, int lda,
+    float beta, float **C, int ldc, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void blas_ssyrk_batchv_dev(int batch_size, bblas_enum_t layout, const bblas_enum_t *uplo,
+    const bblas_enum_t *trans, const int *n, const int *k, const float *alpha,
+    float const *const *A, const int *lda, const float *beta, float **C, const int *ldc,
+    int *info, batchblas_queue_t queue);
+BATCHBLAS_API void blas_ssyrk_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo,
+    bblas_enum_t trans, int n, int k, float alpha, const float *A, int lda,
+    int64_t stride_a, float beta, float *C, int ldc, int64_t stride_c, int batch_size,
+    int *info, batchblas_queue_t queue);
 
 /* ssyr2k: C = alpha*A*B^T + alpha*B*A^T + beta*C (trans N) or the transposed form (T) */
 BATCHBLAS_API void blas_ssyr2k_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -89,6 +141,24 @@ BATCHBLAS_API void blas_ssyr2k_batch_strided(bblas_enum_t layout, bblas_enum_t u
     bblas_enum_t trans, int n, int k, float alpha, const float *A, int lda,
     int64_t stride_a, const float *B, int ldb, int64_t stride_b, float beta, float *C,
     int ldc, int64_t stride_c, int batch_size, int *info);
+BATCHBLAS_API void blas_ssyr2k_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const bblas_enum_t *trans, const int *n, const int *k,
+    const float *alpha, float const *const *A, const int *lda, float const *const *B,
+    const int *ldb, const float *beta, float **C, const int *ldc, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void blas_ssyr2k_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    bblas_enum_t trans, int n, int k, float alpha, float const *const *A, int lda,
+    float const *const *B, int ldb, float beta, float **C, int ldc, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void blas_ssyr2k_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const bblas_enum_t *trans, const int *n, const int *k,
+    const float *alpha, float const *const *A, const int *lda, float const *const *B,
+    const int *ldb, const float *beta, float **C, const int *ldc, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void blas_ssyr2k_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo,
+    bblas_enum_t trans, int n, int k, float alpha, const float *A, int lda,
+    int64_t stride_a, const float *B, int ldb, int64_t stride_b, float beta, float *C,
+    int ldc, int64_t stride_c, int batch_size, int *info, batchblas_queue_t queue);
 
 /* strmm: B = alpha*op(A)*B (side left) or alpha*B*op(A) (right), A triangular */
 BATCHBLAS_API void blas_strmm_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -106,6 +176,23 @@ BATCHBLAS_API void blas_strmm_batch_strided(bblas_enum_t layout, bblas_enum_t si
     bblas_enum_t transa, bblas_enum_t diag, int m, int n, float alpha, const float *A,
     int lda, int64_t stride_a, float *B, int ldb, int64_t stride_b, int batch_size,
     int *info);
+BATCHBLAS_API void blas_strmm_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *side, const bblas_enum_t *uplo, const bblas_enum_t *transa,
+    const bblas_enum_t *diag, const int *m, const int *n, const float *alpha,
+    float const *const *A, const int *lda, float **B, const int *ldb, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void blas_strmm_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t side,
+    bblas_enum_t uplo, bblas_enum_t transa, bblas_enum_t diag, int m, int n, float alpha,
+    float const *const *A, int lda, float **B, int ldb, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void blas_strmm_batchv_dev(int batch_size, bblas_enum_t layout, const bblas_enum_t *side,
+    const bblas_enum_t *uplo, const bblas_enum_t *transa, const bblas_enum_t *diag,
+    const int *m, const int *n, const float *alpha, float const *const *A,
+    const int *lda, float **B, const int *ldb, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void blas_strmm_batch_strided_dev(bblas_enum_t layout, bblas_enum_t side,
+    bblas_enum_t uplo, bblas_enum_t transa, bblas_enum_t diag, int m, int n, float alpha,
+    const float *A, int lda, int64_t stride_a, float *B, int ldb, int64_t stride_b,
+    int batch_size, int *info, batchblas_queue_t queue);
 
 /* strsm: solves op(A)*X = alpha*B (side left) or X*op(A) = alpha*B (right); X overwrites B */
 BATCHBLAS_API void blas_strsm_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -123,6 +210,23 @@ BATCHBLAS_API void blas_strsm_batch_strided(bblas_enum_t layout, bblas_enum_t si
     bblas_enum_t transa, bblas_enum_t diag, int m, int n, float alpha, const float *A,
     int lda, int64_t stride_a, float *B, int ldb, int64_t stride_b, int batch_size,
     int *info);
+BATCHBLAS_API void blas_strsm_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *side, const bblas_enum_t *uplo, const bblas_enum_t *transa,
+    const bblas_enum_t *diag, const int *m, const int *n, const float *alpha,
+    float const *const *A, const int *lda, float **B, const int *ldb, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void blas_strsm_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t side,
+    bblas_enum_t uplo, bblas_enum_t transa, bblas_enum_t diag, int m, int n, float alpha,
+    float const *const *A, int lda, float **B, int ldb, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void blas_strsm_batchv_dev(int batch_size, bblas_enum_t layout, const bblas_enum_t *side,
+    const bblas_enum_t *uplo, const bblas_enum_t *transa, const bblas_enum_t *diag,
+    const int *m, const int *n, const float *alpha, float const *const *A,
+    const int *lda, float **B, const int *ldb, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void blas_strsm_batch_strided_dev(bblas_enum_t layout, bblas_enum_t side,
+    bblas_enum_t uplo, bblas_enum_t transa, bblas_enum_t diag, int m, int n, float alpha,
+    const float *A, int lda, int64_t stride_a, float *B, int ldb, int64_t stride_b,
+    int batch_size, int *info, batchblas_queue_t queue);
 
 /* spotrf: Cholesky factorisation A = U^H*U (upper) or L*L^H (lower); info k > 0: leading minor k not positive definite */
 BATCHBLAS_API void lapack_spotrf_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -133,6 +237,17 @@ BATCHBLAS_API void lapack_spotrf_batchv(int batch_size, bblas_enum_t layout, con
     const int *n, float **A, const int *lda, int *info);
 BATCHBLAS_API void lapack_spotrf_batch_strided(bblas_enum_t layout, bblas_enum_t uplo, int n, float *A,
     int lda, int64_t stride_a, int batch_size, int *info);
+BATCHBLAS_API void lapack_spotrf_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *uplo, const int *n, float **A,
+    const int *lda, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_spotrf_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    int n, float **A, int lda, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_spotrf_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const int *n, float **A, const int *lda, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_spotrf_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo, int n,
+    float *A, int lda, int64_t stride_a, int batch_size, int *info,
+    batchblas_queue_t queue);
 
 /* spotrs: solves A*X = B with the Cholesky factor from potrf; any nrhs */
 BATCHBLAS_API void lapack_spotrs_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -146,6 +261,19 @@ BATCHBLAS_API void lapack_spotrs_batchv(int batch_size, bblas_enum_t layout, con
 BATCHBLAS_API void lapack_spotrs_batch_strided(bblas_enum_t layout, bblas_enum_t uplo, int n, int nrhs,
     const float *A, int lda, int64_t stride_a, float *B, int ldb, int64_t stride_b,
     int batch_size, int *info);
+BATCHBLAS_API void lapack_spotrs_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *uplo, const int *n, const int *nrhs,
+    float const *const *A, const int *lda, float **B, const int *ldb, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_spotrs_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    int n, int nrhs, float const *const *A, int lda, float **B, int ldb, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_spotrs_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const int *n, const int *nrhs, float const *const *A,
+    const int *lda, float **B, const int *ldb, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_spotrs_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo, int n,
+    int nrhs, const float *A, int lda, int64_t stride_a, float *B, int ldb,
+    int64_t stride_b, int batch_size, int *info, batchblas_queue_t queue);
 
 /* sposv: factors A (potrf) and solves A*X = B; info as potrf */
 BATCHBLAS_API void lapack_sposv_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -159,6 +287,18 @@ BATCHBLAS_API void lapack_sposv_batchv(int batch_size, bblas_enum_t layout, cons
 BATCHBLAS_API void lapack_sposv_batch_strided(bblas_enum_t layout, bblas_enum_t uplo, int n, int nrhs,
     float *A, int lda, int64_t stride_a, float *B, int ldb, int64_t stride_b,
     int batch_size, int *info);
+BATCHBLAS_API void lapack_sposv_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const int *n, const int *nrhs, float **A, const int *lda,
+    float **B, const int *ldb, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_sposv_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    int n, int nrhs, float **A, int lda, float **B, int ldb, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_sposv_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const int *n, const int *nrhs, float **A, const int *lda,
+    float **B, const int *ldb, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_sposv_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo, int n,
+    int nrhs, float *A, int lda, int64_t stride_a, float *B, int ldb, int64_t stride_b,
+    int batch_size, int *info, batchblas_queue_t queue);
 
 /* strtri: inverts a triangular matrix in place; info k > 0: A(k,k) is exactly zero */
 BATCHBLAS_API void lapack_strtri_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -171,6 +311,17 @@ BATCHBLAS_API void lapack_strtri_batchv(int batch_size, bblas_enum_t layout, con
 BATCHBLAS_API void lapack_strtri_batch_strided(bblas_enum_t layout, bblas_enum_t uplo,
     bblas_enum_t diag, int n, float *A, int lda, int64_t stride_a, int batch_size,
     int *info);
+BATCHBLAS_API void lapack_strtri_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *uplo, const bblas_enum_t *diag,
+    const int *n, float **A, const int *lda, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_strtri_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    bblas_enum_t diag, int n, float **A, int lda, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_strtri_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const bblas_enum_t *diag, const int *n, float **A,
+    const int *lda, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_strtri_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo,
+    bblas_enum_t diag, int n, float *A, int lda, int64_t stride_a, int batch_size,
+    int *info, batchblas_queue_t queue);
 
 /* slauum: computes U*U^H (upper) or L^H*L (lower) in place */
 BATCHBLAS_API void lapack_slauum_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -181,6 +332,17 @@ BATCHBLAS_API void lapack_slauum_batchv(int batch_size, bblas_enum_t layout, con
     const int *n, float **A, const int *lda, int *info);
 BATCHBLAS_API void lapack_slauum_batch_strided(bblas_enum_t layout, bblas_enum_t uplo, int n, float *A,
     int lda, int64_t stride_a, int batch_size, int *info);
+BATCHBLAS_API void lapack_slauum_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *uplo, const int *n, float **A,
+    const int *lda, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_slauum_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    int n, float **A, int lda, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_slauum_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const int *n, float **A, const int *lda, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_slauum_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo, int n,
+    float *A, int lda, int64_t stride_a, int batch_size, int *info,
+    batchblas_queue_t queue);
 
 /* spotri: inverse of A from its Cholesky factor (potrf output), in place; info as trtri */
 BATCHBLAS_API void lapack_spotri_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -191,6 +353,17 @@ BATCHBLAS_API void lapack_spotri_batchv(int batch_size, bblas_enum_t layout, con
     const int *n, float **A, const int *lda, int *info);
 BATCHBLAS_API void lapack_spotri_batch_strided(bblas_enum_t layout, bblas_enum_t uplo, int n, float *A,
     int lda, int64_t stride_a, int batch_size, int *info);
+BATCHBLAS_API void lapack_spotri_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *uplo, const int *n, float **A,
+    const int *lda, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_spotri_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    int n, float **A, int lda, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_spotri_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const int *n, float **A, const int *lda, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_spotri_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo, int n,
+    float *A, int lda, int64_t stride_a, int batch_size, int *info,
+    batchblas_queue_t queue);
 
 /* spoti: inverse of an SPD/HPD matrix in place (potrf then potri); info as potrf */
 BATCHBLAS_API void lapack_spoti_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -201,6 +374,17 @@ BATCHBLAS_API void lapack_spoti_batchv(int batch_size, bblas_enum_t layout, cons
     const int *n, float **A, const int *lda, int *info);
 BATCHBLAS_API void lapack_spoti_batch_strided(bblas_enum_t layout, bblas_enum_t uplo, int n, float *A,
     int lda, int64_t stride_a, int batch_size, int *info);
+BATCHBLAS_API void lapack_spoti_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const int *n, float **A, const int *lda, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_spoti_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    int n, float **A, int lda, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_spoti_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const int *n, float **A, const int *lda, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_spoti_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo, int n,
+    float *A, int lda, int64_t stride_a, int batch_size, int *info,
+    batchblas_queue_t queue);
 
 /* sgetrf: LU factorisation with partial pivoting P*A = L*U, 1-based pivots; info k > 0: U(k,k) is exactly zero */
 BATCHBLAS_API void lapack_sgetrf_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -211,6 +395,17 @@ BATCHBLAS_API void lapack_sgetrf_batchv(int batch_size, bblas_enum_t layout, con
     const int *n, float **A, const int *lda, int **ipiv, int *info);
 BATCHBLAS_API void lapack_sgetrf_batch_strided(bblas_enum_t layout, int m, int n, float *A, int lda,
     int64_t stride_a, int *ipiv, int64_t stride_ipiv, int batch_size, int *info);
+BATCHBLAS_API void lapack_sgetrf_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const int *m, const int *n, float **A, const int *lda,
+    int **ipiv, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_sgetrf_batchf_dev(int batch_size, bblas_enum_t layout, int m, int n,
+    float **A, int lda, int **ipiv, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_sgetrf_batchv_dev(int batch_size, bblas_enum_t layout, const int *m,
+    const int *n, float **A, const int *lda, int **ipiv, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_sgetrf_batch_strided_dev(bblas_enum_t layout, int m, int n, float *A,
+    int lda, int64_t stride_a, int *ipiv, int64_t stride_ipiv, int batch_size, int *info,
+    batchblas_queue_t queue);
 
 /* sgetrfnp: LU factorisation without pivoting A = L*U; info k > 0: U(k,k) is exactly zero */
 BATCHBLAS_API void lapack_sgetrfnp_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -221,6 +416,15 @@ BATCHBLAS_API void lapack_sgetrfnp_batchv(int batch_size, bblas_enum_t layout, c
     const int *n, float **A, const int *lda, int *info);
 BATCHBLAS_API void lapack_sgetrfnp_batch_strided(bblas_enum_t layout, int m, int n, float *A, int lda,
     int64_t stride_a, int batch_size, int *info);
+BATCHBLAS_API void lapack_sgetrfnp_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const int *m, const int *n, float **A, const int *lda,
+    int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_sgetrfnp_batchf_dev(int batch_size, bblas_enum_t layout, int m, int n,
+    float **A, int lda, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_sgetrfnp_batchv_dev(int batch_size, bblas_enum_t layout, const int *m,
+    const int *n, float **A, const int *lda, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_sgetrfnp_batch_strided_dev(bblas_enum_t layout, int m, int n, float *A,
+    int lda, int64_t stride_a, int batch_size, int *info, batchblas_queue_t queue);
 
 /* sgetrs: solves op(A)*X = B with the LU factors and pivots from getrf */
 BATCHBLAS_API void lapack_sgetrs_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -235,6 +439,21 @@ BATCHBLAS_API void lapack_sgetrs_batchv(int batch_size, bblas_enum_t layout, con
 BATCHBLAS_API void lapack_sgetrs_batch_strided(bblas_enum_t layout, bblas_enum_t trans, int n,
     int nrhs, const float *A, int lda, int64_t stride_a, const int *ipiv,
     int64_t stride_ipiv, float *B, int ldb, int64_t stride_b, int batch_size, int *info);
+BATCHBLAS_API void lapack_sgetrs_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *trans, const int *n, const int *nrhs,
+    float const *const *A, const int *lda, int const *const *ipiv, float **B,
+    const int *ldb, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_sgetrs_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t trans,
+    int n, int nrhs, float const *const *A, int lda, int const *const *ipiv, float **B,
+    int ldb, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_sgetrs_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *trans, const int *n, const int *nrhs, float const *const *A,
+    const int *lda, int const *const *ipiv, float **B, const int *ldb, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_sgetrs_batch_strided_dev(bblas_enum_t layout, bblas_enum_t trans, int n,
+    int nrhs, const float *A, int lda, int64_t stride_a, const int *ipiv,
+    int64_t stride_ipiv, float *B, int ldb, int64_t stride_b, int batch_size, int *info,
+    batchblas_queue_t queue);
 
 /* sgesv: factors A (getrf) and solves A*X = B; info as getrf */
 BATCHBLAS_API void lapack_sgesv_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -248,6 +467,18 @@ BATCHBLAS_API void lapack_sgesv_batchv(int batch_size, bblas_enum_t layout, cons
 BATCHBLAS_API void lapack_sgesv_batch_strided(bblas_enum_t layout, int n, int nrhs, float *A, int lda,
     int64_t stride_a, int *ipiv, int64_t stride_ipiv, float *B, int ldb,
     int64_t stride_b, int batch_size, int *info);
+BATCHBLAS_API void lapack_sgesv_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const int *n, const int *nrhs, float **A, const int *lda, int **ipiv, float **B,
+    const int *ldb, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_sgesv_batchf_dev(int batch_size, bblas_enum_t layout, int n, int nrhs,
+    float **A, int lda, int **ipiv, float **B, int ldb, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_sgesv_batchv_dev(int batch_size, bblas_enum_t layout, const int *n,
+    const int *nrhs, float **A, const int *lda, int **ipiv, float **B, const int *ldb,
+    int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_sgesv_batch_strided_dev(bblas_enum_t layout, int n, int nrhs, float *A,
+    int lda, int64_t stride_a, int *ipiv, int64_t stride_ipiv, float *B, int ldb,
+    int64_t stride_b, int batch_size, int *info, batchblas_queue_t queue);
 
 /* sgetri: inverse from the LU factors and pivots of getrf, in place; info k > 0: U(k,k) is exactly zero */
 BATCHBLAS_API void lapack_sgetri_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -258,6 +489,17 @@ BATCHBLAS_API void lapack_sgetri_batchv(int batch_size, bblas_enum_t layout, con
     const int *lda, int const *const *ipiv, int *info);
 BATCHBLAS_API void lapack_sgetri_batch_strided(bblas_enum_t layout, int n, float *A, int lda,
     int64_t stride_a, const int *ipiv, int64_t stride_ipiv, int batch_size, int *info);
+BATCHBLAS_API void lapack_sgetri_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const int *n, float **A, const int *lda, int const *const *ipiv,
+    int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_sgetri_batchf_dev(int batch_size, bblas_enum_t layout, int n, float **A,
+    int lda, int const *const *ipiv, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_sgetri_batchv_dev(int batch_size, bblas_enum_t layout, const int *n,
+    float **A, const int *lda, int const *const *ipiv, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_sgetri_batch_strided_dev(bblas_enum_t layout, int n, float *A, int lda,
+    int64_t stride_a, const int *ipiv, int64_t stride_ipiv, int batch_size, int *info,
+    batchblas_queue_t queue);
 
 /* sgetri_oop: inverse from the LU factors and pivots of getrf, written to Ainv (A is not changed) */
 BATCHBLAS_API void lapack_sgetri_oop_batch(int group_count, const int *group_sizes,
@@ -272,6 +514,19 @@ BATCHBLAS_API void lapack_sgetri_oop_batchv(int batch_size, bblas_enum_t layout,
 BATCHBLAS_API void lapack_sgetri_oop_batch_strided(bblas_enum_t layout, int n, const float *A, int lda,
     int64_t stride_a, const int *ipiv, int64_t stride_ipiv, float *Ainv, int ldainv,
     int64_t stride_ainv, int batch_size, int *info);
+BATCHBLAS_API void lapack_sgetri_oop_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const int *n, float const *const *A, const int *lda,
+    int const *const *ipiv, float **Ainv, const int *ldainv, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_sgetri_oop_batchf_dev(int batch_size, bblas_enum_t layout, int n,
+    float const *const *A, int lda, int const *const *ipiv, float **Ainv, int ldainv,
+    int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_sgetri_oop_batchv_dev(int batch_size, bblas_enum_t layout, const int *n,
+    float const *const *A, const int *lda, int const *const *ipiv, float **Ainv,
+    const int *ldainv, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_sgetri_oop_batch_strided_dev(bblas_enum_t layout, int n, const float *A,
+    int lda, int64_t stride_a, const int *ipiv, int64_t stride_ipiv, float *Ainv,
+    int ldainv, int64_t stride_ainv, int batch_size, int *info, batchblas_queue_t queue);
 
 /* slange: value[i] = norm of A_i: BblasOneNorm, BblasInfNorm, BblasMaxNorm or BblasFrobeniusNorm */
 BATCHBLAS_API void lapack_slange_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -284,6 +539,19 @@ BATCHBLAS_API void lapack_slange_batchv(int batch_size, bblas_enum_t layout, con
     int *info);
 BATCHBLAS_API void lapack_slange_batch_strided(bblas_enum_t layout, bblas_enum_t norm, int m, int n,
     const float *A, int lda, int64_t stride_a, float *value, int batch_size, int *info);
+BATCHBLAS_API void lapack_slange_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *norm, const int *m, const int *n,
+    float const *const *A, const int *lda, float *value, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_slange_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t norm,
+    int m, int n, float const *const *A, int lda, float *value, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_slange_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *norm, const int *m, const int *n, float const *const *A,
+    const int *lda, float *value, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_slange_batch_strided_dev(bblas_enum_t layout, bblas_enum_t norm, int m,
+    int n, const float *A, int lda, int64_t stride_a, float *value, int batch_size,
+    int *info, batchblas_queue_t queue);
 
 /* sgecond: exact condition number cond[i] = ||A_i||*||inv(A_i)|| in the one or infinity norm (A is not changed); singular: info k > 0 and cond = +Inf */
 BATCHBLAS_API void lapack_sgecond_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -295,6 +563,18 @@ BATCHBLAS_API void lapack_sgecond_batchv(int batch_size, bblas_enum_t layout, co
     const int *n, float const *const *A, const int *lda, float *cond, int *info);
 BATCHBLAS_API void lapack_sgecond_batch_strided(bblas_enum_t layout, bblas_enum_t norm, int n,
     const float *A, int lda, int64_t stride_a, float *cond, int batch_size, int *info);
+BATCHBLAS_API void lapack_sgecond_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *norm, const int *n, float const *const *A,
+    const int *lda, float *cond, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_sgecond_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t norm,
+    int n, float const *const *A, int lda, float *cond, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_sgecond_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *norm, const int *n, float const *const *A, const int *lda,
+    float *cond, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_sgecond_batch_strided_dev(bblas_enum_t layout, bblas_enum_t norm, int n,
+    const float *A, int lda, int64_t stride_a, float *cond, int batch_size, int *info,
+    batchblas_queue_t queue);
 
 /* sgecon: estimates rcond[i] = 1/(||A_i||*||inv(A_i)||) from the LU factors of getrf and anorm[i] = ||A_i|| (LAPACK gecon) */
 BATCHBLAS_API void lapack_sgecon_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -308,6 +588,19 @@ BATCHBLAS_API void lapack_sgecon_batchv(int batch_size, bblas_enum_t layout, con
 BATCHBLAS_API void lapack_sgecon_batch_strided(bblas_enum_t layout, bblas_enum_t norm, int n,
     const float *A, int lda, int64_t stride_a, const float *anorm, float *rcond,
     int batch_size, int *info);
+BATCHBLAS_API void lapack_sgecon_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *norm, const int *n, float const *const *A,
+    const int *lda, const float *anorm, float *rcond, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_sgecon_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t norm,
+    int n, float const *const *A, int lda, const float *anorm, float *rcond, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_sgecon_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *norm, const int *n, float const *const *A, const int *lda,
+    const float *anorm, float *rcond, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_sgecon_batch_strided_dev(bblas_enum_t layout, bblas_enum_t norm, int n,
+    const float *A, int lda, int64_t stride_a, const float *anorm, float *rcond,
+    int batch_size, int *info, batchblas_queue_t queue);
 
 #ifdef __cplusplus
 }

@@ -121,6 +121,37 @@ BATCHBLAS_API void batchblas_set_error_handler(batchblas_error_handler_t handler
  */
 BATCHBLAS_API void batchblas_set_verbose(int level);
 
+/* ---- Device data and queues (CUDA backend) --------------------------------
+ *
+ * The _dev variants of every routine take device pointers and run
+ * asynchronously on a queue: a CUDA stream plus the backend's handles and
+ * workspace, bound to one device.  Parameter arrays (sizes, options, leading
+ * dimensions, alpha/beta) and info live in host memory; pointer arrays may be
+ * in host or device memory.  With info[0] == BblasErrorsReportNone (or
+ * info == NULL) a _dev call never waits for the device; otherwise it waits
+ * for the codes of its own batch before returning.  A queue is used by one
+ * host thread at a time.
+ */
+typedef struct batchblas_queue *batchblas_queue_t;
+
+/** Creates a queue on CUDA device `device` with a new stream.
+    Returns BblasSuccess, BblasErrUnavailable (no CUDA backend or device),
+    BblasErrInvalid or BblasErrDevice. */
+BATCHBLAS_API int batchblas_queue_create(batchblas_queue_t *queue, int device);
+
+/** Same, on an existing cudaStream_t (passed as void*; not destroyed with the queue). */
+BATCHBLAS_API int batchblas_queue_create_with_stream(batchblas_queue_t *queue, int device,
+                                                     void *cuda_stream);
+
+/** Waits for everything submitted to the queue. */
+BATCHBLAS_API int batchblas_queue_sync(batchblas_queue_t queue);
+
+/** The queue's cudaStream_t (as void*). */
+BATCHBLAS_API void *batchblas_queue_stream(batchblas_queue_t queue);
+
+/** Destroys the queue (waits for its work first). NULL is a no-op. */
+BATCHBLAS_API int batchblas_queue_destroy(batchblas_queue_t queue);
+
 #ifdef __cplusplus
 }
 #endif

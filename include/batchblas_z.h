@@ -7,6 +7,8 @@
  *   _batchf         fixed form: one parameter set for all batch_size problems
  *   _batchv         variable form: one parameter per problem
  *   _batch_strided  strided form: one base pointer and an element stride per operand
+ *   ..._dev         the same four forms on device data, asynchronous on a queue
+ *                   (see batchblas_types.h, "Device data and queues")
  * info: info[0] on entry selects the report mode (BblasErrorsReport*); on exit
  * it is 0 or the code of the lowest-numbered failing problem.  Argument errors
  * are minus the 1-based position of the argument; numerical failures are
@@ -42,6 +44,28 @@ BATCHBLAS_API void blas_zgemm_batch_strided(bblas_enum_t layout, bblas_enum_t tr
     const bblas_complex64_t *A, int lda, int64_t stride_a, const bblas_complex64_t *B,
     int ldb, int64_t stride_b, bblas_complex64_t beta, bblas_complex64_t *C, int ldc,
     int64_t stride_c, int batch_size, int *info);
+BATCHBLAS_API void blas_zgemm_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *transa, const bblas_enum_t *transb, const int *m, const int *n,
+    const int *k, const bblas_complex64_t *alpha, bblas_complex64_t const *const *A,
+    const int *lda, bblas_complex64_t const *const *B, const int *ldb,
+    const bblas_complex64_t *beta, bblas_complex64_t **C, const int *ldc, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void blas_zgemm_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t transa,
+    bblas_enum_t transb, int m, int n, int k, bblas_complex64_t alpha,
+    bblas_complex64_t const *const *A, int lda, bblas_complex64_t const *const *B,
+    int ldb, bblas_complex64_t beta, bblas_complex64_t **C, int ldc, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void blas_zgemm_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *transa, const bblas_enum_t *transb, const int *m, const int *n,
+    const int *k, const bblas_complex64_t *alpha, bblas_complex64_t const *const *A,
+    const int *lda, bblas_complex64_t const *const *B, const int *ldb,
+    const bblas_complex64_t *beta, bblas_complex64_t **C, const int *ldc, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void blas_zgemm_batch_strided_dev(bblas_enum_t layout, bblas_enum_t transa,
+    bblas_enum_t transb, int m, int n, int k, bblas_complex64_t alpha,
+    const bblas_complex64_t *A, int lda, int64_t stride_a, const bblas_complex64_t *B,
+    int ldb, int64_t stride_b, bblas_complex64_t beta, bblas_complex64_t *C, int ldc,
+    int64_t stride_c, int batch_size, int *info, batchblas_queue_t queue);
 
 /* zsymm: C = alpha*A*B + beta*C (side left) or alpha*B*A + beta*C (right), A symmetric */
 BATCHBLAS_API void blas_zsymm_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -63,6 +87,26 @@ BATCHBLAS_API void blas_zsymm_batch_strided(bblas_enum_t layout, bblas_enum_t si
     int64_t stride_a, const bblas_complex64_t *B, int ldb, int64_t stride_b,
     bblas_complex64_t beta, bblas_complex64_t *C, int ldc, int64_t stride_c,
     int batch_size, int *info);
+BATCHBLAS_API void blas_zsymm_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *side, const bblas_enum_t *uplo, const int *m, const int *n,
+    const bblas_complex64_t *alpha, bblas_complex64_t const *const *A, const int *lda,
+    bblas_complex64_t const *const *B, const int *ldb, const bblas_complex64_t *beta,
+    bblas_complex64_t **C, const int *ldc, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void blas_zsymm_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t side,
+    bblas_enum_t uplo, int m, int n, bblas_complex64_t alpha,
+    bblas_complex64_t const *const *A, int lda, bblas_complex64_t const *const *B,
+    int ldb, bblas_complex64_t beta, bblas_complex64_t **C, int ldc, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void blas_zsymm_batchv_dev(int batch_size, bblas_enum_t layout, const bblas_enum_t *side,
+    const bblas_enum_t *uplo, const int *m, const int *n, const bblas_complex64_t *alpha,
+    bblas_complex64_t const *const *A, const int *lda, bblas_complex64_t const *const *B,
+    const int *ldb, const bblas_complex64_t *beta, bblas_complex64_t **C, const int *ldc,
+    int *info, batchblas_queue_t queue);
+BATCHBLAS_API void blas_zsymm_batch_strided_dev(bblas_enum_t layout, bblas_enum_t side,
+    bblas_enum_t uplo, int m, int n, bblas_complex64_t alpha, const bblas_complex64_t *A,
+    int lda, int64_t stride_a, const bblas_complex64_t *B, int ldb, int64_t stride_b,
+    bblas_complex64_t beta, bblas_complex64_t *C, int ldc, int64_t stride_c,
+    int batch_size, int *info, batchblas_queue_t queue);
 
 /* zhemm: C = alpha*A*B + beta*C (side left) or alpha*B*A + beta*C (right), A Hermitian */
 BATCHBLAS_API void blas_zhemm_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -84,6 +128,26 @@ BATCHBLAS_API void blas_zhemm_batch_strided(bblas_enum_t layout, bblas_enum_t si
     int64_t stride_a, const bblas_complex64_t *B, int ldb, int64_t stride_b,
     bblas_complex64_t beta, bblas_complex64_t *C, int ldc, int64_t stride_c,
     int batch_size, int *info);
+BATCHBLAS_API void blas_zhemm_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *side, const bblas_enum_t *uplo, const int *m, const int *n,
+    const bblas_complex64_t *alpha, bblas_complex64_t const *const *A, const int *lda,
+    bblas_complex64_t const *const *B, const int *ldb, const bblas_complex64_t *beta,
+    bblas_complex64_t **C, const int *ldc, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void blas_zhemm_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t side,
+    bblas_enum_t uplo, int m, int n, bblas_complex64_t alpha,
+    bblas_complex64_t const *const *A, int lda, bblas_complex64_t const *const *B,
+    int ldb, bblas_complex64_t beta, bblas_complex64_t **C, int ldc, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void blas_zhemm_batchv_dev(int batch_size, bblas_enum_t layout, const bblas_enum_t *side,
+    const bblas_enum_t *uplo, const int *m, const int *n, const bblas_complex64_t *alpha,
+    bblas_complex64_t const *const *A, const int *lda, bblas_complex64_t const *const *B,
+    const int *ldb, const bblas_complex64_t *beta, bblas_complex64_t **C, const int *ldc,
+    int *info, batchblas_queue_t queue);
+BATCHBLAS_API void blas_zhemm_batch_strided_dev(bblas_enum_t layout, bblas_enum_t side,
+    bblas_enum_t uplo, int m, int n, bblas_complex64_t alpha, const bblas_complex64_t *A,
+    int lda, int64_t stride_a, const bblas_complex64_t *B, int ldb, int64_t stride_b,
+    bblas_complex64_t beta, bblas_complex64_t *C, int ldc, int64_t stride_c,
+    int batch_size, int *info, batchblas_queue_t queue);
 
 /* zsyrk: C = alpha*A*A^T + beta*C (trans N) or alpha*A^T*A + beta*C (T), C symmetric n x n, uplo triangle only */
 BATCHBLAS_API void blas_zsyrk_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -102,6 +166,25 @@ BATCHBLAS_API void blas_zsyrk_batch_strided(bblas_enum_t layout, bblas_enum_t up
     int n, int k, bblas_complex64_t alpha, const bblas_complex64_t *A, int lda,
     int64_t stride_a, bblas_complex64_t beta, bblas_complex64_t *C, int ldc,
     int64_t stride_c, int batch_size, int *info);
+BATCHBLAS_API void blas_zsyrk_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const bblas_enum_t *trans, const int *n, const int *k,
+    const bblas_complex64_t *alpha, bblas_complex64_t const *const *A, const int *lda,
+    const bblas_complex64_t *beta, bblas_complex64_t **C, const int *ldc, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void blas_zsyrk_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    bblas_enum_t trans, int n, int k, bblas_complex64_t alpha,
+    bblas_complex64_t const *const *A, int lda, bblas_complex64_t beta,
+    bblas_complex64_t **C, int ldc, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void blas_zsyrk_batchv_dev(int batch_size, bblas_enum_t layout, const bblas_enum_t *uplo,
+    const bblas_enum_t *trans, const int *n, const int *k,
+    const bblas_complex64_t *alpha, bblas_complex64_t const *const *A, const int *lda,
+    const bblas_complex64_t *beta, bblas_complex64_t **C, const int *ldc, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void blas_zsyrk_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo,
+    bblas_enum_t trans, int n, int k, bblas_complex64_t alpha,
+    const bblas_complex64_t *A, int lda, int64_t stride_a, bblas_complex64_t beta,
+    bblas_complex64_t *C, int ldc, int64_t stride_c, int batch_size, int *info,
+    batchblas_queue_t queue);
 
 /* zherk: C = alpha*A*A^H + beta*C (trans N) or alpha*A^H*A + beta*C (C), real alpha, beta */
 BATCHBLAS_API void blas_zherk_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -119,6 +202,23 @@ BATCHBLAS_API void blas_zherk_batch_strided(bblas_enum_t layout, bblas_enum_t up
     int n, int k, double alpha, const bblas_complex64_t *A, int lda, int64_t stride_a,
     double beta, bblas_complex64_t *C, int ldc, int64_t stride_c, int batch_size,
     int *info);
+BATCHBLAS_API void blas_zherk_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const bblas_enum_t *trans, const int *n, const int *k,
+    const double *alpha, bblas_complex64_t const *const *A, const int *lda,
+    const double *beta, bblas_complex64_t **C, const int *ldc, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void blas_zherk_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    bblas_enum_t trans, int n, int k, double alpha, bblas_complex64_t const *const *A,
+    int lda, double beta, bblas_complex64_t **C, int ldc, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void blas_zherk_batchv_dev(int batch_size, bblas_enum_t layout, const bblas_enum_t *uplo,
+    const bblas_enum_t *trans, const int *n, const int *k, const double *alpha,
+    bblas_complex64_t const *const *A, const int *lda, const double *beta,
+    bblas_complex64_t **C, const int *ldc, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void blas_zherk_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo,
+    bblas_enum_t trans, int n, int k, double alpha, const bblas_complex64_t *A, int lda,
+    int64_t stride_a, double beta, bblas_complex64_t *C, int ldc, int64_t stride_c,
+    int batch_size, int *info, batchblas_queue_t queue);
 
 /* zsyr2k: C = alpha*A*B^T + alpha*B*A^T + beta*C (trans N) or the transposed form (T) */
 BATCHBLAS_API void blas_zsyr2k_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -140,6 +240,26 @@ BATCHBLAS_API void blas_zsyr2k_batch_strided(bblas_enum_t layout, bblas_enum_t u
     const bblas_complex64_t *A, int lda, int64_t stride_a, const bblas_complex64_t *B,
     int ldb, int64_t stride_b, bblas_complex64_t beta, bblas_complex64_t *C, int ldc,
     int64_t stride_c, int batch_size, int *info);
+BATCHBLAS_API void blas_zsyr2k_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const bblas_enum_t *trans, const int *n, const int *k,
+    const bblas_complex64_t *alpha, bblas_complex64_t const *const *A, const int *lda,
+    bblas_complex64_t const *const *B, const int *ldb, const bblas_complex64_t *beta,
+    bblas_complex64_t **C, const int *ldc, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void blas_zsyr2k_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    bblas_enum_t trans, int n, int k, bblas_complex64_t alpha,
+    bblas_complex64_t const *const *A, int lda, bblas_complex64_t const *const *B,
+    int ldb, bblas_complex64_t beta, bblas_complex64_t **C, int ldc, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void blas_zsyr2k_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const bblas_enum_t *trans, const int *n, const int *k,
+    const bblas_complex64_t *alpha, bblas_complex64_t const *const *A, const int *lda,
+    bblas_complex64_t const *const *B, const int *ldb, const bblas_complex64_t *beta,
+    bblas_complex64_t **C, const int *ldc, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void blas_zsyr2k_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo,
+    bblas_enum_t trans, int n, int k, bblas_complex64_t alpha,
+    const bblas_complex64_t *A, int lda, int64_t stride_a, const bblas_complex64_t *B,
+    int ldb, int64_t stride_b, bblas_complex64_t beta, bblas_complex64_t *C, int ldc,
+    int64_t stride_c, int batch_size, int *info, batchblas_queue_t queue);
 
 /* zher2k: C = alpha*A*B^H + conj(alpha)*B*A^H + beta*C (trans N) or the conjugate-transposed form (C), real beta */
 BATCHBLAS_API void blas_zher2k_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -161,6 +281,26 @@ BATCHBLAS_API void blas_zher2k_batch_strided(bblas_enum_t layout, bblas_enum_t u
     const bblas_complex64_t *A, int lda, int64_t stride_a, const bblas_complex64_t *B,
     int ldb, int64_t stride_b, double beta, bblas_complex64_t *C, int ldc,
     int64_t stride_c, int batch_size, int *info);
+BATCHBLAS_API void blas_zher2k_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const bblas_enum_t *trans, const int *n, const int *k,
+    const bblas_complex64_t *alpha, bblas_complex64_t const *const *A, const int *lda,
+    bblas_complex64_t const *const *B, const int *ldb, const double *beta,
+    bblas_complex64_t **C, const int *ldc, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void blas_zher2k_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    bblas_enum_t trans, int n, int k, bblas_complex64_t alpha,
+    bblas_complex64_t const *const *A, int lda, bblas_complex64_t const *const *B,
+    int ldb, double beta, bblas_complex64_t **C, int ldc, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void blas_zher2k_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const bblas_enum_t *trans, const int *n, const int *k,
+    const bblas_complex64_t *alpha, bblas_complex64_t const *const *A, const int *lda,
+    bblas_complex64_t const *const *B, const int *ldb, const double *beta,
+    bblas_complex64_t **C, const int *ldc, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void blas_zher2k_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo,
+    bblas_enum_t trans, int n, int k, bblas_complex64_t alpha,
+    const bblas_complex64_t *A, int lda, int64_t stride_a, const bblas_complex64_t *B,
+    int ldb, int64_t stride_b, double beta, bblas_complex64_t *C, int ldc,
+    int64_t stride_c, int batch_size, int *info, batchblas_queue_t queue);
 
 /* ztrmm: B = alpha*op(A)*B (side left) or alpha*B*op(A) (right), A triangular */
 BATCHBLAS_API void blas_ztrmm_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -181,6 +321,25 @@ BATCHBLAS_API void blas_ztrmm_batch_strided(bblas_enum_t layout, bblas_enum_t si
     bblas_enum_t transa, bblas_enum_t diag, int m, int n, bblas_complex64_t alpha,
     const bblas_complex64_t *A, int lda, int64_t stride_a, bblas_complex64_t *B, int ldb,
     int64_t stride_b, int batch_size, int *info);
+BATCHBLAS_API void blas_ztrmm_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *side, const bblas_enum_t *uplo, const bblas_enum_t *transa,
+    const bblas_enum_t *diag, const int *m, const int *n, const bblas_complex64_t *alpha,
+    bblas_complex64_t const *const *A, const int *lda, bblas_complex64_t **B,
+    const int *ldb, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void blas_ztrmm_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t side,
+    bblas_enum_t uplo, bblas_enum_t transa, bblas_enum_t diag, int m, int n,
+    bblas_complex64_t alpha, bblas_complex64_t const *const *A, int lda,
+    bblas_complex64_t **B, int ldb, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void blas_ztrmm_batchv_dev(int batch_size, bblas_enum_t layout, const bblas_enum_t *side,
+    const bblas_enum_t *uplo, const bblas_enum_t *transa, const bblas_enum_t *diag,
+    const int *m, const int *n, const bblas_complex64_t *alpha,
+    bblas_complex64_t const *const *A, const int *lda, bblas_complex64_t **B,
+    const int *ldb, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void blas_ztrmm_batch_strided_dev(bblas_enum_t layout, bblas_enum_t side,
+    bblas_enum_t uplo, bblas_enum_t transa, bblas_enum_t diag, int m, int n,
+    bblas_complex64_t alpha, const bblas_complex64_t *A, int lda, int64_t stride_a,
+    bblas_complex64_t *B, int ldb, int64_t stride_b, int batch_size, int *info,
+    batchblas_queue_t queue);
 
 /* ztrsm: solves op(A)*X = alpha*B (side left) or X*op(A) = alpha*B (right); X overwrites B */
 BATCHBLAS_API void blas_ztrsm_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -201,6 +360,25 @@ BATCHBLAS_API void blas_ztrsm_batch_strided(bblas_enum_t layout, bblas_enum_t si
     bblas_enum_t transa, bblas_enum_t diag, int m, int n, bblas_complex64_t alpha,
     const bblas_complex64_t *A, int lda, int64_t stride_a, bblas_complex64_t *B, int ldb,
     int64_t stride_b, int batch_size, int *info);
+BATCHBLAS_API void blas_ztrsm_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *side, const bblas_enum_t *uplo, const bblas_enum_t *transa,
+    const bblas_enum_t *diag, const int *m, const int *n, const bblas_complex64_t *alpha,
+    bblas_complex64_t const *const *A, const int *lda, bblas_complex64_t **B,
+    const int *ldb, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void blas_ztrsm_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t side,
+    bblas_enum_t uplo, bblas_enum_t transa, bblas_enum_t diag, int m, int n,
+    bblas_complex64_t alpha, bblas_complex64_t const *const *A, int lda,
+    bblas_complex64_t **B, int ldb, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void blas_ztrsm_batchv_dev(int batch_size, bblas_enum_t layout, const bblas_enum_t *side,
+    const bblas_enum_t *uplo, const bblas_enum_t *transa, const bblas_enum_t *diag,
+    const int *m, const int *n, const bblas_complex64_t *alpha,
+    bblas_complex64_t const *const *A, const int *lda, bblas_complex64_t **B,
+    const int *ldb, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void blas_ztrsm_batch_strided_dev(bblas_enum_t layout, bblas_enum_t side,
+    bblas_enum_t uplo, bblas_enum_t transa, bblas_enum_t diag, int m, int n,
+    bblas_complex64_t alpha, const bblas_complex64_t *A, int lda, int64_t stride_a,
+    bblas_complex64_t *B, int ldb, int64_t stride_b, int batch_size, int *info,
+    batchblas_queue_t queue);
 
 /* zpotrf: Cholesky factorisation A = U^H*U (upper) or L*L^H (lower); info k > 0: leading minor k not positive definite */
 BATCHBLAS_API void lapack_zpotrf_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -212,6 +390,17 @@ BATCHBLAS_API void lapack_zpotrf_batchv(int batch_size, bblas_enum_t layout, con
     const int *n, bblas_complex64_t **A, const int *lda, int *info);
 BATCHBLAS_API void lapack_zpotrf_batch_strided(bblas_enum_t layout, bblas_enum_t uplo, int n,
     bblas_complex64_t *A, int lda, int64_t stride_a, int batch_size, int *info);
+BATCHBLAS_API void lapack_zpotrf_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *uplo, const int *n, bblas_complex64_t **A,
+    const int *lda, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_zpotrf_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    int n, bblas_complex64_t **A, int lda, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_zpotrf_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const int *n, bblas_complex64_t **A, const int *lda,
+    int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_zpotrf_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo, int n,
+    bblas_complex64_t *A, int lda, int64_t stride_a, int batch_size, int *info,
+    batchblas_queue_t queue);
 
 /* zpotrs: solves A*X = B with the Cholesky factor from potrf; any nrhs */
 BATCHBLAS_API void lapack_zpotrs_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -227,6 +416,21 @@ BATCHBLAS_API void lapack_zpotrs_batchv(int batch_size, bblas_enum_t layout, con
 BATCHBLAS_API void lapack_zpotrs_batch_strided(bblas_enum_t layout, bblas_enum_t uplo, int n, int nrhs,
     const bblas_complex64_t *A, int lda, int64_t stride_a, bblas_complex64_t *B, int ldb,
     int64_t stride_b, int batch_size, int *info);
+BATCHBLAS_API void lapack_zpotrs_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *uplo, const int *n, const int *nrhs,
+    bblas_complex64_t const *const *A, const int *lda, bblas_complex64_t **B,
+    const int *ldb, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_zpotrs_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    int n, int nrhs, bblas_complex64_t const *const *A, int lda, bblas_complex64_t **B,
+    int ldb, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_zpotrs_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const int *n, const int *nrhs,
+    bblas_complex64_t const *const *A, const int *lda, bblas_complex64_t **B,
+    const int *ldb, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_zpotrs_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo, int n,
+    int nrhs, const bblas_complex64_t *A, int lda, int64_t stride_a,
+    bblas_complex64_t *B, int ldb, int64_t stride_b, int batch_size, int *info,
+    batchblas_queue_t queue);
 
 /* zposv: factors A (potrf) and solves A*X = B; info as potrf */
 BATCHBLAS_API void lapack_zposv_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -240,6 +444,20 @@ BATCHBLAS_API void lapack_zposv_batchv(int batch_size, bblas_enum_t layout, cons
 BATCHBLAS_API void lapack_zposv_batch_strided(bblas_enum_t layout, bblas_enum_t uplo, int n, int nrhs,
     bblas_complex64_t *A, int lda, int64_t stride_a, bblas_complex64_t *B, int ldb,
     int64_t stride_b, int batch_size, int *info);
+BATCHBLAS_API void lapack_zposv_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const int *n, const int *nrhs, bblas_complex64_t **A,
+    const int *lda, bblas_complex64_t **B, const int *ldb, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_zposv_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    int n, int nrhs, bblas_complex64_t **A, int lda, bblas_complex64_t **B, int ldb,
+    int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_zposv_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const int *n, const int *nrhs, bblas_complex64_t **A,
+    const int *lda, bblas_complex64_t **B, const int *ldb, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_zposv_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo, int n,
+    int nrhs, bblas_complex64_t *A, int lda, int64_t stride_a, bblas_complex64_t *B,
+    int ldb, int64_t stride_b, int batch_size, int *info, batchblas_queue_t queue);
 
 /* ztrtri: inverts a triangular matrix in place; info k > 0: A(k,k) is exactly zero */
 BATCHBLAS_API void lapack_ztrtri_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -253,6 +471,19 @@ BATCHBLAS_API void lapack_ztrtri_batchv(int batch_size, bblas_enum_t layout, con
 BATCHBLAS_API void lapack_ztrtri_batch_strided(bblas_enum_t layout, bblas_enum_t uplo,
     bblas_enum_t diag, int n, bblas_complex64_t *A, int lda, int64_t stride_a,
     int batch_size, int *info);
+BATCHBLAS_API void lapack_ztrtri_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *uplo, const bblas_enum_t *diag,
+    const int *n, bblas_complex64_t **A, const int *lda, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_ztrtri_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    bblas_enum_t diag, int n, bblas_complex64_t **A, int lda, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_ztrtri_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const bblas_enum_t *diag, const int *n,
+    bblas_complex64_t **A, const int *lda, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_ztrtri_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo,
+    bblas_enum_t diag, int n, bblas_complex64_t *A, int lda, int64_t stride_a,
+    int batch_size, int *info, batchblas_queue_t queue);
 
 /* zlauum: computes U*U^H (upper) or L^H*L (lower) in place */
 BATCHBLAS_API void lapack_zlauum_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -264,6 +495,17 @@ BATCHBLAS_API void lapack_zlauum_batchv(int batch_size, bblas_enum_t layout, con
     const int *n, bblas_complex64_t **A, const int *lda, int *info);
 BATCHBLAS_API void lapack_zlauum_batch_strided(bblas_enum_t layout, bblas_enum_t uplo, int n,
     bblas_complex64_t *A, int lda, int64_t stride_a, int batch_size, int *info);
+BATCHBLAS_API void lapack_zlauum_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *uplo, const int *n, bblas_complex64_t **A,
+    const int *lda, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_zlauum_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    int n, bblas_complex64_t **A, int lda, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_zlauum_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const int *n, bblas_complex64_t **A, const int *lda,
+    int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_zlauum_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo, int n,
+    bblas_complex64_t *A, int lda, int64_t stride_a, int batch_size, int *info,
+    batchblas_queue_t queue);
 
 /* zpotri: inverse of A from its Cholesky factor (potrf output), in place; info as trtri */
 BATCHBLAS_API void lapack_zpotri_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -275,6 +517,17 @@ BATCHBLAS_API void lapack_zpotri_batchv(int batch_size, bblas_enum_t layout, con
     const int *n, bblas_complex64_t **A, const int *lda, int *info);
 BATCHBLAS_API void lapack_zpotri_batch_strided(bblas_enum_t layout, bblas_enum_t uplo, int n,
     bblas_complex64_t *A, int lda, int64_t stride_a, int batch_size, int *info);
+BATCHBLAS_API void lapack_zpotri_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *uplo, const int *n, bblas_complex64_t **A,
+    const int *lda, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_zpotri_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    int n, bblas_complex64_t **A, int lda, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_zpotri_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const int *n, bblas_complex64_t **A, const int *lda,
+    int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_zpotri_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo, int n,
+    bblas_complex64_t *A, int lda, int64_t stride_a, int batch_size, int *info,
+    batchblas_queue_t queue);
 
 /* zpoti: inverse of an SPD/HPD matrix in place (potrf then potri); info as potrf */
 BATCHBLAS_API void lapack_zpoti_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -286,6 +539,17 @@ BATCHBLAS_API void lapack_zpoti_batchv(int batch_size, bblas_enum_t layout, cons
     const int *n, bblas_complex64_t **A, const int *lda, int *info);
 BATCHBLAS_API void lapack_zpoti_batch_strided(bblas_enum_t layout, bblas_enum_t uplo, int n,
     bblas_complex64_t *A, int lda, int64_t stride_a, int batch_size, int *info);
+BATCHBLAS_API void lapack_zpoti_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const int *n, bblas_complex64_t **A, const int *lda,
+    int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_zpoti_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    int n, bblas_complex64_t **A, int lda, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_zpoti_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const int *n, bblas_complex64_t **A, const int *lda,
+    int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_zpoti_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo, int n,
+    bblas_complex64_t *A, int lda, int64_t stride_a, int batch_size, int *info,
+    batchblas_queue_t queue);
 
 /* zgetrf: LU factorisation with partial pivoting P*A = L*U, 1-based pivots; info k > 0: U(k,k) is exactly zero */
 BATCHBLAS_API void lapack_zgetrf_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -298,6 +562,17 @@ BATCHBLAS_API void lapack_zgetrf_batchv(int batch_size, bblas_enum_t layout, con
 BATCHBLAS_API void lapack_zgetrf_batch_strided(bblas_enum_t layout, int m, int n, bblas_complex64_t *A,
     int lda, int64_t stride_a, int *ipiv, int64_t stride_ipiv, int batch_size,
     int *info);
+BATCHBLAS_API void lapack_zgetrf_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const int *m, const int *n, bblas_complex64_t **A,
+    const int *lda, int **ipiv, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_zgetrf_batchf_dev(int batch_size, bblas_enum_t layout, int m, int n,
+    bblas_complex64_t **A, int lda, int **ipiv, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_zgetrf_batchv_dev(int batch_size, bblas_enum_t layout, const int *m,
+    const int *n, bblas_complex64_t **A, const int *lda, int **ipiv, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_zgetrf_batch_strided_dev(bblas_enum_t layout, int m, int n,
+    bblas_complex64_t *A, int lda, int64_t stride_a, int *ipiv, int64_t stride_ipiv,
+    int batch_size, int *info, batchblas_queue_t queue);
 
 /* zgetrfnp: LU factorisation without pivoting A = L*U; info k > 0: U(k,k) is exactly zero */
 BATCHBLAS_API void lapack_zgetrfnp_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -308,6 +583,17 @@ BATCHBLAS_API void lapack_zgetrfnp_batchv(int batch_size, bblas_enum_t layout, c
     const int *n, bblas_complex64_t **A, const int *lda, int *info);
 BATCHBLAS_API void lapack_zgetrfnp_batch_strided(bblas_enum_t layout, int m, int n,
     bblas_complex64_t *A, int lda, int64_t stride_a, int batch_size, int *info);
+BATCHBLAS_API void lapack_zgetrfnp_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const int *m, const int *n, bblas_complex64_t **A,
+    const int *lda, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_zgetrfnp_batchf_dev(int batch_size, bblas_enum_t layout, int m, int n,
+    bblas_complex64_t **A, int lda, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_zgetrfnp_batchv_dev(int batch_size, bblas_enum_t layout, const int *m,
+    const int *n, bblas_complex64_t **A, const int *lda, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_zgetrfnp_batch_strided_dev(bblas_enum_t layout, int m, int n,
+    bblas_complex64_t *A, int lda, int64_t stride_a, int batch_size, int *info,
+    batchblas_queue_t queue);
 
 /* zgetrs: solves op(A)*X = B with the LU factors and pivots from getrf */
 BATCHBLAS_API void lapack_zgetrs_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -324,6 +610,21 @@ BATCHBLAS_API void lapack_zgetrs_batch_strided(bblas_enum_t layout, bblas_enum_t
     int nrhs, const bblas_complex64_t *A, int lda, int64_t stride_a, const int *ipiv,
     int64_t stride_ipiv, bblas_complex64_t *B, int ldb, int64_t stride_b, int batch_size,
     int *info);
+BATCHBLAS_API void lapack_zgetrs_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *trans, const int *n, const int *nrhs,
+    bblas_complex64_t const *const *A, const int *lda, int const *const *ipiv,
+    bblas_complex64_t **B, const int *ldb, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_zgetrs_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t trans,
+    int n, int nrhs, bblas_complex64_t const *const *A, int lda, int const *const *ipiv,
+    bblas_complex64_t **B, int ldb, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_zgetrs_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *trans, const int *n, const int *nrhs,
+    bblas_complex64_t const *const *A, const int *lda, int const *const *ipiv,
+    bblas_complex64_t **B, const int *ldb, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_zgetrs_batch_strided_dev(bblas_enum_t layout, bblas_enum_t trans, int n,
+    int nrhs, const bblas_complex64_t *A, int lda, int64_t stride_a, const int *ipiv,
+    int64_t stride_ipiv, bblas_complex64_t *B, int ldb, int64_t stride_b, int batch_size,
+    int *info, batchblas_queue_t queue);
 
 /* zgesv: factors A (getrf) and solves A*X = B; info as getrf */
 BATCHBLAS_API void lapack_zgesv_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -338,6 +639,19 @@ BATCHBLAS_API void lapack_zgesv_batchv(int batch_size, bblas_enum_t layout, cons
 BATCHBLAS_API void lapack_zgesv_batch_strided(bblas_enum_t layout, int n, int nrhs,
     bblas_complex64_t *A, int lda, int64_t stride_a, int *ipiv, int64_t stride_ipiv,
     bblas_complex64_t *B, int ldb, int64_t stride_b, int batch_size, int *info);
+BATCHBLAS_API void lapack_zgesv_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const int *n, const int *nrhs, bblas_complex64_t **A, const int *lda, int **ipiv,
+    bblas_complex64_t **B, const int *ldb, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_zgesv_batchf_dev(int batch_size, bblas_enum_t layout, int n, int nrhs,
+    bblas_complex64_t **A, int lda, int **ipiv, bblas_complex64_t **B, int ldb,
+    int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_zgesv_batchv_dev(int batch_size, bblas_enum_t layout, const int *n,
+    const int *nrhs, bblas_complex64_t **A, const int *lda, int **ipiv,
+    bblas_complex64_t **B, const int *ldb, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_zgesv_batch_strided_dev(bblas_enum_t layout, int n, int nrhs,
+    bblas_complex64_t *A, int lda, int64_t stride_a, int *ipiv, int64_t stride_ipiv,
+    bblas_complex64_t *B, int ldb, int64_t stride_b, int batch_size, int *info,
+    batchblas_queue_t queue);
 
 /* zgetri: inverse from the LU factors and pivots of getrf, in place; info k > 0: U(k,k) is exactly zero */
 BATCHBLAS_API void lapack_zgetri_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -350,6 +664,18 @@ BATCHBLAS_API void lapack_zgetri_batchv(int batch_size, bblas_enum_t layout, con
 BATCHBLAS_API void lapack_zgetri_batch_strided(bblas_enum_t layout, int n, bblas_complex64_t *A,
     int lda, int64_t stride_a, const int *ipiv, int64_t stride_ipiv, int batch_size,
     int *info);
+BATCHBLAS_API void lapack_zgetri_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const int *n, bblas_complex64_t **A, const int *lda,
+    int const *const *ipiv, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_zgetri_batchf_dev(int batch_size, bblas_enum_t layout, int n,
+    bblas_complex64_t **A, int lda, int const *const *ipiv, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_zgetri_batchv_dev(int batch_size, bblas_enum_t layout, const int *n,
+    bblas_complex64_t **A, const int *lda, int const *const *ipiv, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_zgetri_batch_strided_dev(bblas_enum_t layout, int n, bblas_complex64_t *A,
+    int lda, int64_t stride_a, const int *ipiv, int64_t stride_ipiv, int batch_size,
+    int *info, batchblas_queue_t queue);
 
 /* zgetri_oop: inverse from the LU factors and pivots of getrf, written to Ainv (A is not changed) */
 BATCHBLAS_API void lapack_zgetri_oop_batch(int group_count, const int *group_sizes,
@@ -365,6 +691,20 @@ BATCHBLAS_API void lapack_zgetri_oop_batch_strided(bblas_enum_t layout, int n,
     const bblas_complex64_t *A, int lda, int64_t stride_a, const int *ipiv,
     int64_t stride_ipiv, bblas_complex64_t *Ainv, int ldainv, int64_t stride_ainv,
     int batch_size, int *info);
+BATCHBLAS_API void lapack_zgetri_oop_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const int *n, bblas_complex64_t const *const *A, const int *lda,
+    int const *const *ipiv, bblas_complex64_t **Ainv, const int *ldainv, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_zgetri_oop_batchf_dev(int batch_size, bblas_enum_t layout, int n,
+    bblas_complex64_t const *const *A, int lda, int const *const *ipiv,
+    bblas_complex64_t **Ainv, int ldainv, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_zgetri_oop_batchv_dev(int batch_size, bblas_enum_t layout, const int *n,
+    bblas_complex64_t const *const *A, const int *lda, int const *const *ipiv,
+    bblas_complex64_t **Ainv, const int *ldainv, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_zgetri_oop_batch_strided_dev(bblas_enum_t layout, int n,
+    const bblas_complex64_t *A, int lda, int64_t stride_a, const int *ipiv,
+    int64_t stride_ipiv, bblas_complex64_t *Ainv, int ldainv, int64_t stride_ainv,
+    int batch_size, int *info, batchblas_queue_t queue);
 
 /* zlange: value[i] = norm of A_i: BblasOneNorm, BblasInfNorm, BblasMaxNorm or BblasFrobeniusNorm */
 BATCHBLAS_API void lapack_zlange_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -378,6 +718,20 @@ BATCHBLAS_API void lapack_zlange_batchv(int batch_size, bblas_enum_t layout, con
 BATCHBLAS_API void lapack_zlange_batch_strided(bblas_enum_t layout, bblas_enum_t norm, int m, int n,
     const bblas_complex64_t *A, int lda, int64_t stride_a, double *value, int batch_size,
     int *info);
+BATCHBLAS_API void lapack_zlange_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *norm, const int *m, const int *n,
+    bblas_complex64_t const *const *A, const int *lda, double *value, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_zlange_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t norm,
+    int m, int n, bblas_complex64_t const *const *A, int lda, double *value, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_zlange_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *norm, const int *m, const int *n,
+    bblas_complex64_t const *const *A, const int *lda, double *value, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_zlange_batch_strided_dev(bblas_enum_t layout, bblas_enum_t norm, int m,
+    int n, const bblas_complex64_t *A, int lda, int64_t stride_a, double *value,
+    int batch_size, int *info, batchblas_queue_t queue);
 
 /* zgecond: exact condition number cond[i] = ||A_i||*||inv(A_i)|| in the one or infinity norm (A is not changed); singular: info k > 0 and cond = +Inf */
 BATCHBLAS_API void lapack_zgecond_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -391,6 +745,19 @@ BATCHBLAS_API void lapack_zgecond_batchv(int batch_size, bblas_enum_t layout, co
 BATCHBLAS_API void lapack_zgecond_batch_strided(bblas_enum_t layout, bblas_enum_t norm, int n,
     const bblas_complex64_t *A, int lda, int64_t stride_a, double *cond, int batch_size,
     int *info);
+BATCHBLAS_API void lapack_zgecond_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *norm, const int *n,
+    bblas_complex64_t const *const *A, const int *lda, double *cond, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_zgecond_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t norm,
+    int n, bblas_complex64_t const *const *A, int lda, double *cond, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_zgecond_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *norm, const int *n, bblas_complex64_t const *const *A,
+    const int *lda, double *cond, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_zgecond_batch_strided_dev(bblas_enum_t layout, bblas_enum_t norm, int n,
+    const bblas_complex64_t *A, int lda, int64_t stride_a, double *cond, int batch_size,
+    int *info, batchblas_queue_t queue);
 
 /* zgecon: estimates rcond[i] = 1/(||A_i||*||inv(A_i)||) from the LU factors of getrf and anorm[i] = ||A_i|| (LAPACK gecon) */
 BATCHBLAS_API void lapack_zgecon_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
@@ -405,6 +772,20 @@ BATCHBLAS_API void lapack_zgecon_batchv(int batch_size, bblas_enum_t layout, con
 BATCHBLAS_API void lapack_zgecon_batch_strided(bblas_enum_t layout, bblas_enum_t norm, int n,
     const bblas_complex64_t *A, int lda, int64_t stride_a, const double *anorm,
     double *rcond, int batch_size, int *info);
+BATCHBLAS_API void lapack_zgecon_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *norm, const int *n,
+    bblas_complex64_t const *const *A, const int *lda, const double *anorm,
+    double *rcond, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_zgecon_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t norm,
+    int n, bblas_complex64_t const *const *A, int lda, const double *anorm,
+    double *rcond, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_zgecon_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *norm, const int *n, bblas_complex64_t const *const *A,
+    const int *lda, const double *anorm, double *rcond, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_zgecon_batch_strided_dev(bblas_enum_t layout, bblas_enum_t norm, int n,
+    const bblas_complex64_t *A, int lda, int64_t stride_a, const double *anorm,
+    double *rcond, int batch_size, int *info, batchblas_queue_t queue);
 
 #ifdef __cplusplus
 }

@@ -164,6 +164,14 @@ PRECS = [
 
 FORMS = [("batch", "BB_FORM_GROUP"), ("batchf", "BB_FORM_FIXED"),
          ("batchv", "BB_FORM_VAR"), ("batch_strided", "BB_FORM_STRIDED")]
+# Device-data variants: the same four forms with device pointers and a
+# trailing queue argument, e.g. blas_dgemm_batch_strided_dev(..., info, queue).
+DEV_FORMS = [(f + "_dev", e) for (f, e) in FORMS]
+ALL_FORMS = FORMS + DEV_FORMS
+
+
+def base_form(form):
+    return form[:-4] if form.endswith("_dev") else form
 
 OPD_INDEX = {"BB_A": 0, "BB_B": 1, "BB_C": 2, "BB_IPIV": 3, "BB_X": 4, "BB_Y": 5}
 
@@ -174,6 +182,8 @@ def fname(r, p, form):
 
 def params(r, p, form):
     """List of (ctype, name, slot, what) for one form of a routine."""
+    dev = form.endswith("_dev")
+    form = base_form(form)
     T, R = p[2], p[3]
     out = []
     if form == "batch":
@@ -219,6 +229,8 @@ def params(r, p, form):
     if form == "batch_strided":
         out.append(("int", "batch_size", "BB_COUNT_ARG", "count"))
     out.append(("int *", "info", "BB_INFO_ARG", "info"))
+    if dev:
+        out.append(("batchblas_queue_t", "queue", "BB_QUEUE_ARG", "queue"))
     return out
 
 
@@ -253,11 +265,15 @@ def body(r, p, form):
     lines.append("    bb_batch b = {0};")
     lines.append("    b.op = BB_OP_%s;" % r[3])
     lines.append("    b.prec = %s;" % p[1])
-    lines.append("    b.form = %s;" % dict(FORMS)[form])
+    lines.append("    b.form = %s;" % dict(ALL_FORMS)[form])
     lines.append('    b.name = "%s";' % fname(r, p, form))
     lines.append("    b.pos = pos;")
     lines.append("    b.layout = layout;")
     lines.append("    b.info = info;")
+    if form.endswith("_dev"):
+        lines.append("    b.queue = queue;")
+        lines.append("    b.device_data = 1;")
+    form = base_form(form)
     if form == "batch":
         lines.append("    b.ngroups = group_count;")
         lines.append("    b.group_sizes = group_sizes;")
@@ -303,6 +319,8 @@ HDR_TOP = """/*
  *   _batchf         fixed form: one parameter set for all batch_size problems
  *   _batchv         variable form: one parameter per problem
  *   _batch_strided  strided form: one base pointer and an element stride per operand
+ *   ..._dev         the same four forms on device data, asynchronous on a queue
+ *                   (see batchblas_types.h, "Device data and queues")
  * info: info[0] on entry selects the report mode (BblasErrorsReport*); on exit
  * it is 0 or the code of the lowest-numbered failing problem.  Argument errors
  * are minus the 1-based position of the argument; numerical failures are
@@ -338,7 +356,7 @@ def gen_header(p):
     out = [HDR_TOP % {"L": p[0], "T": p[2], "U": p[0].upper()}]
     for r in routines_for(p):
         out.append("\n/* %s%s: %s */" % (p[0], r[0], r[4]))
-        for form, _ in FORMS:
+        for form, _ in ALL_FORMS:
             out.append("BATCHBLAS_API " + wrap(proto(r, p, form), "    ") + ";")
     out.append(HDR_END)
     return "\n".join(out)
@@ -347,7 +365,7 @@ def gen_header(p):
 def gen_source(p):
     out = [SRC_TOP % {"L": p[0]}]
     for r in routines_for(p):
-        for form, _ in FORMS:
+        for form, _ in ALL_FORMS:
             out.append("")
             out.append(wrap(proto(r, p, form), "    "))
             out.append("{")
@@ -369,7 +387,13 @@ def gen_doc():
            "the other precisions change the letter and the types.",
            "",
            "Library-level calls (version, backend selection, error strings, error",
-           "handler, verbose log) are documented in `include/batchblas_types.h`.",
+           "handler, verbose log, queues) are documented in `include/batchblas_types.h`.",
+           "",
+           "The `_dev` variants take device pointers (matrices; pointer arrays may be",
+           "in host or device memory), host parameter arrays and a host `info`, and run",
+           "asynchronously on `queue`.  With `info[0] == BblasErrorsReportNone` (or",
+           "`info == NULL`) the call never waits for the device; in the other modes it",
+           "waits for this batch's codes before returning.",
            "",
            "## Argument-error codes",
            "",
@@ -390,7 +414,7 @@ def gen_doc():
         out.append(r[4] + ".")
         out.append("")
         out.append("```c")
-        for form, _ in FORMS:
+        for form, _ in ALL_FORMS:
             out.append(wrap(proto(r, p, form), "    ", 80) + ";")
         out.append("```")
         out.append("")

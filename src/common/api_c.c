@@ -142,6 +142,153 @@ void blas_cgemm_batch_strided(bblas_enum_t layout, bblas_enum_t transa,
     bb_execute(&b);
 }
 
+void blas_cgemm_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *transa, const bblas_enum_t *transb, const int *m, const int *n,
+    const int *k, const bblas_complex32_t *alpha, bblas_complex32_t const *const *A,
+    const int *lda, bblas_complex32_t const *const *B, const int *ldb,
+    const bblas_complex32_t *beta, bblas_complex32_t **C, const int *ldc, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_TRANS] = 4, [BB_TRANSB] = 5, [BB_M] = 6, [BB_N] = 7, [BB_K] = 8, [BB_ALPHA] = 9, [BB_OPD0 + BB_A] = 10, [BB_LDA] = 11, [BB_OPD0 + BB_B] = 12, [BB_LDB] = 13, [BB_BETA] = 14, [BB_OPD0 + BB_C] = 15, [BB_LDC] = 16, [BB_INFO_ARG] = 17, [BB_QUEUE_ARG] = 18};
+    bb_batch b = {0};
+    b.op = BB_OP_GEMM;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_GROUP;
+    b.name = "blas_cgemm_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_TRANS] = transa;
+    b.par[BB_TRANSB] = transb;
+    b.par[BB_M] = m;
+    b.par[BB_N] = n;
+    b.par[BB_K] = k;
+    b.alpha = alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = ldb;
+    b.beta = beta;
+    b.opd[BB_C].arr = (void *const *)C;
+    b.par[BB_LDC] = ldc;
+    bb_execute(&b);
+}
+
+void blas_cgemm_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t transa,
+    bblas_enum_t transb, int m, int n, int k, bblas_complex32_t alpha,
+    bblas_complex32_t const *const *A, int lda, bblas_complex32_t const *const *B,
+    int ldb, bblas_complex32_t beta, bblas_complex32_t **C, int ldc, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_TRANS] = 3, [BB_TRANSB] = 4, [BB_M] = 5, [BB_N] = 6, [BB_K] = 7, [BB_ALPHA] = 8, [BB_OPD0 + BB_A] = 9, [BB_LDA] = 10, [BB_OPD0 + BB_B] = 11, [BB_LDB] = 12, [BB_BETA] = 13, [BB_OPD0 + BB_C] = 14, [BB_LDC] = 15, [BB_INFO_ARG] = 16, [BB_QUEUE_ARG] = 17};
+    bb_batch b = {0};
+    b.op = BB_OP_GEMM;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_FIXED;
+    b.name = "blas_cgemm_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_TRANS] = &transa;
+    b.par[BB_TRANSB] = &transb;
+    b.par[BB_M] = &m;
+    b.par[BB_N] = &n;
+    b.par[BB_K] = &k;
+    b.alpha = &alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = &ldb;
+    b.beta = &beta;
+    b.opd[BB_C].arr = (void *const *)C;
+    b.par[BB_LDC] = &ldc;
+    bb_execute(&b);
+}
+
+void blas_cgemm_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *transa, const bblas_enum_t *transb, const int *m, const int *n,
+    const int *k, const bblas_complex32_t *alpha, bblas_complex32_t const *const *A,
+    const int *lda, bblas_complex32_t const *const *B, const int *ldb,
+    const bblas_complex32_t *beta, bblas_complex32_t **C, const int *ldc, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_TRANS] = 3, [BB_TRANSB] = 4, [BB_M] = 5, [BB_N] = 6, [BB_K] = 7, [BB_ALPHA] = 8, [BB_OPD0 + BB_A] = 9, [BB_LDA] = 10, [BB_OPD0 + BB_B] = 11, [BB_LDB] = 12, [BB_BETA] = 13, [BB_OPD0 + BB_C] = 14, [BB_LDC] = 15, [BB_INFO_ARG] = 16, [BB_QUEUE_ARG] = 17};
+    bb_batch b = {0};
+    b.op = BB_OP_GEMM;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_VAR;
+    b.name = "blas_cgemm_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_TRANS] = transa;
+    b.par[BB_TRANSB] = transb;
+    b.par[BB_M] = m;
+    b.par[BB_N] = n;
+    b.par[BB_K] = k;
+    b.alpha = alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = ldb;
+    b.beta = beta;
+    b.opd[BB_C].arr = (void *const *)C;
+    b.par[BB_LDC] = ldc;
+    bb_execute(&b);
+}
+
+void blas_cgemm_batch_strided_dev(bblas_enum_t layout, bblas_enum_t transa,
+    bblas_enum_t transb, int m, int n, int k, bblas_complex32_t alpha,
+    const bblas_complex32_t *A, int lda, int64_t stride_a, const bblas_complex32_t *B,
+    int ldb, int64_t stride_b, bblas_complex32_t beta, bblas_complex32_t *C, int ldc,
+    int64_t stride_c, int batch_size, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_TRANS] = 2, [BB_TRANSB] = 3, [BB_M] = 4, [BB_N] = 5, [BB_K] = 6, [BB_ALPHA] = 7, [BB_OPD0 + BB_A] = 8, [BB_LDA] = 9, [BB_STRIDE0 + BB_A] = 10, [BB_OPD0 + BB_B] = 11, [BB_LDB] = 12, [BB_STRIDE0 + BB_B] = 13, [BB_BETA] = 14, [BB_OPD0 + BB_C] = 15, [BB_LDC] = 16, [BB_STRIDE0 + BB_C] = 17, [BB_COUNT_ARG] = 18, [BB_INFO_ARG] = 19, [BB_QUEUE_ARG] = 20};
+    bb_batch b = {0};
+    b.op = BB_OP_GEMM;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_STRIDED;
+    b.name = "blas_cgemm_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_TRANS] = &transa;
+    b.par[BB_TRANSB] = &transb;
+    b.par[BB_M] = &m;
+    b.par[BB_N] = &n;
+    b.par[BB_K] = &k;
+    b.alpha = &alpha;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    b.opd[BB_B].base = (char *)B;
+    b.par[BB_LDB] = &ldb;
+    b.opd[BB_B].stride = stride_b;
+    b.beta = &beta;
+    b.opd[BB_C].base = (char *)C;
+    b.par[BB_LDC] = &ldc;
+    b.opd[BB_C].stride = stride_c;
+    bb_execute(&b);
+}
+
 void blas_csymm_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
     const bblas_enum_t *side, const bblas_enum_t *uplo, const int *m, const int *n,
     const bblas_complex32_t *alpha, bblas_complex32_t const *const *A, const int *lda,
@@ -254,6 +401,147 @@ void blas_csymm_batch_strided(bblas_enum_t layout, bblas_enum_t side, bblas_enum
     b.pos = pos;
     b.layout = layout;
     b.info = info;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_SIDE] = &side;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_M] = &m;
+    b.par[BB_N] = &n;
+    b.alpha = &alpha;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    b.opd[BB_B].base = (char *)B;
+    b.par[BB_LDB] = &ldb;
+    b.opd[BB_B].stride = stride_b;
+    b.beta = &beta;
+    b.opd[BB_C].base = (char *)C;
+    b.par[BB_LDC] = &ldc;
+    b.opd[BB_C].stride = stride_c;
+    bb_execute(&b);
+}
+
+void blas_csymm_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *side, const bblas_enum_t *uplo, const int *m, const int *n,
+    const bblas_complex32_t *alpha, bblas_complex32_t const *const *A, const int *lda,
+    bblas_complex32_t const *const *B, const int *ldb, const bblas_complex32_t *beta,
+    bblas_complex32_t **C, const int *ldc, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_SIDE] = 4, [BB_UPLO] = 5, [BB_M] = 6, [BB_N] = 7, [BB_ALPHA] = 8, [BB_OPD0 + BB_A] = 9, [BB_LDA] = 10, [BB_OPD0 + BB_B] = 11, [BB_LDB] = 12, [BB_BETA] = 13, [BB_OPD0 + BB_C] = 14, [BB_LDC] = 15, [BB_INFO_ARG] = 16, [BB_QUEUE_ARG] = 17};
+    bb_batch b = {0};
+    b.op = BB_OP_SYMM;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_GROUP;
+    b.name = "blas_csymm_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_SIDE] = side;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_M] = m;
+    b.par[BB_N] = n;
+    b.alpha = alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = ldb;
+    b.beta = beta;
+    b.opd[BB_C].arr = (void *const *)C;
+    b.par[BB_LDC] = ldc;
+    bb_execute(&b);
+}
+
+void blas_csymm_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t side,
+    bblas_enum_t uplo, int m, int n, bblas_complex32_t alpha,
+    bblas_complex32_t const *const *A, int lda, bblas_complex32_t const *const *B,
+    int ldb, bblas_complex32_t beta, bblas_complex32_t **C, int ldc, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_SIDE] = 3, [BB_UPLO] = 4, [BB_M] = 5, [BB_N] = 6, [BB_ALPHA] = 7, [BB_OPD0 + BB_A] = 8, [BB_LDA] = 9, [BB_OPD0 + BB_B] = 10, [BB_LDB] = 11, [BB_BETA] = 12, [BB_OPD0 + BB_C] = 13, [BB_LDC] = 14, [BB_INFO_ARG] = 15, [BB_QUEUE_ARG] = 16};
+    bb_batch b = {0};
+    b.op = BB_OP_SYMM;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_FIXED;
+    b.name = "blas_csymm_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_SIDE] = &side;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_M] = &m;
+    b.par[BB_N] = &n;
+    b.alpha = &alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = &ldb;
+    b.beta = &beta;
+    b.opd[BB_C].arr = (void *const *)C;
+    b.par[BB_LDC] = &ldc;
+    bb_execute(&b);
+}
+
+void blas_csymm_batchv_dev(int batch_size, bblas_enum_t layout, const bblas_enum_t *side,
+    const bblas_enum_t *uplo, const int *m, const int *n, const bblas_complex32_t *alpha,
+    bblas_complex32_t const *const *A, const int *lda, bblas_complex32_t const *const *B,
+    const int *ldb, const bblas_complex32_t *beta, bblas_complex32_t **C, const int *ldc,
+    int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_SIDE] = 3, [BB_UPLO] = 4, [BB_M] = 5, [BB_N] = 6, [BB_ALPHA] = 7, [BB_OPD0 + BB_A] = 8, [BB_LDA] = 9, [BB_OPD0 + BB_B] = 10, [BB_LDB] = 11, [BB_BETA] = 12, [BB_OPD0 + BB_C] = 13, [BB_LDC] = 14, [BB_INFO_ARG] = 15, [BB_QUEUE_ARG] = 16};
+    bb_batch b = {0};
+    b.op = BB_OP_SYMM;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_VAR;
+    b.name = "blas_csymm_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_SIDE] = side;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_M] = m;
+    b.par[BB_N] = n;
+    b.alpha = alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = ldb;
+    b.beta = beta;
+    b.opd[BB_C].arr = (void *const *)C;
+    b.par[BB_LDC] = ldc;
+    bb_execute(&b);
+}
+
+void blas_csymm_batch_strided_dev(bblas_enum_t layout, bblas_enum_t side,
+    bblas_enum_t uplo, int m, int n, bblas_complex32_t alpha, const bblas_complex32_t *A,
+    int lda, int64_t stride_a, const bblas_complex32_t *B, int ldb, int64_t stride_b,
+    bblas_complex32_t beta, bblas_complex32_t *C, int ldc, int64_t stride_c,
+    int batch_size, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_SIDE] = 2, [BB_UPLO] = 3, [BB_M] = 4, [BB_N] = 5, [BB_ALPHA] = 6, [BB_OPD0 + BB_A] = 7, [BB_LDA] = 8, [BB_STRIDE0 + BB_A] = 9, [BB_OPD0 + BB_B] = 10, [BB_LDB] = 11, [BB_STRIDE0 + BB_B] = 12, [BB_BETA] = 13, [BB_OPD0 + BB_C] = 14, [BB_LDC] = 15, [BB_STRIDE0 + BB_C] = 16, [BB_COUNT_ARG] = 17, [BB_INFO_ARG] = 18, [BB_QUEUE_ARG] = 19};
+    bb_batch b = {0};
+    b.op = BB_OP_SYMM;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_STRIDED;
+    b.name = "blas_csymm_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
     b.count = batch_size;
     b.ngroups = 1;
     b.par[BB_SIDE] = &side;
@@ -406,6 +694,147 @@ void blas_chemm_batch_strided(bblas_enum_t layout, bblas_enum_t side, bblas_enum
     bb_execute(&b);
 }
 
+void blas_chemm_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *side, const bblas_enum_t *uplo, const int *m, const int *n,
+    const bblas_complex32_t *alpha, bblas_complex32_t const *const *A, const int *lda,
+    bblas_complex32_t const *const *B, const int *ldb, const bblas_complex32_t *beta,
+    bblas_complex32_t **C, const int *ldc, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_SIDE] = 4, [BB_UPLO] = 5, [BB_M] = 6, [BB_N] = 7, [BB_ALPHA] = 8, [BB_OPD0 + BB_A] = 9, [BB_LDA] = 10, [BB_OPD0 + BB_B] = 11, [BB_LDB] = 12, [BB_BETA] = 13, [BB_OPD0 + BB_C] = 14, [BB_LDC] = 15, [BB_INFO_ARG] = 16, [BB_QUEUE_ARG] = 17};
+    bb_batch b = {0};
+    b.op = BB_OP_HEMM;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_GROUP;
+    b.name = "blas_chemm_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_SIDE] = side;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_M] = m;
+    b.par[BB_N] = n;
+    b.alpha = alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = ldb;
+    b.beta = beta;
+    b.opd[BB_C].arr = (void *const *)C;
+    b.par[BB_LDC] = ldc;
+    bb_execute(&b);
+}
+
+void blas_chemm_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t side,
+    bblas_enum_t uplo, int m, int n, bblas_complex32_t alpha,
+    bblas_complex32_t const *const *A, int lda, bblas_complex32_t const *const *B,
+    int ldb, bblas_complex32_t beta, bblas_complex32_t **C, int ldc, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_SIDE] = 3, [BB_UPLO] = 4, [BB_M] = 5, [BB_N] = 6, [BB_ALPHA] = 7, [BB_OPD0 + BB_A] = 8, [BB_LDA] = 9, [BB_OPD0 + BB_B] = 10, [BB_LDB] = 11, [BB_BETA] = 12, [BB_OPD0 + BB_C] = 13, [BB_LDC] = 14, [BB_INFO_ARG] = 15, [BB_QUEUE_ARG] = 16};
+    bb_batch b = {0};
+    b.op = BB_OP_HEMM;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_FIXED;
+    b.name = "blas_chemm_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_SIDE] = &side;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_M] = &m;
+    b.par[BB_N] = &n;
+    b.alpha = &alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = &ldb;
+    b.beta = &beta;
+    b.opd[BB_C].arr = (void *const *)C;
+    b.par[BB_LDC] = &ldc;
+    bb_execute(&b);
+}
+
+void blas_chemm_batchv_dev(int batch_size, bblas_enum_t layout, const bblas_enum_t *side,
+    const bblas_enum_t *uplo, const int *m, const int *n, const bblas_complex32_t *alpha,
+    bblas_complex32_t const *const *A, const int *lda, bblas_complex32_t const *const *B,
+    const int *ldb, const bblas_complex32_t *beta, bblas_complex32_t **C, const int *ldc,
+    int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_SIDE] = 3, [BB_UPLO] = 4, [BB_M] = 5, [BB_N] = 6, [BB_ALPHA] = 7, [BB_OPD0 + BB_A] = 8, [BB_LDA] = 9, [BB_OPD0 + BB_B] = 10, [BB_LDB] = 11, [BB_BETA] = 12, [BB_OPD0 + BB_C] = 13, [BB_LDC] = 14, [BB_INFO_ARG] = 15, [BB_QUEUE_ARG] = 16};
+    bb_batch b = {0};
+    b.op = BB_OP_HEMM;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_VAR;
+    b.name = "blas_chemm_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_SIDE] = side;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_M] = m;
+    b.par[BB_N] = n;
+    b.alpha = alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = ldb;
+    b.beta = beta;
+    b.opd[BB_C].arr = (void *const *)C;
+    b.par[BB_LDC] = ldc;
+    bb_execute(&b);
+}
+
+void blas_chemm_batch_strided_dev(bblas_enum_t layout, bblas_enum_t side,
+    bblas_enum_t uplo, int m, int n, bblas_complex32_t alpha, const bblas_complex32_t *A,
+    int lda, int64_t stride_a, const bblas_complex32_t *B, int ldb, int64_t stride_b,
+    bblas_complex32_t beta, bblas_complex32_t *C, int ldc, int64_t stride_c,
+    int batch_size, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_SIDE] = 2, [BB_UPLO] = 3, [BB_M] = 4, [BB_N] = 5, [BB_ALPHA] = 6, [BB_OPD0 + BB_A] = 7, [BB_LDA] = 8, [BB_STRIDE0 + BB_A] = 9, [BB_OPD0 + BB_B] = 10, [BB_LDB] = 11, [BB_STRIDE0 + BB_B] = 12, [BB_BETA] = 13, [BB_OPD0 + BB_C] = 14, [BB_LDC] = 15, [BB_STRIDE0 + BB_C] = 16, [BB_COUNT_ARG] = 17, [BB_INFO_ARG] = 18, [BB_QUEUE_ARG] = 19};
+    bb_batch b = {0};
+    b.op = BB_OP_HEMM;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_STRIDED;
+    b.name = "blas_chemm_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_SIDE] = &side;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_M] = &m;
+    b.par[BB_N] = &n;
+    b.alpha = &alpha;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    b.opd[BB_B].base = (char *)B;
+    b.par[BB_LDB] = &ldb;
+    b.opd[BB_B].stride = stride_b;
+    b.beta = &beta;
+    b.opd[BB_C].base = (char *)C;
+    b.par[BB_LDC] = &ldc;
+    b.opd[BB_C].stride = stride_c;
+    bb_execute(&b);
+}
+
 void blas_csyrk_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
     const bblas_enum_t *uplo, const bblas_enum_t *trans, const int *n, const int *k,
     const bblas_complex32_t *alpha, bblas_complex32_t const *const *A, const int *lda,
@@ -509,6 +938,137 @@ void blas_csyrk_batch_strided(bblas_enum_t layout, bblas_enum_t uplo, bblas_enum
     b.pos = pos;
     b.layout = layout;
     b.info = info;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_TRANS] = &trans;
+    b.par[BB_N] = &n;
+    b.par[BB_K] = &k;
+    b.alpha = &alpha;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    b.beta = &beta;
+    b.opd[BB_C].base = (char *)C;
+    b.par[BB_LDC] = &ldc;
+    b.opd[BB_C].stride = stride_c;
+    bb_execute(&b);
+}
+
+void blas_csyrk_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const bblas_enum_t *trans, const int *n, const int *k,
+    const bblas_complex32_t *alpha, bblas_complex32_t const *const *A, const int *lda,
+    const bblas_complex32_t *beta, bblas_complex32_t **C, const int *ldc, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_UPLO] = 4, [BB_TRANS] = 5, [BB_N] = 6, [BB_K] = 7, [BB_ALPHA] = 8, [BB_OPD0 + BB_A] = 9, [BB_LDA] = 10, [BB_BETA] = 11, [BB_OPD0 + BB_C] = 12, [BB_LDC] = 13, [BB_INFO_ARG] = 14, [BB_QUEUE_ARG] = 15};
+    bb_batch b = {0};
+    b.op = BB_OP_SYRK;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_GROUP;
+    b.name = "blas_csyrk_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_TRANS] = trans;
+    b.par[BB_N] = n;
+    b.par[BB_K] = k;
+    b.alpha = alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.beta = beta;
+    b.opd[BB_C].arr = (void *const *)C;
+    b.par[BB_LDC] = ldc;
+    bb_execute(&b);
+}
+
+void blas_csyrk_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    bblas_enum_t trans, int n, int k, bblas_complex32_t alpha,
+    bblas_complex32_t const *const *A, int lda, bblas_complex32_t beta,
+    bblas_complex32_t **C, int ldc, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_UPLO] = 3, [BB_TRANS] = 4, [BB_N] = 5, [BB_K] = 6, [BB_ALPHA] = 7, [BB_OPD0 + BB_A] = 8, [BB_LDA] = 9, [BB_BETA] = 10, [BB_OPD0 + BB_C] = 11, [BB_LDC] = 12, [BB_INFO_ARG] = 13, [BB_QUEUE_ARG] = 14};
+    bb_batch b = {0};
+    b.op = BB_OP_SYRK;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_FIXED;
+    b.name = "blas_csyrk_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_TRANS] = &trans;
+    b.par[BB_N] = &n;
+    b.par[BB_K] = &k;
+    b.alpha = &alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    b.beta = &beta;
+    b.opd[BB_C].arr = (void *const *)C;
+    b.par[BB_LDC] = &ldc;
+    bb_execute(&b);
+}
+
+void blas_csyrk_batchv_dev(int batch_size, bblas_enum_t layout, const bblas_enum_t *uplo,
+    const bblas_enum_t *trans, const int *n, const int *k,
+    const bblas_complex32_t *alpha, bblas_complex32_t const *const *A, const int *lda,
+    const bblas_complex32_t *beta, bblas_complex32_t **C, const int *ldc, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_UPLO] = 3, [BB_TRANS] = 4, [BB_N] = 5, [BB_K] = 6, [BB_ALPHA] = 7, [BB_OPD0 + BB_A] = 8, [BB_LDA] = 9, [BB_BETA] = 10, [BB_OPD0 + BB_C] = 11, [BB_LDC] = 12, [BB_INFO_ARG] = 13, [BB_QUEUE_ARG] = 14};
+    bb_batch b = {0};
+    b.op = BB_OP_SYRK;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_VAR;
+    b.name = "blas_csyrk_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_TRANS] = trans;
+    b.par[BB_N] = n;
+    b.par[BB_K] = k;
+    b.alpha = alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.beta = beta;
+    b.opd[BB_C].arr = (void *const *)C;
+    b.par[BB_LDC] = ldc;
+    bb_execute(&b);
+}
+
+void blas_csyrk_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo,
+    bblas_enum_t trans, int n, int k, bblas_complex32_t alpha,
+    const bblas_complex32_t *A, int lda, int64_t stride_a, bblas_complex32_t beta,
+    bblas_complex32_t *C, int ldc, int64_t stride_c, int batch_size, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_UPLO] = 2, [BB_TRANS] = 3, [BB_N] = 4, [BB_K] = 5, [BB_ALPHA] = 6, [BB_OPD0 + BB_A] = 7, [BB_LDA] = 8, [BB_STRIDE0 + BB_A] = 9, [BB_BETA] = 10, [BB_OPD0 + BB_C] = 11, [BB_LDC] = 12, [BB_STRIDE0 + BB_C] = 13, [BB_COUNT_ARG] = 14, [BB_INFO_ARG] = 15, [BB_QUEUE_ARG] = 16};
+    bb_batch b = {0};
+    b.op = BB_OP_SYRK;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_STRIDED;
+    b.name = "blas_csyrk_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
     b.count = batch_size;
     b.ngroups = 1;
     b.par[BB_UPLO] = &uplo;
@@ -645,6 +1205,135 @@ void blas_cherk_batch_strided(bblas_enum_t layout, bblas_enum_t uplo, bblas_enum
     bb_execute(&b);
 }
 
+void blas_cherk_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const bblas_enum_t *trans, const int *n, const int *k,
+    const float *alpha, bblas_complex32_t const *const *A, const int *lda,
+    const float *beta, bblas_complex32_t **C, const int *ldc, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_UPLO] = 4, [BB_TRANS] = 5, [BB_N] = 6, [BB_K] = 7, [BB_ALPHA] = 8, [BB_OPD0 + BB_A] = 9, [BB_LDA] = 10, [BB_BETA] = 11, [BB_OPD0 + BB_C] = 12, [BB_LDC] = 13, [BB_INFO_ARG] = 14, [BB_QUEUE_ARG] = 15};
+    bb_batch b = {0};
+    b.op = BB_OP_HERK;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_GROUP;
+    b.name = "blas_cherk_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_TRANS] = trans;
+    b.par[BB_N] = n;
+    b.par[BB_K] = k;
+    b.alpha = alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.beta = beta;
+    b.opd[BB_C].arr = (void *const *)C;
+    b.par[BB_LDC] = ldc;
+    bb_execute(&b);
+}
+
+void blas_cherk_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    bblas_enum_t trans, int n, int k, float alpha, bblas_complex32_t const *const *A,
+    int lda, float beta, bblas_complex32_t **C, int ldc, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_UPLO] = 3, [BB_TRANS] = 4, [BB_N] = 5, [BB_K] = 6, [BB_ALPHA] = 7, [BB_OPD0 + BB_A] = 8, [BB_LDA] = 9, [BB_BETA] = 10, [BB_OPD0 + BB_C] = 11, [BB_LDC] = 12, [BB_INFO_ARG] = 13, [BB_QUEUE_ARG] = 14};
+    bb_batch b = {0};
+    b.op = BB_OP_HERK;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_FIXED;
+    b.name = "blas_cherk_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_TRANS] = &trans;
+    b.par[BB_N] = &n;
+    b.par[BB_K] = &k;
+    b.alpha = &alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    b.beta = &beta;
+    b.opd[BB_C].arr = (void *const *)C;
+    b.par[BB_LDC] = &ldc;
+    bb_execute(&b);
+}
+
+void blas_cherk_batchv_dev(int batch_size, bblas_enum_t layout, const bblas_enum_t *uplo,
+    const bblas_enum_t *trans, const int *n, const int *k, const float *alpha,
+    bblas_complex32_t const *const *A, const int *lda, const float *beta,
+    bblas_complex32_t **C, const int *ldc, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_UPLO] = 3, [BB_TRANS] = 4, [BB_N] = 5, [BB_K] = 6, [BB_ALPHA] = 7, [BB_OPD0 + BB_A] = 8, [BB_LDA] = 9, [BB_BETA] = 10, [BB_OPD0 + BB_C] = 11, [BB_LDC] = 12, [BB_INFO_ARG] = 13, [BB_QUEUE_ARG] = 14};
+    bb_batch b = {0};
+    b.op = BB_OP_HERK;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_VAR;
+    b.name = "blas_cherk_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_TRANS] = trans;
+    b.par[BB_N] = n;
+    b.par[BB_K] = k;
+    b.alpha = alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.beta = beta;
+    b.opd[BB_C].arr = (void *const *)C;
+    b.par[BB_LDC] = ldc;
+    bb_execute(&b);
+}
+
+void blas_cherk_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo,
+    bblas_enum_t trans, int n, int k, float alpha, const bblas_complex32_t *A, int lda,
+    int64_t stride_a, float beta, bblas_complex32_t *C, int ldc, int64_t stride_c,
+    int batch_size, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_UPLO] = 2, [BB_TRANS] = 3, [BB_N] = 4, [BB_K] = 5, [BB_ALPHA] = 6, [BB_OPD0 + BB_A] = 7, [BB_LDA] = 8, [BB_STRIDE0 + BB_A] = 9, [BB_BETA] = 10, [BB_OPD0 + BB_C] = 11, [BB_LDC] = 12, [BB_STRIDE0 + BB_C] = 13, [BB_COUNT_ARG] = 14, [BB_INFO_ARG] = 15, [BB_QUEUE_ARG] = 16};
+    bb_batch b = {0};
+    b.op = BB_OP_HERK;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_STRIDED;
+    b.name = "blas_cherk_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_TRANS] = &trans;
+    b.par[BB_N] = &n;
+    b.par[BB_K] = &k;
+    b.alpha = &alpha;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    b.beta = &beta;
+    b.opd[BB_C].base = (char *)C;
+    b.par[BB_LDC] = &ldc;
+    b.opd[BB_C].stride = stride_c;
+    bb_execute(&b);
+}
+
 void blas_csyr2k_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
     const bblas_enum_t *uplo, const bblas_enum_t *trans, const int *n, const int *k,
     const bblas_complex32_t *alpha, bblas_complex32_t const *const *A, const int *lda,
@@ -757,6 +1446,147 @@ void blas_csyr2k_batch_strided(bblas_enum_t layout, bblas_enum_t uplo,
     b.pos = pos;
     b.layout = layout;
     b.info = info;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_TRANS] = &trans;
+    b.par[BB_N] = &n;
+    b.par[BB_K] = &k;
+    b.alpha = &alpha;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    b.opd[BB_B].base = (char *)B;
+    b.par[BB_LDB] = &ldb;
+    b.opd[BB_B].stride = stride_b;
+    b.beta = &beta;
+    b.opd[BB_C].base = (char *)C;
+    b.par[BB_LDC] = &ldc;
+    b.opd[BB_C].stride = stride_c;
+    bb_execute(&b);
+}
+
+void blas_csyr2k_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const bblas_enum_t *trans, const int *n, const int *k,
+    const bblas_complex32_t *alpha, bblas_complex32_t const *const *A, const int *lda,
+    bblas_complex32_t const *const *B, const int *ldb, const bblas_complex32_t *beta,
+    bblas_complex32_t **C, const int *ldc, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_UPLO] = 4, [BB_TRANS] = 5, [BB_N] = 6, [BB_K] = 7, [BB_ALPHA] = 8, [BB_OPD0 + BB_A] = 9, [BB_LDA] = 10, [BB_OPD0 + BB_B] = 11, [BB_LDB] = 12, [BB_BETA] = 13, [BB_OPD0 + BB_C] = 14, [BB_LDC] = 15, [BB_INFO_ARG] = 16, [BB_QUEUE_ARG] = 17};
+    bb_batch b = {0};
+    b.op = BB_OP_SYR2K;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_GROUP;
+    b.name = "blas_csyr2k_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_TRANS] = trans;
+    b.par[BB_N] = n;
+    b.par[BB_K] = k;
+    b.alpha = alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = ldb;
+    b.beta = beta;
+    b.opd[BB_C].arr = (void *const *)C;
+    b.par[BB_LDC] = ldc;
+    bb_execute(&b);
+}
+
+void blas_csyr2k_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    bblas_enum_t trans, int n, int k, bblas_complex32_t alpha,
+    bblas_complex32_t const *const *A, int lda, bblas_complex32_t const *const *B,
+    int ldb, bblas_complex32_t beta, bblas_complex32_t **C, int ldc, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_UPLO] = 3, [BB_TRANS] = 4, [BB_N] = 5, [BB_K] = 6, [BB_ALPHA] = 7, [BB_OPD0 + BB_A] = 8, [BB_LDA] = 9, [BB_OPD0 + BB_B] = 10, [BB_LDB] = 11, [BB_BETA] = 12, [BB_OPD0 + BB_C] = 13, [BB_LDC] = 14, [BB_INFO_ARG] = 15, [BB_QUEUE_ARG] = 16};
+    bb_batch b = {0};
+    b.op = BB_OP_SYR2K;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_FIXED;
+    b.name = "blas_csyr2k_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_TRANS] = &trans;
+    b.par[BB_N] = &n;
+    b.par[BB_K] = &k;
+    b.alpha = &alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = &ldb;
+    b.beta = &beta;
+    b.opd[BB_C].arr = (void *const *)C;
+    b.par[BB_LDC] = &ldc;
+    bb_execute(&b);
+}
+
+void blas_csyr2k_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const bblas_enum_t *trans, const int *n, const int *k,
+    const bblas_complex32_t *alpha, bblas_complex32_t const *const *A, const int *lda,
+    bblas_complex32_t const *const *B, const int *ldb, const bblas_complex32_t *beta,
+    bblas_complex32_t **C, const int *ldc, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_UPLO] = 3, [BB_TRANS] = 4, [BB_N] = 5, [BB_K] = 6, [BB_ALPHA] = 7, [BB_OPD0 + BB_A] = 8, [BB_LDA] = 9, [BB_OPD0 + BB_B] = 10, [BB_LDB] = 11, [BB_BETA] = 12, [BB_OPD0 + BB_C] = 13, [BB_LDC] = 14, [BB_INFO_ARG] = 15, [BB_QUEUE_ARG] = 16};
+    bb_batch b = {0};
+    b.op = BB_OP_SYR2K;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_VAR;
+    b.name = "blas_csyr2k_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_TRANS] = trans;
+    b.par[BB_N] = n;
+    b.par[BB_K] = k;
+    b.alpha = alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = ldb;
+    b.beta = beta;
+    b.opd[BB_C].arr = (void *const *)C;
+    b.par[BB_LDC] = ldc;
+    bb_execute(&b);
+}
+
+void blas_csyr2k_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo,
+    bblas_enum_t trans, int n, int k, bblas_complex32_t alpha,
+    const bblas_complex32_t *A, int lda, int64_t stride_a, const bblas_complex32_t *B,
+    int ldb, int64_t stride_b, bblas_complex32_t beta, bblas_complex32_t *C, int ldc,
+    int64_t stride_c, int batch_size, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_UPLO] = 2, [BB_TRANS] = 3, [BB_N] = 4, [BB_K] = 5, [BB_ALPHA] = 6, [BB_OPD0 + BB_A] = 7, [BB_LDA] = 8, [BB_STRIDE0 + BB_A] = 9, [BB_OPD0 + BB_B] = 10, [BB_LDB] = 11, [BB_STRIDE0 + BB_B] = 12, [BB_BETA] = 13, [BB_OPD0 + BB_C] = 14, [BB_LDC] = 15, [BB_STRIDE0 + BB_C] = 16, [BB_COUNT_ARG] = 17, [BB_INFO_ARG] = 18, [BB_QUEUE_ARG] = 19};
+    bb_batch b = {0};
+    b.op = BB_OP_SYR2K;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_STRIDED;
+    b.name = "blas_csyr2k_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
     b.count = batch_size;
     b.ngroups = 1;
     b.par[BB_UPLO] = &uplo;
@@ -909,6 +1739,147 @@ void blas_cher2k_batch_strided(bblas_enum_t layout, bblas_enum_t uplo,
     bb_execute(&b);
 }
 
+void blas_cher2k_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const bblas_enum_t *trans, const int *n, const int *k,
+    const bblas_complex32_t *alpha, bblas_complex32_t const *const *A, const int *lda,
+    bblas_complex32_t const *const *B, const int *ldb, const float *beta,
+    bblas_complex32_t **C, const int *ldc, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_UPLO] = 4, [BB_TRANS] = 5, [BB_N] = 6, [BB_K] = 7, [BB_ALPHA] = 8, [BB_OPD0 + BB_A] = 9, [BB_LDA] = 10, [BB_OPD0 + BB_B] = 11, [BB_LDB] = 12, [BB_BETA] = 13, [BB_OPD0 + BB_C] = 14, [BB_LDC] = 15, [BB_INFO_ARG] = 16, [BB_QUEUE_ARG] = 17};
+    bb_batch b = {0};
+    b.op = BB_OP_HER2K;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_GROUP;
+    b.name = "blas_cher2k_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_TRANS] = trans;
+    b.par[BB_N] = n;
+    b.par[BB_K] = k;
+    b.alpha = alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = ldb;
+    b.beta = beta;
+    b.opd[BB_C].arr = (void *const *)C;
+    b.par[BB_LDC] = ldc;
+    bb_execute(&b);
+}
+
+void blas_cher2k_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    bblas_enum_t trans, int n, int k, bblas_complex32_t alpha,
+    bblas_complex32_t const *const *A, int lda, bblas_complex32_t const *const *B,
+    int ldb, float beta, bblas_complex32_t **C, int ldc, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_UPLO] = 3, [BB_TRANS] = 4, [BB_N] = 5, [BB_K] = 6, [BB_ALPHA] = 7, [BB_OPD0 + BB_A] = 8, [BB_LDA] = 9, [BB_OPD0 + BB_B] = 10, [BB_LDB] = 11, [BB_BETA] = 12, [BB_OPD0 + BB_C] = 13, [BB_LDC] = 14, [BB_INFO_ARG] = 15, [BB_QUEUE_ARG] = 16};
+    bb_batch b = {0};
+    b.op = BB_OP_HER2K;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_FIXED;
+    b.name = "blas_cher2k_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_TRANS] = &trans;
+    b.par[BB_N] = &n;
+    b.par[BB_K] = &k;
+    b.alpha = &alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = &ldb;
+    b.beta = &beta;
+    b.opd[BB_C].arr = (void *const *)C;
+    b.par[BB_LDC] = &ldc;
+    bb_execute(&b);
+}
+
+void blas_cher2k_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const bblas_enum_t *trans, const int *n, const int *k,
+    const bblas_complex32_t *alpha, bblas_complex32_t const *const *A, const int *lda,
+    bblas_complex32_t const *const *B, const int *ldb, const float *beta,
+    bblas_complex32_t **C, const int *ldc, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_UPLO] = 3, [BB_TRANS] = 4, [BB_N] = 5, [BB_K] = 6, [BB_ALPHA] = 7, [BB_OPD0 + BB_A] = 8, [BB_LDA] = 9, [BB_OPD0 + BB_B] = 10, [BB_LDB] = 11, [BB_BETA] = 12, [BB_OPD0 + BB_C] = 13, [BB_LDC] = 14, [BB_INFO_ARG] = 15, [BB_QUEUE_ARG] = 16};
+    bb_batch b = {0};
+    b.op = BB_OP_HER2K;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_VAR;
+    b.name = "blas_cher2k_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_TRANS] = trans;
+    b.par[BB_N] = n;
+    b.par[BB_K] = k;
+    b.alpha = alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = ldb;
+    b.beta = beta;
+    b.opd[BB_C].arr = (void *const *)C;
+    b.par[BB_LDC] = ldc;
+    bb_execute(&b);
+}
+
+void blas_cher2k_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo,
+    bblas_enum_t trans, int n, int k, bblas_complex32_t alpha,
+    const bblas_complex32_t *A, int lda, int64_t stride_a, const bblas_complex32_t *B,
+    int ldb, int64_t stride_b, float beta, bblas_complex32_t *C, int ldc,
+    int64_t stride_c, int batch_size, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_UPLO] = 2, [BB_TRANS] = 3, [BB_N] = 4, [BB_K] = 5, [BB_ALPHA] = 6, [BB_OPD0 + BB_A] = 7, [BB_LDA] = 8, [BB_STRIDE0 + BB_A] = 9, [BB_OPD0 + BB_B] = 10, [BB_LDB] = 11, [BB_STRIDE0 + BB_B] = 12, [BB_BETA] = 13, [BB_OPD0 + BB_C] = 14, [BB_LDC] = 15, [BB_STRIDE0 + BB_C] = 16, [BB_COUNT_ARG] = 17, [BB_INFO_ARG] = 18, [BB_QUEUE_ARG] = 19};
+    bb_batch b = {0};
+    b.op = BB_OP_HER2K;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_STRIDED;
+    b.name = "blas_cher2k_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_TRANS] = &trans;
+    b.par[BB_N] = &n;
+    b.par[BB_K] = &k;
+    b.alpha = &alpha;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    b.opd[BB_B].base = (char *)B;
+    b.par[BB_LDB] = &ldb;
+    b.opd[BB_B].stride = stride_b;
+    b.beta = &beta;
+    b.opd[BB_C].base = (char *)C;
+    b.par[BB_LDC] = &ldc;
+    b.opd[BB_C].stride = stride_c;
+    bb_execute(&b);
+}
+
 void blas_ctrmm_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
     const bblas_enum_t *side, const bblas_enum_t *uplo, const bblas_enum_t *transa,
     const bblas_enum_t *diag, const int *m, const int *n, const bblas_complex32_t *alpha,
@@ -1017,6 +1988,141 @@ void blas_ctrmm_batch_strided(bblas_enum_t layout, bblas_enum_t side, bblas_enum
     b.pos = pos;
     b.layout = layout;
     b.info = info;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_SIDE] = &side;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_TRANS] = &transa;
+    b.par[BB_DIAG] = &diag;
+    b.par[BB_M] = &m;
+    b.par[BB_N] = &n;
+    b.alpha = &alpha;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    b.opd[BB_B].base = (char *)B;
+    b.par[BB_LDB] = &ldb;
+    b.opd[BB_B].stride = stride_b;
+    bb_execute(&b);
+}
+
+void blas_ctrmm_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *side, const bblas_enum_t *uplo, const bblas_enum_t *transa,
+    const bblas_enum_t *diag, const int *m, const int *n, const bblas_complex32_t *alpha,
+    bblas_complex32_t const *const *A, const int *lda, bblas_complex32_t **B,
+    const int *ldb, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_SIDE] = 4, [BB_UPLO] = 5, [BB_TRANS] = 6, [BB_DIAG] = 7, [BB_M] = 8, [BB_N] = 9, [BB_ALPHA] = 10, [BB_OPD0 + BB_A] = 11, [BB_LDA] = 12, [BB_OPD0 + BB_B] = 13, [BB_LDB] = 14, [BB_INFO_ARG] = 15, [BB_QUEUE_ARG] = 16};
+    bb_batch b = {0};
+    b.op = BB_OP_TRMM;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_GROUP;
+    b.name = "blas_ctrmm_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_SIDE] = side;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_TRANS] = transa;
+    b.par[BB_DIAG] = diag;
+    b.par[BB_M] = m;
+    b.par[BB_N] = n;
+    b.alpha = alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = ldb;
+    bb_execute(&b);
+}
+
+void blas_ctrmm_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t side,
+    bblas_enum_t uplo, bblas_enum_t transa, bblas_enum_t diag, int m, int n,
+    bblas_complex32_t alpha, bblas_complex32_t const *const *A, int lda,
+    bblas_complex32_t **B, int ldb, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_SIDE] = 3, [BB_UPLO] = 4, [BB_TRANS] = 5, [BB_DIAG] = 6, [BB_M] = 7, [BB_N] = 8, [BB_ALPHA] = 9, [BB_OPD0 + BB_A] = 10, [BB_LDA] = 11, [BB_OPD0 + BB_B] = 12, [BB_LDB] = 13, [BB_INFO_ARG] = 14, [BB_QUEUE_ARG] = 15};
+    bb_batch b = {0};
+    b.op = BB_OP_TRMM;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_FIXED;
+    b.name = "blas_ctrmm_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_SIDE] = &side;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_TRANS] = &transa;
+    b.par[BB_DIAG] = &diag;
+    b.par[BB_M] = &m;
+    b.par[BB_N] = &n;
+    b.alpha = &alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = &ldb;
+    bb_execute(&b);
+}
+
+void blas_ctrmm_batchv_dev(int batch_size, bblas_enum_t layout, const bblas_enum_t *side,
+    const bblas_enum_t *uplo, const bblas_enum_t *transa, const bblas_enum_t *diag,
+    const int *m, const int *n, const bblas_complex32_t *alpha,
+    bblas_complex32_t const *const *A, const int *lda, bblas_complex32_t **B,
+    const int *ldb, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_SIDE] = 3, [BB_UPLO] = 4, [BB_TRANS] = 5, [BB_DIAG] = 6, [BB_M] = 7, [BB_N] = 8, [BB_ALPHA] = 9, [BB_OPD0 + BB_A] = 10, [BB_LDA] = 11, [BB_OPD0 + BB_B] = 12, [BB_LDB] = 13, [BB_INFO_ARG] = 14, [BB_QUEUE_ARG] = 15};
+    bb_batch b = {0};
+    b.op = BB_OP_TRMM;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_VAR;
+    b.name = "blas_ctrmm_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_SIDE] = side;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_TRANS] = transa;
+    b.par[BB_DIAG] = diag;
+    b.par[BB_M] = m;
+    b.par[BB_N] = n;
+    b.alpha = alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = ldb;
+    bb_execute(&b);
+}
+
+void blas_ctrmm_batch_strided_dev(bblas_enum_t layout, bblas_enum_t side,
+    bblas_enum_t uplo, bblas_enum_t transa, bblas_enum_t diag, int m, int n,
+    bblas_complex32_t alpha, const bblas_complex32_t *A, int lda, int64_t stride_a,
+    bblas_complex32_t *B, int ldb, int64_t stride_b, int batch_size, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_SIDE] = 2, [BB_UPLO] = 3, [BB_TRANS] = 4, [BB_DIAG] = 5, [BB_M] = 6, [BB_N] = 7, [BB_ALPHA] = 8, [BB_OPD0 + BB_A] = 9, [BB_LDA] = 10, [BB_STRIDE0 + BB_A] = 11, [BB_OPD0 + BB_B] = 12, [BB_LDB] = 13, [BB_STRIDE0 + BB_B] = 14, [BB_COUNT_ARG] = 15, [BB_INFO_ARG] = 16, [BB_QUEUE_ARG] = 17};
+    bb_batch b = {0};
+    b.op = BB_OP_TRMM;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_STRIDED;
+    b.name = "blas_ctrmm_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
     b.count = batch_size;
     b.ngroups = 1;
     b.par[BB_SIDE] = &side;
@@ -1161,6 +2267,141 @@ void blas_ctrsm_batch_strided(bblas_enum_t layout, bblas_enum_t side, bblas_enum
     bb_execute(&b);
 }
 
+void blas_ctrsm_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *side, const bblas_enum_t *uplo, const bblas_enum_t *transa,
+    const bblas_enum_t *diag, const int *m, const int *n, const bblas_complex32_t *alpha,
+    bblas_complex32_t const *const *A, const int *lda, bblas_complex32_t **B,
+    const int *ldb, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_SIDE] = 4, [BB_UPLO] = 5, [BB_TRANS] = 6, [BB_DIAG] = 7, [BB_M] = 8, [BB_N] = 9, [BB_ALPHA] = 10, [BB_OPD0 + BB_A] = 11, [BB_LDA] = 12, [BB_OPD0 + BB_B] = 13, [BB_LDB] = 14, [BB_INFO_ARG] = 15, [BB_QUEUE_ARG] = 16};
+    bb_batch b = {0};
+    b.op = BB_OP_TRSM;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_GROUP;
+    b.name = "blas_ctrsm_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_SIDE] = side;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_TRANS] = transa;
+    b.par[BB_DIAG] = diag;
+    b.par[BB_M] = m;
+    b.par[BB_N] = n;
+    b.alpha = alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = ldb;
+    bb_execute(&b);
+}
+
+void blas_ctrsm_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t side,
+    bblas_enum_t uplo, bblas_enum_t transa, bblas_enum_t diag, int m, int n,
+    bblas_complex32_t alpha, bblas_complex32_t const *const *A, int lda,
+    bblas_complex32_t **B, int ldb, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_SIDE] = 3, [BB_UPLO] = 4, [BB_TRANS] = 5, [BB_DIAG] = 6, [BB_M] = 7, [BB_N] = 8, [BB_ALPHA] = 9, [BB_OPD0 + BB_A] = 10, [BB_LDA] = 11, [BB_OPD0 + BB_B] = 12, [BB_LDB] = 13, [BB_INFO_ARG] = 14, [BB_QUEUE_ARG] = 15};
+    bb_batch b = {0};
+    b.op = BB_OP_TRSM;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_FIXED;
+    b.name = "blas_ctrsm_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_SIDE] = &side;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_TRANS] = &transa;
+    b.par[BB_DIAG] = &diag;
+    b.par[BB_M] = &m;
+    b.par[BB_N] = &n;
+    b.alpha = &alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = &ldb;
+    bb_execute(&b);
+}
+
+void blas_ctrsm_batchv_dev(int batch_size, bblas_enum_t layout, const bblas_enum_t *side,
+    const bblas_enum_t *uplo, const bblas_enum_t *transa, const bblas_enum_t *diag,
+    const int *m, const int *n, const bblas_complex32_t *alpha,
+    bblas_complex32_t const *const *A, const int *lda, bblas_complex32_t **B,
+    const int *ldb, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_SIDE] = 3, [BB_UPLO] = 4, [BB_TRANS] = 5, [BB_DIAG] = 6, [BB_M] = 7, [BB_N] = 8, [BB_ALPHA] = 9, [BB_OPD0 + BB_A] = 10, [BB_LDA] = 11, [BB_OPD0 + BB_B] = 12, [BB_LDB] = 13, [BB_INFO_ARG] = 14, [BB_QUEUE_ARG] = 15};
+    bb_batch b = {0};
+    b.op = BB_OP_TRSM;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_VAR;
+    b.name = "blas_ctrsm_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_SIDE] = side;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_TRANS] = transa;
+    b.par[BB_DIAG] = diag;
+    b.par[BB_M] = m;
+    b.par[BB_N] = n;
+    b.alpha = alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = ldb;
+    bb_execute(&b);
+}
+
+void blas_ctrsm_batch_strided_dev(bblas_enum_t layout, bblas_enum_t side,
+    bblas_enum_t uplo, bblas_enum_t transa, bblas_enum_t diag, int m, int n,
+    bblas_complex32_t alpha, const bblas_complex32_t *A, int lda, int64_t stride_a,
+    bblas_complex32_t *B, int ldb, int64_t stride_b, int batch_size, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_SIDE] = 2, [BB_UPLO] = 3, [BB_TRANS] = 4, [BB_DIAG] = 5, [BB_M] = 6, [BB_N] = 7, [BB_ALPHA] = 8, [BB_OPD0 + BB_A] = 9, [BB_LDA] = 10, [BB_STRIDE0 + BB_A] = 11, [BB_OPD0 + BB_B] = 12, [BB_LDB] = 13, [BB_STRIDE0 + BB_B] = 14, [BB_COUNT_ARG] = 15, [BB_INFO_ARG] = 16, [BB_QUEUE_ARG] = 17};
+    bb_batch b = {0};
+    b.op = BB_OP_TRSM;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_STRIDED;
+    b.name = "blas_ctrsm_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_SIDE] = &side;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_TRANS] = &transa;
+    b.par[BB_DIAG] = &diag;
+    b.par[BB_M] = &m;
+    b.par[BB_N] = &n;
+    b.alpha = &alpha;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    b.opd[BB_B].base = (char *)B;
+    b.par[BB_LDB] = &ldb;
+    b.opd[BB_B].stride = stride_b;
+    bb_execute(&b);
+}
+
 void lapack_cpotrf_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
     const bblas_enum_t *uplo, const int *n, bblas_complex32_t **A, const int *lda,
     int *info)
@@ -1239,6 +2480,104 @@ void lapack_cpotrf_batch_strided(bblas_enum_t layout, bblas_enum_t uplo, int n,
     b.pos = pos;
     b.layout = layout;
     b.info = info;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    bb_execute(&b);
+}
+
+void lapack_cpotrf_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *uplo, const int *n, bblas_complex32_t **A,
+    const int *lda, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_UPLO] = 4, [BB_N] = 5, [BB_OPD0 + BB_A] = 6, [BB_LDA] = 7, [BB_INFO_ARG] = 8, [BB_QUEUE_ARG] = 9};
+    bb_batch b = {0};
+    b.op = BB_OP_POTRF;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_GROUP;
+    b.name = "lapack_cpotrf_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    bb_execute(&b);
+}
+
+void lapack_cpotrf_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    int n, bblas_complex32_t **A, int lda, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_UPLO] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_INFO_ARG] = 7, [BB_QUEUE_ARG] = 8};
+    bb_batch b = {0};
+    b.op = BB_OP_POTRF;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_FIXED;
+    b.name = "lapack_cpotrf_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    bb_execute(&b);
+}
+
+void lapack_cpotrf_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const int *n, bblas_complex32_t **A, const int *lda,
+    int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_UPLO] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_INFO_ARG] = 7, [BB_QUEUE_ARG] = 8};
+    bb_batch b = {0};
+    b.op = BB_OP_POTRF;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_VAR;
+    b.name = "lapack_cpotrf_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    bb_execute(&b);
+}
+
+void lapack_cpotrf_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo, int n,
+    bblas_complex32_t *A, int lda, int64_t stride_a, int batch_size, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_UPLO] = 2, [BB_N] = 3, [BB_OPD0 + BB_A] = 4, [BB_LDA] = 5, [BB_STRIDE0 + BB_A] = 6, [BB_COUNT_ARG] = 7, [BB_INFO_ARG] = 8, [BB_QUEUE_ARG] = 9};
+    bb_batch b = {0};
+    b.op = BB_OP_POTRF;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_STRIDED;
+    b.name = "lapack_cpotrf_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
     b.count = batch_size;
     b.ngroups = 1;
     b.par[BB_UPLO] = &uplo;
@@ -1340,6 +2679,121 @@ void lapack_cpotrs_batch_strided(bblas_enum_t layout, bblas_enum_t uplo, int n, 
     b.pos = pos;
     b.layout = layout;
     b.info = info;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_N] = &n;
+    b.par[BB_NRHS] = &nrhs;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    b.opd[BB_B].base = (char *)B;
+    b.par[BB_LDB] = &ldb;
+    b.opd[BB_B].stride = stride_b;
+    bb_execute(&b);
+}
+
+void lapack_cpotrs_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *uplo, const int *n, const int *nrhs,
+    bblas_complex32_t const *const *A, const int *lda, bblas_complex32_t **B,
+    const int *ldb, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_UPLO] = 4, [BB_N] = 5, [BB_NRHS] = 6, [BB_OPD0 + BB_A] = 7, [BB_LDA] = 8, [BB_OPD0 + BB_B] = 9, [BB_LDB] = 10, [BB_INFO_ARG] = 11, [BB_QUEUE_ARG] = 12};
+    bb_batch b = {0};
+    b.op = BB_OP_POTRS;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_GROUP;
+    b.name = "lapack_cpotrs_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_N] = n;
+    b.par[BB_NRHS] = nrhs;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = ldb;
+    bb_execute(&b);
+}
+
+void lapack_cpotrs_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    int n, int nrhs, bblas_complex32_t const *const *A, int lda, bblas_complex32_t **B,
+    int ldb, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_UPLO] = 3, [BB_N] = 4, [BB_NRHS] = 5, [BB_OPD0 + BB_A] = 6, [BB_LDA] = 7, [BB_OPD0 + BB_B] = 8, [BB_LDB] = 9, [BB_INFO_ARG] = 10, [BB_QUEUE_ARG] = 11};
+    bb_batch b = {0};
+    b.op = BB_OP_POTRS;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_FIXED;
+    b.name = "lapack_cpotrs_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_N] = &n;
+    b.par[BB_NRHS] = &nrhs;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = &ldb;
+    bb_execute(&b);
+}
+
+void lapack_cpotrs_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const int *n, const int *nrhs,
+    bblas_complex32_t const *const *A, const int *lda, bblas_complex32_t **B,
+    const int *ldb, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_UPLO] = 3, [BB_N] = 4, [BB_NRHS] = 5, [BB_OPD0 + BB_A] = 6, [BB_LDA] = 7, [BB_OPD0 + BB_B] = 8, [BB_LDB] = 9, [BB_INFO_ARG] = 10, [BB_QUEUE_ARG] = 11};
+    bb_batch b = {0};
+    b.op = BB_OP_POTRS;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_VAR;
+    b.name = "lapack_cpotrs_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_N] = n;
+    b.par[BB_NRHS] = nrhs;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = ldb;
+    bb_execute(&b);
+}
+
+void lapack_cpotrs_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo, int n,
+    int nrhs, const bblas_complex32_t *A, int lda, int64_t stride_a,
+    bblas_complex32_t *B, int ldb, int64_t stride_b, int batch_size, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_UPLO] = 2, [BB_N] = 3, [BB_NRHS] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_STRIDE0 + BB_A] = 7, [BB_OPD0 + BB_B] = 8, [BB_LDB] = 9, [BB_STRIDE0 + BB_B] = 10, [BB_COUNT_ARG] = 11, [BB_INFO_ARG] = 12, [BB_QUEUE_ARG] = 13};
+    bb_batch b = {0};
+    b.op = BB_OP_POTRS;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_STRIDED;
+    b.name = "lapack_cpotrs_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
     b.count = batch_size;
     b.ngroups = 1;
     b.par[BB_UPLO] = &uplo;
@@ -1457,6 +2911,120 @@ void lapack_cposv_batch_strided(bblas_enum_t layout, bblas_enum_t uplo, int n, i
     bb_execute(&b);
 }
 
+void lapack_cposv_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const int *n, const int *nrhs, bblas_complex32_t **A,
+    const int *lda, bblas_complex32_t **B, const int *ldb, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_UPLO] = 4, [BB_N] = 5, [BB_NRHS] = 6, [BB_OPD0 + BB_A] = 7, [BB_LDA] = 8, [BB_OPD0 + BB_B] = 9, [BB_LDB] = 10, [BB_INFO_ARG] = 11, [BB_QUEUE_ARG] = 12};
+    bb_batch b = {0};
+    b.op = BB_OP_POSV;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_GROUP;
+    b.name = "lapack_cposv_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_N] = n;
+    b.par[BB_NRHS] = nrhs;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = ldb;
+    bb_execute(&b);
+}
+
+void lapack_cposv_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    int n, int nrhs, bblas_complex32_t **A, int lda, bblas_complex32_t **B, int ldb,
+    int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_UPLO] = 3, [BB_N] = 4, [BB_NRHS] = 5, [BB_OPD0 + BB_A] = 6, [BB_LDA] = 7, [BB_OPD0 + BB_B] = 8, [BB_LDB] = 9, [BB_INFO_ARG] = 10, [BB_QUEUE_ARG] = 11};
+    bb_batch b = {0};
+    b.op = BB_OP_POSV;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_FIXED;
+    b.name = "lapack_cposv_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_N] = &n;
+    b.par[BB_NRHS] = &nrhs;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = &ldb;
+    bb_execute(&b);
+}
+
+void lapack_cposv_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const int *n, const int *nrhs, bblas_complex32_t **A,
+    const int *lda, bblas_complex32_t **B, const int *ldb, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_UPLO] = 3, [BB_N] = 4, [BB_NRHS] = 5, [BB_OPD0 + BB_A] = 6, [BB_LDA] = 7, [BB_OPD0 + BB_B] = 8, [BB_LDB] = 9, [BB_INFO_ARG] = 10, [BB_QUEUE_ARG] = 11};
+    bb_batch b = {0};
+    b.op = BB_OP_POSV;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_VAR;
+    b.name = "lapack_cposv_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_N] = n;
+    b.par[BB_NRHS] = nrhs;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = ldb;
+    bb_execute(&b);
+}
+
+void lapack_cposv_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo, int n,
+    int nrhs, bblas_complex32_t *A, int lda, int64_t stride_a, bblas_complex32_t *B,
+    int ldb, int64_t stride_b, int batch_size, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_UPLO] = 2, [BB_N] = 3, [BB_NRHS] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_STRIDE0 + BB_A] = 7, [BB_OPD0 + BB_B] = 8, [BB_LDB] = 9, [BB_STRIDE0 + BB_B] = 10, [BB_COUNT_ARG] = 11, [BB_INFO_ARG] = 12, [BB_QUEUE_ARG] = 13};
+    bb_batch b = {0};
+    b.op = BB_OP_POSV;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_STRIDED;
+    b.name = "lapack_cposv_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_N] = &n;
+    b.par[BB_NRHS] = &nrhs;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    b.opd[BB_B].base = (char *)B;
+    b.par[BB_LDB] = &ldb;
+    b.opd[BB_B].stride = stride_b;
+    bb_execute(&b);
+}
+
 void lapack_ctrtri_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
     const bblas_enum_t *uplo, const bblas_enum_t *diag, const int *n,
     bblas_complex32_t **A, const int *lda, int *info)
@@ -1540,6 +3108,110 @@ void lapack_ctrtri_batch_strided(bblas_enum_t layout, bblas_enum_t uplo,
     b.pos = pos;
     b.layout = layout;
     b.info = info;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_DIAG] = &diag;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    bb_execute(&b);
+}
+
+void lapack_ctrtri_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *uplo, const bblas_enum_t *diag,
+    const int *n, bblas_complex32_t **A, const int *lda, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_UPLO] = 4, [BB_DIAG] = 5, [BB_N] = 6, [BB_OPD0 + BB_A] = 7, [BB_LDA] = 8, [BB_INFO_ARG] = 9, [BB_QUEUE_ARG] = 10};
+    bb_batch b = {0};
+    b.op = BB_OP_TRTRI;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_GROUP;
+    b.name = "lapack_ctrtri_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_DIAG] = diag;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    bb_execute(&b);
+}
+
+void lapack_ctrtri_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    bblas_enum_t diag, int n, bblas_complex32_t **A, int lda, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_UPLO] = 3, [BB_DIAG] = 4, [BB_N] = 5, [BB_OPD0 + BB_A] = 6, [BB_LDA] = 7, [BB_INFO_ARG] = 8, [BB_QUEUE_ARG] = 9};
+    bb_batch b = {0};
+    b.op = BB_OP_TRTRI;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_FIXED;
+    b.name = "lapack_ctrtri_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_DIAG] = &diag;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    bb_execute(&b);
+}
+
+void lapack_ctrtri_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const bblas_enum_t *diag, const int *n,
+    bblas_complex32_t **A, const int *lda, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_UPLO] = 3, [BB_DIAG] = 4, [BB_N] = 5, [BB_OPD0 + BB_A] = 6, [BB_LDA] = 7, [BB_INFO_ARG] = 8, [BB_QUEUE_ARG] = 9};
+    bb_batch b = {0};
+    b.op = BB_OP_TRTRI;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_VAR;
+    b.name = "lapack_ctrtri_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_DIAG] = diag;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    bb_execute(&b);
+}
+
+void lapack_ctrtri_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo,
+    bblas_enum_t diag, int n, bblas_complex32_t *A, int lda, int64_t stride_a,
+    int batch_size, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_UPLO] = 2, [BB_DIAG] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_STRIDE0 + BB_A] = 7, [BB_COUNT_ARG] = 8, [BB_INFO_ARG] = 9, [BB_QUEUE_ARG] = 10};
+    bb_batch b = {0};
+    b.op = BB_OP_TRTRI;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_STRIDED;
+    b.name = "lapack_ctrtri_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
     b.count = batch_size;
     b.ngroups = 1;
     b.par[BB_UPLO] = &uplo;
@@ -1639,6 +3311,104 @@ void lapack_clauum_batch_strided(bblas_enum_t layout, bblas_enum_t uplo, int n,
     bb_execute(&b);
 }
 
+void lapack_clauum_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *uplo, const int *n, bblas_complex32_t **A,
+    const int *lda, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_UPLO] = 4, [BB_N] = 5, [BB_OPD0 + BB_A] = 6, [BB_LDA] = 7, [BB_INFO_ARG] = 8, [BB_QUEUE_ARG] = 9};
+    bb_batch b = {0};
+    b.op = BB_OP_LAUUM;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_GROUP;
+    b.name = "lapack_clauum_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    bb_execute(&b);
+}
+
+void lapack_clauum_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    int n, bblas_complex32_t **A, int lda, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_UPLO] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_INFO_ARG] = 7, [BB_QUEUE_ARG] = 8};
+    bb_batch b = {0};
+    b.op = BB_OP_LAUUM;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_FIXED;
+    b.name = "lapack_clauum_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    bb_execute(&b);
+}
+
+void lapack_clauum_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const int *n, bblas_complex32_t **A, const int *lda,
+    int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_UPLO] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_INFO_ARG] = 7, [BB_QUEUE_ARG] = 8};
+    bb_batch b = {0};
+    b.op = BB_OP_LAUUM;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_VAR;
+    b.name = "lapack_clauum_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    bb_execute(&b);
+}
+
+void lapack_clauum_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo, int n,
+    bblas_complex32_t *A, int lda, int64_t stride_a, int batch_size, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_UPLO] = 2, [BB_N] = 3, [BB_OPD0 + BB_A] = 4, [BB_LDA] = 5, [BB_STRIDE0 + BB_A] = 6, [BB_COUNT_ARG] = 7, [BB_INFO_ARG] = 8, [BB_QUEUE_ARG] = 9};
+    bb_batch b = {0};
+    b.op = BB_OP_LAUUM;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_STRIDED;
+    b.name = "lapack_clauum_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    bb_execute(&b);
+}
+
 void lapack_cpotri_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
     const bblas_enum_t *uplo, const int *n, bblas_complex32_t **A, const int *lda,
     int *info)
@@ -1727,6 +3497,104 @@ void lapack_cpotri_batch_strided(bblas_enum_t layout, bblas_enum_t uplo, int n,
     bb_execute(&b);
 }
 
+void lapack_cpotri_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *uplo, const int *n, bblas_complex32_t **A,
+    const int *lda, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_UPLO] = 4, [BB_N] = 5, [BB_OPD0 + BB_A] = 6, [BB_LDA] = 7, [BB_INFO_ARG] = 8, [BB_QUEUE_ARG] = 9};
+    bb_batch b = {0};
+    b.op = BB_OP_POTRI;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_GROUP;
+    b.name = "lapack_cpotri_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    bb_execute(&b);
+}
+
+void lapack_cpotri_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    int n, bblas_complex32_t **A, int lda, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_UPLO] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_INFO_ARG] = 7, [BB_QUEUE_ARG] = 8};
+    bb_batch b = {0};
+    b.op = BB_OP_POTRI;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_FIXED;
+    b.name = "lapack_cpotri_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    bb_execute(&b);
+}
+
+void lapack_cpotri_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const int *n, bblas_complex32_t **A, const int *lda,
+    int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_UPLO] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_INFO_ARG] = 7, [BB_QUEUE_ARG] = 8};
+    bb_batch b = {0};
+    b.op = BB_OP_POTRI;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_VAR;
+    b.name = "lapack_cpotri_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    bb_execute(&b);
+}
+
+void lapack_cpotri_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo, int n,
+    bblas_complex32_t *A, int lda, int64_t stride_a, int batch_size, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_UPLO] = 2, [BB_N] = 3, [BB_OPD0 + BB_A] = 4, [BB_LDA] = 5, [BB_STRIDE0 + BB_A] = 6, [BB_COUNT_ARG] = 7, [BB_INFO_ARG] = 8, [BB_QUEUE_ARG] = 9};
+    bb_batch b = {0};
+    b.op = BB_OP_POTRI;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_STRIDED;
+    b.name = "lapack_cpotri_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    bb_execute(&b);
+}
+
 void lapack_cpoti_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
     const bblas_enum_t *uplo, const int *n, bblas_complex32_t **A, const int *lda,
     int *info)
@@ -1805,6 +3673,104 @@ void lapack_cpoti_batch_strided(bblas_enum_t layout, bblas_enum_t uplo, int n,
     b.pos = pos;
     b.layout = layout;
     b.info = info;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    bb_execute(&b);
+}
+
+void lapack_cpoti_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const int *n, bblas_complex32_t **A, const int *lda,
+    int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_UPLO] = 4, [BB_N] = 5, [BB_OPD0 + BB_A] = 6, [BB_LDA] = 7, [BB_INFO_ARG] = 8, [BB_QUEUE_ARG] = 9};
+    bb_batch b = {0};
+    b.op = BB_OP_POTI;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_GROUP;
+    b.name = "lapack_cpoti_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    bb_execute(&b);
+}
+
+void lapack_cpoti_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    int n, bblas_complex32_t **A, int lda, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_UPLO] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_INFO_ARG] = 7, [BB_QUEUE_ARG] = 8};
+    bb_batch b = {0};
+    b.op = BB_OP_POTI;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_FIXED;
+    b.name = "lapack_cpoti_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    bb_execute(&b);
+}
+
+void lapack_cpoti_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const int *n, bblas_complex32_t **A, const int *lda,
+    int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_UPLO] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_INFO_ARG] = 7, [BB_QUEUE_ARG] = 8};
+    bb_batch b = {0};
+    b.op = BB_OP_POTI;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_VAR;
+    b.name = "lapack_cpoti_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    bb_execute(&b);
+}
+
+void lapack_cpoti_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo, int n,
+    bblas_complex32_t *A, int lda, int64_t stride_a, int batch_size, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_UPLO] = 2, [BB_N] = 3, [BB_OPD0 + BB_A] = 4, [BB_LDA] = 5, [BB_STRIDE0 + BB_A] = 6, [BB_COUNT_ARG] = 7, [BB_INFO_ARG] = 8, [BB_QUEUE_ARG] = 9};
+    bb_batch b = {0};
+    b.op = BB_OP_POTI;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_STRIDED;
+    b.name = "lapack_cpoti_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
     b.count = batch_size;
     b.ngroups = 1;
     b.par[BB_UPLO] = &uplo;
@@ -1909,6 +3875,109 @@ void lapack_cgetrf_batch_strided(bblas_enum_t layout, int m, int n, bblas_comple
     bb_execute(&b);
 }
 
+void lapack_cgetrf_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const int *m, const int *n, bblas_complex32_t **A,
+    const int *lda, int **ipiv, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_M] = 4, [BB_N] = 5, [BB_OPD0 + BB_A] = 6, [BB_LDA] = 7, [BB_OPD0 + BB_IPIV] = 8, [BB_INFO_ARG] = 9, [BB_QUEUE_ARG] = 10};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRF;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_GROUP;
+    b.name = "lapack_cgetrf_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_M] = m;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_IPIV].arr = (void *const *)ipiv;
+    bb_execute(&b);
+}
+
+void lapack_cgetrf_batchf_dev(int batch_size, bblas_enum_t layout, int m, int n,
+    bblas_complex32_t **A, int lda, int **ipiv, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_M] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_OPD0 + BB_IPIV] = 7, [BB_INFO_ARG] = 8, [BB_QUEUE_ARG] = 9};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRF;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_FIXED;
+    b.name = "lapack_cgetrf_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_M] = &m;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_IPIV].arr = (void *const *)ipiv;
+    bb_execute(&b);
+}
+
+void lapack_cgetrf_batchv_dev(int batch_size, bblas_enum_t layout, const int *m,
+    const int *n, bblas_complex32_t **A, const int *lda, int **ipiv, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_M] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_OPD0 + BB_IPIV] = 7, [BB_INFO_ARG] = 8, [BB_QUEUE_ARG] = 9};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRF;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_VAR;
+    b.name = "lapack_cgetrf_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_M] = m;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_IPIV].arr = (void *const *)ipiv;
+    bb_execute(&b);
+}
+
+void lapack_cgetrf_batch_strided_dev(bblas_enum_t layout, int m, int n,
+    bblas_complex32_t *A, int lda, int64_t stride_a, int *ipiv, int64_t stride_ipiv,
+    int batch_size, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_M] = 2, [BB_N] = 3, [BB_OPD0 + BB_A] = 4, [BB_LDA] = 5, [BB_STRIDE0 + BB_A] = 6, [BB_OPD0 + BB_IPIV] = 7, [BB_STRIDE0 + BB_IPIV] = 8, [BB_COUNT_ARG] = 9, [BB_INFO_ARG] = 10, [BB_QUEUE_ARG] = 11};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRF;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_STRIDED;
+    b.name = "lapack_cgetrf_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_M] = &m;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    b.opd[BB_IPIV].base = (char *)ipiv;
+    b.opd[BB_IPIV].stride = stride_ipiv;
+    bb_execute(&b);
+}
+
 void lapack_cgetrfnp_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
     const int *m, const int *n, bblas_complex32_t **A, const int *lda, int *info)
 {
@@ -1986,6 +4055,104 @@ void lapack_cgetrfnp_batch_strided(bblas_enum_t layout, int m, int n,
     b.pos = pos;
     b.layout = layout;
     b.info = info;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_M] = &m;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    bb_execute(&b);
+}
+
+void lapack_cgetrfnp_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const int *m, const int *n, bblas_complex32_t **A,
+    const int *lda, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_M] = 4, [BB_N] = 5, [BB_OPD0 + BB_A] = 6, [BB_LDA] = 7, [BB_INFO_ARG] = 8, [BB_QUEUE_ARG] = 9};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRFNP;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_GROUP;
+    b.name = "lapack_cgetrfnp_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_M] = m;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    bb_execute(&b);
+}
+
+void lapack_cgetrfnp_batchf_dev(int batch_size, bblas_enum_t layout, int m, int n,
+    bblas_complex32_t **A, int lda, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_M] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_INFO_ARG] = 7, [BB_QUEUE_ARG] = 8};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRFNP;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_FIXED;
+    b.name = "lapack_cgetrfnp_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_M] = &m;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    bb_execute(&b);
+}
+
+void lapack_cgetrfnp_batchv_dev(int batch_size, bblas_enum_t layout, const int *m,
+    const int *n, bblas_complex32_t **A, const int *lda, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_M] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_INFO_ARG] = 7, [BB_QUEUE_ARG] = 8};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRFNP;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_VAR;
+    b.name = "lapack_cgetrfnp_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_M] = m;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    bb_execute(&b);
+}
+
+void lapack_cgetrfnp_batch_strided_dev(bblas_enum_t layout, int m, int n,
+    bblas_complex32_t *A, int lda, int64_t stride_a, int batch_size, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_M] = 2, [BB_N] = 3, [BB_OPD0 + BB_A] = 4, [BB_LDA] = 5, [BB_STRIDE0 + BB_A] = 6, [BB_COUNT_ARG] = 7, [BB_INFO_ARG] = 8, [BB_QUEUE_ARG] = 9};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRFNP;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_STRIDED;
+    b.name = "lapack_cgetrfnp_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
     b.count = batch_size;
     b.ngroups = 1;
     b.par[BB_M] = &m;
@@ -2107,6 +4274,126 @@ void lapack_cgetrs_batch_strided(bblas_enum_t layout, bblas_enum_t trans, int n,
     bb_execute(&b);
 }
 
+void lapack_cgetrs_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *trans, const int *n, const int *nrhs,
+    bblas_complex32_t const *const *A, const int *lda, int const *const *ipiv,
+    bblas_complex32_t **B, const int *ldb, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_TRANS] = 4, [BB_N] = 5, [BB_NRHS] = 6, [BB_OPD0 + BB_A] = 7, [BB_LDA] = 8, [BB_OPD0 + BB_IPIV] = 9, [BB_OPD0 + BB_B] = 10, [BB_LDB] = 11, [BB_INFO_ARG] = 12, [BB_QUEUE_ARG] = 13};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRS;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_GROUP;
+    b.name = "lapack_cgetrs_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_TRANS] = trans;
+    b.par[BB_N] = n;
+    b.par[BB_NRHS] = nrhs;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_IPIV].arr = (void *const *)ipiv;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = ldb;
+    bb_execute(&b);
+}
+
+void lapack_cgetrs_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t trans,
+    int n, int nrhs, bblas_complex32_t const *const *A, int lda, int const *const *ipiv,
+    bblas_complex32_t **B, int ldb, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_TRANS] = 3, [BB_N] = 4, [BB_NRHS] = 5, [BB_OPD0 + BB_A] = 6, [BB_LDA] = 7, [BB_OPD0 + BB_IPIV] = 8, [BB_OPD0 + BB_B] = 9, [BB_LDB] = 10, [BB_INFO_ARG] = 11, [BB_QUEUE_ARG] = 12};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRS;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_FIXED;
+    b.name = "lapack_cgetrs_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_TRANS] = &trans;
+    b.par[BB_N] = &n;
+    b.par[BB_NRHS] = &nrhs;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_IPIV].arr = (void *const *)ipiv;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = &ldb;
+    bb_execute(&b);
+}
+
+void lapack_cgetrs_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *trans, const int *n, const int *nrhs,
+    bblas_complex32_t const *const *A, const int *lda, int const *const *ipiv,
+    bblas_complex32_t **B, const int *ldb, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_TRANS] = 3, [BB_N] = 4, [BB_NRHS] = 5, [BB_OPD0 + BB_A] = 6, [BB_LDA] = 7, [BB_OPD0 + BB_IPIV] = 8, [BB_OPD0 + BB_B] = 9, [BB_LDB] = 10, [BB_INFO_ARG] = 11, [BB_QUEUE_ARG] = 12};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRS;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_VAR;
+    b.name = "lapack_cgetrs_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_TRANS] = trans;
+    b.par[BB_N] = n;
+    b.par[BB_NRHS] = nrhs;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_IPIV].arr = (void *const *)ipiv;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = ldb;
+    bb_execute(&b);
+}
+
+void lapack_cgetrs_batch_strided_dev(bblas_enum_t layout, bblas_enum_t trans, int n,
+    int nrhs, const bblas_complex32_t *A, int lda, int64_t stride_a, const int *ipiv,
+    int64_t stride_ipiv, bblas_complex32_t *B, int ldb, int64_t stride_b, int batch_size,
+    int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_TRANS] = 2, [BB_N] = 3, [BB_NRHS] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_STRIDE0 + BB_A] = 7, [BB_OPD0 + BB_IPIV] = 8, [BB_STRIDE0 + BB_IPIV] = 9, [BB_OPD0 + BB_B] = 10, [BB_LDB] = 11, [BB_STRIDE0 + BB_B] = 12, [BB_COUNT_ARG] = 13, [BB_INFO_ARG] = 14, [BB_QUEUE_ARG] = 15};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRS;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_STRIDED;
+    b.name = "lapack_cgetrs_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_TRANS] = &trans;
+    b.par[BB_N] = &n;
+    b.par[BB_NRHS] = &nrhs;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    b.opd[BB_IPIV].base = (char *)ipiv;
+    b.opd[BB_IPIV].stride = stride_ipiv;
+    b.opd[BB_B].base = (char *)B;
+    b.par[BB_LDB] = &ldb;
+    b.opd[BB_B].stride = stride_b;
+    bb_execute(&b);
+}
+
 void lapack_cgesv_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
     const int *n, const int *nrhs, bblas_complex32_t **A, const int *lda, int **ipiv,
     bblas_complex32_t **B, const int *ldb, int *info)
@@ -2212,6 +4499,120 @@ void lapack_cgesv_batch_strided(bblas_enum_t layout, int n, int nrhs,
     bb_execute(&b);
 }
 
+void lapack_cgesv_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const int *n, const int *nrhs, bblas_complex32_t **A, const int *lda, int **ipiv,
+    bblas_complex32_t **B, const int *ldb, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_N] = 4, [BB_NRHS] = 5, [BB_OPD0 + BB_A] = 6, [BB_LDA] = 7, [BB_OPD0 + BB_IPIV] = 8, [BB_OPD0 + BB_B] = 9, [BB_LDB] = 10, [BB_INFO_ARG] = 11, [BB_QUEUE_ARG] = 12};
+    bb_batch b = {0};
+    b.op = BB_OP_GESV;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_GROUP;
+    b.name = "lapack_cgesv_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_N] = n;
+    b.par[BB_NRHS] = nrhs;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_IPIV].arr = (void *const *)ipiv;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = ldb;
+    bb_execute(&b);
+}
+
+void lapack_cgesv_batchf_dev(int batch_size, bblas_enum_t layout, int n, int nrhs,
+    bblas_complex32_t **A, int lda, int **ipiv, bblas_complex32_t **B, int ldb,
+    int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_N] = 3, [BB_NRHS] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_OPD0 + BB_IPIV] = 7, [BB_OPD0 + BB_B] = 8, [BB_LDB] = 9, [BB_INFO_ARG] = 10, [BB_QUEUE_ARG] = 11};
+    bb_batch b = {0};
+    b.op = BB_OP_GESV;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_FIXED;
+    b.name = "lapack_cgesv_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_N] = &n;
+    b.par[BB_NRHS] = &nrhs;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_IPIV].arr = (void *const *)ipiv;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = &ldb;
+    bb_execute(&b);
+}
+
+void lapack_cgesv_batchv_dev(int batch_size, bblas_enum_t layout, const int *n,
+    const int *nrhs, bblas_complex32_t **A, const int *lda, int **ipiv,
+    bblas_complex32_t **B, const int *ldb, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_N] = 3, [BB_NRHS] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_OPD0 + BB_IPIV] = 7, [BB_OPD0 + BB_B] = 8, [BB_LDB] = 9, [BB_INFO_ARG] = 10, [BB_QUEUE_ARG] = 11};
+    bb_batch b = {0};
+    b.op = BB_OP_GESV;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_VAR;
+    b.name = "lapack_cgesv_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_N] = n;
+    b.par[BB_NRHS] = nrhs;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_IPIV].arr = (void *const *)ipiv;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = ldb;
+    bb_execute(&b);
+}
+
+void lapack_cgesv_batch_strided_dev(bblas_enum_t layout, int n, int nrhs,
+    bblas_complex32_t *A, int lda, int64_t stride_a, int *ipiv, int64_t stride_ipiv,
+    bblas_complex32_t *B, int ldb, int64_t stride_b, int batch_size, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_N] = 2, [BB_NRHS] = 3, [BB_OPD0 + BB_A] = 4, [BB_LDA] = 5, [BB_STRIDE0 + BB_A] = 6, [BB_OPD0 + BB_IPIV] = 7, [BB_STRIDE0 + BB_IPIV] = 8, [BB_OPD0 + BB_B] = 9, [BB_LDB] = 10, [BB_STRIDE0 + BB_B] = 11, [BB_COUNT_ARG] = 12, [BB_INFO_ARG] = 13, [BB_QUEUE_ARG] = 14};
+    bb_batch b = {0};
+    b.op = BB_OP_GESV;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_STRIDED;
+    b.name = "lapack_cgesv_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_N] = &n;
+    b.par[BB_NRHS] = &nrhs;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    b.opd[BB_IPIV].base = (char *)ipiv;
+    b.opd[BB_IPIV].stride = stride_ipiv;
+    b.opd[BB_B].base = (char *)B;
+    b.par[BB_LDB] = &ldb;
+    b.opd[BB_B].stride = stride_b;
+    bb_execute(&b);
+}
+
 void lapack_cgetri_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
     const int *n, bblas_complex32_t **A, const int *lda, int const *const *ipiv,
     int *info)
@@ -2291,6 +4692,106 @@ void lapack_cgetri_batch_strided(bblas_enum_t layout, int n, bblas_complex32_t *
     b.pos = pos;
     b.layout = layout;
     b.info = info;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    b.opd[BB_IPIV].base = (char *)ipiv;
+    b.opd[BB_IPIV].stride = stride_ipiv;
+    bb_execute(&b);
+}
+
+void lapack_cgetri_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const int *n, bblas_complex32_t **A, const int *lda,
+    int const *const *ipiv, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_OPD0 + BB_IPIV] = 7, [BB_INFO_ARG] = 8, [BB_QUEUE_ARG] = 9};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRI;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_GROUP;
+    b.name = "lapack_cgetri_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_IPIV].arr = (void *const *)ipiv;
+    bb_execute(&b);
+}
+
+void lapack_cgetri_batchf_dev(int batch_size, bblas_enum_t layout, int n,
+    bblas_complex32_t **A, int lda, int const *const *ipiv, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_N] = 3, [BB_OPD0 + BB_A] = 4, [BB_LDA] = 5, [BB_OPD0 + BB_IPIV] = 6, [BB_INFO_ARG] = 7, [BB_QUEUE_ARG] = 8};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRI;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_FIXED;
+    b.name = "lapack_cgetri_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_IPIV].arr = (void *const *)ipiv;
+    bb_execute(&b);
+}
+
+void lapack_cgetri_batchv_dev(int batch_size, bblas_enum_t layout, const int *n,
+    bblas_complex32_t **A, const int *lda, int const *const *ipiv, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_N] = 3, [BB_OPD0 + BB_A] = 4, [BB_LDA] = 5, [BB_OPD0 + BB_IPIV] = 6, [BB_INFO_ARG] = 7, [BB_QUEUE_ARG] = 8};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRI;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_VAR;
+    b.name = "lapack_cgetri_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_IPIV].arr = (void *const *)ipiv;
+    bb_execute(&b);
+}
+
+void lapack_cgetri_batch_strided_dev(bblas_enum_t layout, int n, bblas_complex32_t *A,
+    int lda, int64_t stride_a, const int *ipiv, int64_t stride_ipiv, int batch_size,
+    int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_N] = 2, [BB_OPD0 + BB_A] = 3, [BB_LDA] = 4, [BB_STRIDE0 + BB_A] = 5, [BB_OPD0 + BB_IPIV] = 6, [BB_STRIDE0 + BB_IPIV] = 7, [BB_COUNT_ARG] = 8, [BB_INFO_ARG] = 9, [BB_QUEUE_ARG] = 10};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRI;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_STRIDED;
+    b.name = "lapack_cgetri_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
     b.count = batch_size;
     b.ngroups = 1;
     b.par[BB_N] = &n;
@@ -2390,6 +4891,117 @@ void lapack_cgetri_oop_batch_strided(bblas_enum_t layout, int n,
     b.pos = pos;
     b.layout = layout;
     b.info = info;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    b.opd[BB_IPIV].base = (char *)ipiv;
+    b.opd[BB_IPIV].stride = stride_ipiv;
+    b.opd[BB_B].base = (char *)Ainv;
+    b.par[BB_LDB] = &ldainv;
+    b.opd[BB_B].stride = stride_ainv;
+    bb_execute(&b);
+}
+
+void lapack_cgetri_oop_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const int *n, bblas_complex32_t const *const *A, const int *lda,
+    int const *const *ipiv, bblas_complex32_t **Ainv, const int *ldainv, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_OPD0 + BB_IPIV] = 7, [BB_OPD0 + BB_B] = 8, [BB_LDB] = 9, [BB_INFO_ARG] = 10, [BB_QUEUE_ARG] = 11};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRI_OOP;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_GROUP;
+    b.name = "lapack_cgetri_oop_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_IPIV].arr = (void *const *)ipiv;
+    b.opd[BB_B].arr = (void *const *)Ainv;
+    b.par[BB_LDB] = ldainv;
+    bb_execute(&b);
+}
+
+void lapack_cgetri_oop_batchf_dev(int batch_size, bblas_enum_t layout, int n,
+    bblas_complex32_t const *const *A, int lda, int const *const *ipiv,
+    bblas_complex32_t **Ainv, int ldainv, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_N] = 3, [BB_OPD0 + BB_A] = 4, [BB_LDA] = 5, [BB_OPD0 + BB_IPIV] = 6, [BB_OPD0 + BB_B] = 7, [BB_LDB] = 8, [BB_INFO_ARG] = 9, [BB_QUEUE_ARG] = 10};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRI_OOP;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_FIXED;
+    b.name = "lapack_cgetri_oop_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_IPIV].arr = (void *const *)ipiv;
+    b.opd[BB_B].arr = (void *const *)Ainv;
+    b.par[BB_LDB] = &ldainv;
+    bb_execute(&b);
+}
+
+void lapack_cgetri_oop_batchv_dev(int batch_size, bblas_enum_t layout, const int *n,
+    bblas_complex32_t const *const *A, const int *lda, int const *const *ipiv,
+    bblas_complex32_t **Ainv, const int *ldainv, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_N] = 3, [BB_OPD0 + BB_A] = 4, [BB_LDA] = 5, [BB_OPD0 + BB_IPIV] = 6, [BB_OPD0 + BB_B] = 7, [BB_LDB] = 8, [BB_INFO_ARG] = 9, [BB_QUEUE_ARG] = 10};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRI_OOP;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_VAR;
+    b.name = "lapack_cgetri_oop_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_IPIV].arr = (void *const *)ipiv;
+    b.opd[BB_B].arr = (void *const *)Ainv;
+    b.par[BB_LDB] = ldainv;
+    bb_execute(&b);
+}
+
+void lapack_cgetri_oop_batch_strided_dev(bblas_enum_t layout, int n,
+    const bblas_complex32_t *A, int lda, int64_t stride_a, const int *ipiv,
+    int64_t stride_ipiv, bblas_complex32_t *Ainv, int ldainv, int64_t stride_ainv,
+    int batch_size, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_N] = 2, [BB_OPD0 + BB_A] = 3, [BB_LDA] = 4, [BB_STRIDE0 + BB_A] = 5, [BB_OPD0 + BB_IPIV] = 6, [BB_STRIDE0 + BB_IPIV] = 7, [BB_OPD0 + BB_B] = 8, [BB_LDB] = 9, [BB_STRIDE0 + BB_B] = 10, [BB_COUNT_ARG] = 11, [BB_INFO_ARG] = 12, [BB_QUEUE_ARG] = 13};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRI_OOP;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_STRIDED;
+    b.name = "lapack_cgetri_oop_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
     b.count = batch_size;
     b.ngroups = 1;
     b.par[BB_N] = &n;
@@ -2506,6 +5118,119 @@ void lapack_clange_batch_strided(bblas_enum_t layout, bblas_enum_t norm, int m, 
     bb_execute(&b);
 }
 
+void lapack_clange_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *norm, const int *m, const int *n,
+    bblas_complex32_t const *const *A, const int *lda, float *value, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_NORM] = 4, [BB_M] = 5, [BB_N] = 6, [BB_OPD0 + BB_A] = 7, [BB_LDA] = 8, [BB_OPD0 + BB_Y] = 9, [BB_INFO_ARG] = 10, [BB_QUEUE_ARG] = 11};
+    bb_batch b = {0};
+    b.op = BB_OP_LANGE;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_GROUP;
+    b.name = "lapack_clange_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_NORM] = norm;
+    b.par[BB_M] = m;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_Y].base = (char *)value;
+    b.opd[BB_Y].stride = 1;
+    bb_execute(&b);
+}
+
+void lapack_clange_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t norm,
+    int m, int n, bblas_complex32_t const *const *A, int lda, float *value, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_NORM] = 3, [BB_M] = 4, [BB_N] = 5, [BB_OPD0 + BB_A] = 6, [BB_LDA] = 7, [BB_OPD0 + BB_Y] = 8, [BB_INFO_ARG] = 9, [BB_QUEUE_ARG] = 10};
+    bb_batch b = {0};
+    b.op = BB_OP_LANGE;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_FIXED;
+    b.name = "lapack_clange_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_NORM] = &norm;
+    b.par[BB_M] = &m;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_Y].base = (char *)value;
+    b.opd[BB_Y].stride = 1;
+    bb_execute(&b);
+}
+
+void lapack_clange_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *norm, const int *m, const int *n,
+    bblas_complex32_t const *const *A, const int *lda, float *value, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_NORM] = 3, [BB_M] = 4, [BB_N] = 5, [BB_OPD0 + BB_A] = 6, [BB_LDA] = 7, [BB_OPD0 + BB_Y] = 8, [BB_INFO_ARG] = 9, [BB_QUEUE_ARG] = 10};
+    bb_batch b = {0};
+    b.op = BB_OP_LANGE;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_VAR;
+    b.name = "lapack_clange_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_NORM] = norm;
+    b.par[BB_M] = m;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_Y].base = (char *)value;
+    b.opd[BB_Y].stride = 1;
+    bb_execute(&b);
+}
+
+void lapack_clange_batch_strided_dev(bblas_enum_t layout, bblas_enum_t norm, int m,
+    int n, const bblas_complex32_t *A, int lda, int64_t stride_a, float *value,
+    int batch_size, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_NORM] = 2, [BB_M] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_STRIDE0 + BB_A] = 7, [BB_OPD0 + BB_Y] = 8, [BB_COUNT_ARG] = 9, [BB_INFO_ARG] = 10, [BB_QUEUE_ARG] = 11};
+    bb_batch b = {0};
+    b.op = BB_OP_LANGE;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_STRIDED;
+    b.name = "lapack_clange_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_NORM] = &norm;
+    b.par[BB_M] = &m;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    b.opd[BB_Y].base = (char *)value;
+    b.opd[BB_Y].stride = 1;
+    bb_execute(&b);
+}
+
 void lapack_cgecond_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
     const bblas_enum_t *norm, const int *n, bblas_complex32_t const *const *A,
     const int *lda, float *cond, int *info)
@@ -2592,6 +5317,114 @@ void lapack_cgecond_batch_strided(bblas_enum_t layout, bblas_enum_t norm, int n,
     b.pos = pos;
     b.layout = layout;
     b.info = info;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_NORM] = &norm;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    b.opd[BB_Y].base = (char *)cond;
+    b.opd[BB_Y].stride = 1;
+    bb_execute(&b);
+}
+
+void lapack_cgecond_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *norm, const int *n,
+    bblas_complex32_t const *const *A, const int *lda, float *cond, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_NORM] = 4, [BB_N] = 5, [BB_OPD0 + BB_A] = 6, [BB_LDA] = 7, [BB_OPD0 + BB_Y] = 8, [BB_INFO_ARG] = 9, [BB_QUEUE_ARG] = 10};
+    bb_batch b = {0};
+    b.op = BB_OP_GECOND;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_GROUP;
+    b.name = "lapack_cgecond_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_NORM] = norm;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_Y].base = (char *)cond;
+    b.opd[BB_Y].stride = 1;
+    bb_execute(&b);
+}
+
+void lapack_cgecond_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t norm,
+    int n, bblas_complex32_t const *const *A, int lda, float *cond, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_NORM] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_OPD0 + BB_Y] = 7, [BB_INFO_ARG] = 8, [BB_QUEUE_ARG] = 9};
+    bb_batch b = {0};
+    b.op = BB_OP_GECOND;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_FIXED;
+    b.name = "lapack_cgecond_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_NORM] = &norm;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_Y].base = (char *)cond;
+    b.opd[BB_Y].stride = 1;
+    bb_execute(&b);
+}
+
+void lapack_cgecond_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *norm, const int *n, bblas_complex32_t const *const *A,
+    const int *lda, float *cond, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_NORM] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_OPD0 + BB_Y] = 7, [BB_INFO_ARG] = 8, [BB_QUEUE_ARG] = 9};
+    bb_batch b = {0};
+    b.op = BB_OP_GECOND;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_VAR;
+    b.name = "lapack_cgecond_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_NORM] = norm;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_Y].base = (char *)cond;
+    b.opd[BB_Y].stride = 1;
+    bb_execute(&b);
+}
+
+void lapack_cgecond_batch_strided_dev(bblas_enum_t layout, bblas_enum_t norm, int n,
+    const bblas_complex32_t *A, int lda, int64_t stride_a, float *cond, int batch_size,
+    int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_NORM] = 2, [BB_N] = 3, [BB_OPD0 + BB_A] = 4, [BB_LDA] = 5, [BB_STRIDE0 + BB_A] = 6, [BB_OPD0 + BB_Y] = 7, [BB_COUNT_ARG] = 8, [BB_INFO_ARG] = 9, [BB_QUEUE_ARG] = 10};
+    bb_batch b = {0};
+    b.op = BB_OP_GECOND;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_STRIDED;
+    b.name = "lapack_cgecond_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
     b.count = batch_size;
     b.ngroups = 1;
     b.par[BB_NORM] = &norm;
@@ -2697,6 +5530,123 @@ void lapack_cgecon_batch_strided(bblas_enum_t layout, bblas_enum_t norm, int n,
     b.pos = pos;
     b.layout = layout;
     b.info = info;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_NORM] = &norm;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    b.opd[BB_X].base = (char *)anorm;
+    b.opd[BB_X].stride = 1;
+    b.opd[BB_Y].base = (char *)rcond;
+    b.opd[BB_Y].stride = 1;
+    bb_execute(&b);
+}
+
+void lapack_cgecon_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *norm, const int *n,
+    bblas_complex32_t const *const *A, const int *lda, const float *anorm, float *rcond,
+    int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_NORM] = 4, [BB_N] = 5, [BB_OPD0 + BB_A] = 6, [BB_LDA] = 7, [BB_OPD0 + BB_X] = 8, [BB_OPD0 + BB_Y] = 9, [BB_INFO_ARG] = 10, [BB_QUEUE_ARG] = 11};
+    bb_batch b = {0};
+    b.op = BB_OP_GECON;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_GROUP;
+    b.name = "lapack_cgecon_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_NORM] = norm;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_X].base = (char *)anorm;
+    b.opd[BB_X].stride = 1;
+    b.opd[BB_Y].base = (char *)rcond;
+    b.opd[BB_Y].stride = 1;
+    bb_execute(&b);
+}
+
+void lapack_cgecon_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t norm,
+    int n, bblas_complex32_t const *const *A, int lda, const float *anorm, float *rcond,
+    int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_NORM] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_OPD0 + BB_X] = 7, [BB_OPD0 + BB_Y] = 8, [BB_INFO_ARG] = 9, [BB_QUEUE_ARG] = 10};
+    bb_batch b = {0};
+    b.op = BB_OP_GECON;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_FIXED;
+    b.name = "lapack_cgecon_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_NORM] = &norm;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_X].base = (char *)anorm;
+    b.opd[BB_X].stride = 1;
+    b.opd[BB_Y].base = (char *)rcond;
+    b.opd[BB_Y].stride = 1;
+    bb_execute(&b);
+}
+
+void lapack_cgecon_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *norm, const int *n, bblas_complex32_t const *const *A,
+    const int *lda, const float *anorm, float *rcond, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_NORM] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_OPD0 + BB_X] = 7, [BB_OPD0 + BB_Y] = 8, [BB_INFO_ARG] = 9, [BB_QUEUE_ARG] = 10};
+    bb_batch b = {0};
+    b.op = BB_OP_GECON;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_VAR;
+    b.name = "lapack_cgecon_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_NORM] = norm;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_X].base = (char *)anorm;
+    b.opd[BB_X].stride = 1;
+    b.opd[BB_Y].base = (char *)rcond;
+    b.opd[BB_Y].stride = 1;
+    bb_execute(&b);
+}
+
+void lapack_cgecon_batch_strided_dev(bblas_enum_t layout, bblas_enum_t norm, int n,
+    const bblas_complex32_t *A, int lda, int64_t stride_a, const float *anorm,
+    float *rcond, int batch_size, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_NORM] = 2, [BB_N] = 3, [BB_OPD0 + BB_A] = 4, [BB_LDA] = 5, [BB_STRIDE0 + BB_A] = 6, [BB_OPD0 + BB_X] = 7, [BB_OPD0 + BB_Y] = 8, [BB_COUNT_ARG] = 9, [BB_INFO_ARG] = 10, [BB_QUEUE_ARG] = 11};
+    bb_batch b = {0};
+    b.op = BB_OP_GECON;
+    b.prec = BB_P_C;
+    b.form = BB_FORM_STRIDED;
+    b.name = "lapack_cgecon_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
     b.count = batch_size;
     b.ngroups = 1;
     b.par[BB_NORM] = &norm;

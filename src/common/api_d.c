@@ -140,6 +140,149 @@ void blas_dgemm_batch_strided(bblas_enum_t layout, bblas_enum_t transa,
     bb_execute(&b);
 }
 
+void blas_dgemm_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *transa, const bblas_enum_t *transb, const int *m, const int *n,
+    const int *k, const double *alpha, double const *const *A, const int *lda,
+    double const *const *B, const int *ldb, const double *beta, double **C,
+    const int *ldc, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_TRANS] = 4, [BB_TRANSB] = 5, [BB_M] = 6, [BB_N] = 7, [BB_K] = 8, [BB_ALPHA] = 9, [BB_OPD0 + BB_A] = 10, [BB_LDA] = 11, [BB_OPD0 + BB_B] = 12, [BB_LDB] = 13, [BB_BETA] = 14, [BB_OPD0 + BB_C] = 15, [BB_LDC] = 16, [BB_INFO_ARG] = 17, [BB_QUEUE_ARG] = 18};
+    bb_batch b = {0};
+    b.op = BB_OP_GEMM;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_GROUP;
+    b.name = "blas_dgemm_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_TRANS] = transa;
+    b.par[BB_TRANSB] = transb;
+    b.par[BB_M] = m;
+    b.par[BB_N] = n;
+    b.par[BB_K] = k;
+    b.alpha = alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = ldb;
+    b.beta = beta;
+    b.opd[BB_C].arr = (void *const *)C;
+    b.par[BB_LDC] = ldc;
+    bb_execute(&b);
+}
+
+void blas_dgemm_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t transa,
+    bblas_enum_t transb, int m, int n, int k, double alpha, double const *const *A,
+    int lda, double const *const *B, int ldb, double beta, double **C, int ldc,
+    int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_TRANS] = 3, [BB_TRANSB] = 4, [BB_M] = 5, [BB_N] = 6, [BB_K] = 7, [BB_ALPHA] = 8, [BB_OPD0 + BB_A] = 9, [BB_LDA] = 10, [BB_OPD0 + BB_B] = 11, [BB_LDB] = 12, [BB_BETA] = 13, [BB_OPD0 + BB_C] = 14, [BB_LDC] = 15, [BB_INFO_ARG] = 16, [BB_QUEUE_ARG] = 17};
+    bb_batch b = {0};
+    b.op = BB_OP_GEMM;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_FIXED;
+    b.name = "blas_dgemm_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_TRANS] = &transa;
+    b.par[BB_TRANSB] = &transb;
+    b.par[BB_M] = &m;
+    b.par[BB_N] = &n;
+    b.par[BB_K] = &k;
+    b.alpha = &alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = &ldb;
+    b.beta = &beta;
+    b.opd[BB_C].arr = (void *const *)C;
+    b.par[BB_LDC] = &ldc;
+    bb_execute(&b);
+}
+
+void blas_dgemm_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *transa, const bblas_enum_t *transb, const int *m, const int *n,
+    const int *k, const double *alpha, double const *const *A, const int *lda,
+    double const *const *B, const int *ldb, const double *beta, double **C,
+    const int *ldc, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_TRANS] = 3, [BB_TRANSB] = 4, [BB_M] = 5, [BB_N] = 6, [BB_K] = 7, [BB_ALPHA] = 8, [BB_OPD0 + BB_A] = 9, [BB_LDA] = 10, [BB_OPD0 + BB_B] = 11, [BB_LDB] = 12, [BB_BETA] = 13, [BB_OPD0 + BB_C] = 14, [BB_LDC] = 15, [BB_INFO_ARG] = 16, [BB_QUEUE_ARG] = 17};
+    bb_batch b = {0};
+    b.op = BB_OP_GEMM;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_VAR;
+    b.name = "blas_dgemm_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_TRANS] = transa;
+    b.par[BB_TRANSB] = transb;
+    b.par[BB_M] = m;
+    b.par[BB_N] = n;
+    b.par[BB_K] = k;
+    b.alpha = alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = ldb;
+    b.beta = beta;
+    b.opd[BB_C].arr = (void *const *)C;
+    b.par[BB_LDC] = ldc;
+    bb_execute(&b);
+}
+
+void blas_dgemm_batch_strided_dev(bblas_enum_t layout, bblas_enum_t transa,
+    bblas_enum_t transb, int m, int n, int k, double alpha, const double *A, int lda,
+    int64_t stride_a, const double *B, int ldb, int64_t stride_b, double beta, double *C,
+    int ldc, int64_t stride_c, int batch_size, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_TRANS] = 2, [BB_TRANSB] = 3, [BB_M] = 4, [BB_N] = 5, [BB_K] = 6, [BB_ALPHA] = 7, [BB_OPD0 + BB_A] = 8, [BB_LDA] = 9, [BB_STRIDE0 + BB_A] = 10, [BB_OPD0 + BB_B] = 11, [BB_LDB] = 12, [BB_STRIDE0 + BB_B] = 13, [BB_BETA] = 14, [BB_OPD0 + BB_C] = 15, [BB_LDC] = 16, [BB_STRIDE0 + BB_C] = 17, [BB_COUNT_ARG] = 18, [BB_INFO_ARG] = 19, [BB_QUEUE_ARG] = 20};
+    bb_batch b = {0};
+    b.op = BB_OP_GEMM;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_STRIDED;
+    b.name = "blas_dgemm_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_TRANS] = &transa;
+    b.par[BB_TRANSB] = &transb;
+    b.par[BB_M] = &m;
+    b.par[BB_N] = &n;
+    b.par[BB_K] = &k;
+    b.alpha = &alpha;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    b.opd[BB_B].base = (char *)B;
+    b.par[BB_LDB] = &ldb;
+    b.opd[BB_B].stride = stride_b;
+    b.beta = &beta;
+    b.opd[BB_C].base = (char *)C;
+    b.par[BB_LDC] = &ldc;
+    b.opd[BB_C].stride = stride_c;
+    bb_execute(&b);
+}
+
 void blas_dsymm_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
     const bblas_enum_t *side, const bblas_enum_t *uplo, const int *m, const int *n,
     const double *alpha, double const *const *A, const int *lda, double const *const *B,
@@ -268,6 +411,144 @@ void blas_dsymm_batch_strided(bblas_enum_t layout, bblas_enum_t side, bblas_enum
     bb_execute(&b);
 }
 
+void blas_dsymm_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *side, const bblas_enum_t *uplo, const int *m, const int *n,
+    const double *alpha, double const *const *A, const int *lda, double const *const *B,
+    const int *ldb, const double *beta, double **C, const int *ldc, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_SIDE] = 4, [BB_UPLO] = 5, [BB_M] = 6, [BB_N] = 7, [BB_ALPHA] = 8, [BB_OPD0 + BB_A] = 9, [BB_LDA] = 10, [BB_OPD0 + BB_B] = 11, [BB_LDB] = 12, [BB_BETA] = 13, [BB_OPD0 + BB_C] = 14, [BB_LDC] = 15, [BB_INFO_ARG] = 16, [BB_QUEUE_ARG] = 17};
+    bb_batch b = {0};
+    b.op = BB_OP_SYMM;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_GROUP;
+    b.name = "blas_dsymm_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_SIDE] = side;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_M] = m;
+    b.par[BB_N] = n;
+    b.alpha = alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = ldb;
+    b.beta = beta;
+    b.opd[BB_C].arr = (void *const *)C;
+    b.par[BB_LDC] = ldc;
+    bb_execute(&b);
+}
+
+void blas_dsymm_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t side,
+    bblas_enum_t uplo, int m, int n, double alpha, double const *const *A, int lda,
+    double const *const *B, int ldb, double beta, double **C, int ldc, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_SIDE] = 3, [BB_UPLO] = 4, [BB_M] = 5, [BB_N] = 6, [BB_ALPHA] = 7, [BB_OPD0 + BB_A] = 8, [BB_LDA] = 9, [BB_OPD0 + BB_B] = 10, [BB_LDB] = 11, [BB_BETA] = 12, [BB_OPD0 + BB_C] = 13, [BB_LDC] = 14, [BB_INFO_ARG] = 15, [BB_QUEUE_ARG] = 16};
+    bb_batch b = {0};
+    b.op = BB_OP_SYMM;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_FIXED;
+    b.name = "blas_dsymm_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_SIDE] = &side;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_M] = &m;
+    b.par[BB_N] = &n;
+    b.alpha = &alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = &ldb;
+    b.beta = &beta;
+    b.opd[BB_C].arr = (void *const *)C;
+    b.par[BB_LDC] = &ldc;
+    bb_execute(&b);
+}
+
+void blas_dsymm_batchv_dev(int batch_size, bblas_enum_t layout, const bblas_enum_t *side,
+    const bblas_enum_t *uplo, const int *m, const int *n, const double *alpha,
+    double const *const *A, const int *lda, double const *const *B, const int *ldb,
+    const double *beta, double **C, const int *ldc, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_SIDE] = 3, [BB_UPLO] = 4, [BB_M] = 5, [BB_N] = 6, [BB_ALPHA] = 7, [BB_OPD0 + BB_A] = 8, [BB_LDA] = 9, [BB_OPD0 + BB_B] = 10, [BB_LDB] = 11, [BB_BETA] = 12, [BB_OPD0 + BB_C] = 13, [BB_LDC] = 14, [BB_INFO_ARG] = 15, [BB_QUEUE_ARG] = 16};
+    bb_batch b = {0};
+    b.op = BB_OP_SYMM;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_VAR;
+    b.name = "blas_dsymm_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_SIDE] = side;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_M] = m;
+    b.par[BB_N] = n;
+    b.alpha = alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = ldb;
+    b.beta = beta;
+    b.opd[BB_C].arr = (void *const *)C;
+    b.par[BB_LDC] = ldc;
+    bb_execute(&b);
+}
+
+void blas_dsymm_batch_strided_dev(bblas_enum_t layout, bblas_enum_t side,
+    bblas_enum_t uplo, int m, int n, double alpha, const double *A, int lda,
+    int64_t stride_a, const double *B, int ldb, int64_t stride_b, double beta, double *C,
+    int ldc, int64_t stride_c, int batch_size, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_SIDE] = 2, [BB_UPLO] = 3, [BB_M] = 4, [BB_N] = 5, [BB_ALPHA] = 6, [BB_OPD0 + BB_A] = 7, [BB_LDA] = 8, [BB_STRIDE0 + BB_A] = 9, [BB_OPD0 + BB_B] = 10, [BB_LDB] = 11, [BB_STRIDE0 + BB_B] = 12, [BB_BETA] = 13, [BB_OPD0 + BB_C] = 14, [BB_LDC] = 15, [BB_STRIDE0 + BB_C] = 16, [BB_COUNT_ARG] = 17, [BB_INFO_ARG] = 18, [BB_QUEUE_ARG] = 19};
+    bb_batch b = {0};
+    b.op = BB_OP_SYMM;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_STRIDED;
+    b.name = "blas_dsymm_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_SIDE] = &side;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_M] = &m;
+    b.par[BB_N] = &n;
+    b.alpha = &alpha;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    b.opd[BB_B].base = (char *)B;
+    b.par[BB_LDB] = &ldb;
+    b.opd[BB_B].stride = stride_b;
+    b.beta = &beta;
+    b.opd[BB_C].base = (char *)C;
+    b.par[BB_LDC] = &ldc;
+    b.opd[BB_C].stride = stride_c;
+    bb_execute(&b);
+}
+
 void blas_dsyrk_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
     const bblas_enum_t *uplo, const bblas_enum_t *trans, const int *n, const int *k,
     const double *alpha, double const *const *A, const int *lda, const double *beta,
@@ -369,6 +650,133 @@ void blas_dsyrk_batch_strided(bblas_enum_t layout, bblas_enum_t uplo, bblas_enum
     b.pos = pos;
     b.layout = layout;
     b.info = info;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_TRANS] = &trans;
+    b.par[BB_N] = &n;
+    b.par[BB_K] = &k;
+    b.alpha = &alpha;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    b.beta = &beta;
+    b.opd[BB_C].base = (char *)C;
+    b.par[BB_LDC] = &ldc;
+    b.opd[BB_C].stride = stride_c;
+    bb_execute(&b);
+}
+
+void blas_dsyrk_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const bblas_enum_t *trans, const int *n, const int *k,
+    const double *alpha, double const *const *A, const int *lda, const double *beta,
+    double **C, const int *ldc, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_UPLO] = 4, [BB_TRANS] = 5, [BB_N] = 6, [BB_K] = 7, [BB_ALPHA] = 8, [BB_OPD0 + BB_A] = 9, [BB_LDA] = 10, [BB_BETA] = 11, [BB_OPD0 + BB_C] = 12, [BB_LDC] = 13, [BB_INFO_ARG] = 14, [BB_QUEUE_ARG] = 15};
+    bb_batch b = {0};
+    b.op = BB_OP_SYRK;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_GROUP;
+    b.name = "blas_dsyrk_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_TRANS] = trans;
+    b.par[BB_N] = n;
+    b.par[BB_K] = k;
+    b.alpha = alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.beta = beta;
+    b.opd[BB_C].arr = (void *const *)C;
+    b.par[BB_LDC] = ldc;
+    bb_execute(&b);
+}
+
+void blas_dsyrk_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    bblas_enum_t trans, int n, int k, double alpha, double const *const *A, int lda,
+    double beta, double **C, int ldc, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_UPLO] = 3, [BB_TRANS] = 4, [BB_N] = 5, [BB_K] = 6, [BB_ALPHA] = 7, [BB_OPD0 + BB_A] = 8, [BB_LDA] = 9, [BB_BETA] = 10, [BB_OPD0 + BB_C] = 11, [BB_LDC] = 12, [BB_INFO_ARG] = 13, [BB_QUEUE_ARG] = 14};
+    bb_batch b = {0};
+    b.op = BB_OP_SYRK;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_FIXED;
+    b.name = "blas_dsyrk_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_TRANS] = &trans;
+    b.par[BB_N] = &n;
+    b.par[BB_K] = &k;
+    b.alpha = &alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    b.beta = &beta;
+    b.opd[BB_C].arr = (void *const *)C;
+    b.par[BB_LDC] = &ldc;
+    bb_execute(&b);
+}
+
+void blas_dsyrk_batchv_dev(int batch_size, bblas_enum_t layout, const bblas_enum_t *uplo,
+    const bblas_enum_t *trans, const int *n, const int *k, const double *alpha,
+    double const *const *A, const int *lda, const double *beta, double **C,
+    const int *ldc, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_UPLO] = 3, [BB_TRANS] = 4, [BB_N] = 5, [BB_K] = 6, [BB_ALPHA] = 7, [BB_OPD0 + BB_A] = 8, [BB_LDA] = 9, [BB_BETA] = 10, [BB_OPD0 + BB_C] = 11, [BB_LDC] = 12, [BB_INFO_ARG] = 13, [BB_QUEUE_ARG] = 14};
+    bb_batch b = {0};
+    b.op = BB_OP_SYRK;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_VAR;
+    b.name = "blas_dsyrk_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_TRANS] = trans;
+    b.par[BB_N] = n;
+    b.par[BB_K] = k;
+    b.alpha = alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.beta = beta;
+    b.opd[BB_C].arr = (void *const *)C;
+    b.par[BB_LDC] = ldc;
+    bb_execute(&b);
+}
+
+void blas_dsyrk_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo,
+    bblas_enum_t trans, int n, int k, double alpha, const double *A, int lda,
+    int64_t stride_a, double beta, double *C, int ldc, int64_t stride_c, int batch_size,
+    int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_UPLO] = 2, [BB_TRANS] = 3, [BB_N] = 4, [BB_K] = 5, [BB_ALPHA] = 6, [BB_OPD0 + BB_A] = 7, [BB_LDA] = 8, [BB_STRIDE0 + BB_A] = 9, [BB_BETA] = 10, [BB_OPD0 + BB_C] = 11, [BB_LDC] = 12, [BB_STRIDE0 + BB_C] = 13, [BB_COUNT_ARG] = 14, [BB_INFO_ARG] = 15, [BB_QUEUE_ARG] = 16};
+    bb_batch b = {0};
+    b.op = BB_OP_SYRK;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_STRIDED;
+    b.name = "blas_dsyrk_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
     b.count = batch_size;
     b.ngroups = 1;
     b.par[BB_UPLO] = &uplo;
@@ -514,6 +922,145 @@ void blas_dsyr2k_batch_strided(bblas_enum_t layout, bblas_enum_t uplo,
     bb_execute(&b);
 }
 
+void blas_dsyr2k_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const bblas_enum_t *trans, const int *n, const int *k,
+    const double *alpha, double const *const *A, const int *lda, double const *const *B,
+    const int *ldb, const double *beta, double **C, const int *ldc, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_UPLO] = 4, [BB_TRANS] = 5, [BB_N] = 6, [BB_K] = 7, [BB_ALPHA] = 8, [BB_OPD0 + BB_A] = 9, [BB_LDA] = 10, [BB_OPD0 + BB_B] = 11, [BB_LDB] = 12, [BB_BETA] = 13, [BB_OPD0 + BB_C] = 14, [BB_LDC] = 15, [BB_INFO_ARG] = 16, [BB_QUEUE_ARG] = 17};
+    bb_batch b = {0};
+    b.op = BB_OP_SYR2K;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_GROUP;
+    b.name = "blas_dsyr2k_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_TRANS] = trans;
+    b.par[BB_N] = n;
+    b.par[BB_K] = k;
+    b.alpha = alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = ldb;
+    b.beta = beta;
+    b.opd[BB_C].arr = (void *const *)C;
+    b.par[BB_LDC] = ldc;
+    bb_execute(&b);
+}
+
+void blas_dsyr2k_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    bblas_enum_t trans, int n, int k, double alpha, double const *const *A, int lda,
+    double const *const *B, int ldb, double beta, double **C, int ldc, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_UPLO] = 3, [BB_TRANS] = 4, [BB_N] = 5, [BB_K] = 6, [BB_ALPHA] = 7, [BB_OPD0 + BB_A] = 8, [BB_LDA] = 9, [BB_OPD0 + BB_B] = 10, [BB_LDB] = 11, [BB_BETA] = 12, [BB_OPD0 + BB_C] = 13, [BB_LDC] = 14, [BB_INFO_ARG] = 15, [BB_QUEUE_ARG] = 16};
+    bb_batch b = {0};
+    b.op = BB_OP_SYR2K;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_FIXED;
+    b.name = "blas_dsyr2k_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_TRANS] = &trans;
+    b.par[BB_N] = &n;
+    b.par[BB_K] = &k;
+    b.alpha = &alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = &ldb;
+    b.beta = &beta;
+    b.opd[BB_C].arr = (void *const *)C;
+    b.par[BB_LDC] = &ldc;
+    bb_execute(&b);
+}
+
+void blas_dsyr2k_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const bblas_enum_t *trans, const int *n, const int *k,
+    const double *alpha, double const *const *A, const int *lda, double const *const *B,
+    const int *ldb, const double *beta, double **C, const int *ldc, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_UPLO] = 3, [BB_TRANS] = 4, [BB_N] = 5, [BB_K] = 6, [BB_ALPHA] = 7, [BB_OPD0 + BB_A] = 8, [BB_LDA] = 9, [BB_OPD0 + BB_B] = 10, [BB_LDB] = 11, [BB_BETA] = 12, [BB_OPD0 + BB_C] = 13, [BB_LDC] = 14, [BB_INFO_ARG] = 15, [BB_QUEUE_ARG] = 16};
+    bb_batch b = {0};
+    b.op = BB_OP_SYR2K;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_VAR;
+    b.name = "blas_dsyr2k_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_TRANS] = trans;
+    b.par[BB_N] = n;
+    b.par[BB_K] = k;
+    b.alpha = alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = ldb;
+    b.beta = beta;
+    b.opd[BB_C].arr = (void *const *)C;
+    b.par[BB_LDC] = ldc;
+    bb_execute(&b);
+}
+
+void blas_dsyr2k_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo,
+    bblas_enum_t trans, int n, int k, double alpha, const double *A, int lda,
+    int64_t stride_a, const double *B, int ldb, int64_t stride_b, double beta, double *C,
+    int ldc, int64_t stride_c, int batch_size, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_UPLO] = 2, [BB_TRANS] = 3, [BB_N] = 4, [BB_K] = 5, [BB_ALPHA] = 6, [BB_OPD0 + BB_A] = 7, [BB_LDA] = 8, [BB_STRIDE0 + BB_A] = 9, [BB_OPD0 + BB_B] = 10, [BB_LDB] = 11, [BB_STRIDE0 + BB_B] = 12, [BB_BETA] = 13, [BB_OPD0 + BB_C] = 14, [BB_LDC] = 15, [BB_STRIDE0 + BB_C] = 16, [BB_COUNT_ARG] = 17, [BB_INFO_ARG] = 18, [BB_QUEUE_ARG] = 19};
+    bb_batch b = {0};
+    b.op = BB_OP_SYR2K;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_STRIDED;
+    b.name = "blas_dsyr2k_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_TRANS] = &trans;
+    b.par[BB_N] = &n;
+    b.par[BB_K] = &k;
+    b.alpha = &alpha;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    b.opd[BB_B].base = (char *)B;
+    b.par[BB_LDB] = &ldb;
+    b.opd[BB_B].stride = stride_b;
+    b.beta = &beta;
+    b.opd[BB_C].base = (char *)C;
+    b.par[BB_LDC] = &ldc;
+    b.opd[BB_C].stride = stride_c;
+    bb_execute(&b);
+}
+
 void blas_dtrmm_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
     const bblas_enum_t *side, const bblas_enum_t *uplo, const bblas_enum_t *transa,
     const bblas_enum_t *diag, const int *m, const int *n, const double *alpha,
@@ -619,6 +1166,139 @@ void blas_dtrmm_batch_strided(bblas_enum_t layout, bblas_enum_t side, bblas_enum
     b.pos = pos;
     b.layout = layout;
     b.info = info;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_SIDE] = &side;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_TRANS] = &transa;
+    b.par[BB_DIAG] = &diag;
+    b.par[BB_M] = &m;
+    b.par[BB_N] = &n;
+    b.alpha = &alpha;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    b.opd[BB_B].base = (char *)B;
+    b.par[BB_LDB] = &ldb;
+    b.opd[BB_B].stride = stride_b;
+    bb_execute(&b);
+}
+
+void blas_dtrmm_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *side, const bblas_enum_t *uplo, const bblas_enum_t *transa,
+    const bblas_enum_t *diag, const int *m, const int *n, const double *alpha,
+    double const *const *A, const int *lda, double **B, const int *ldb, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_SIDE] = 4, [BB_UPLO] = 5, [BB_TRANS] = 6, [BB_DIAG] = 7, [BB_M] = 8, [BB_N] = 9, [BB_ALPHA] = 10, [BB_OPD0 + BB_A] = 11, [BB_LDA] = 12, [BB_OPD0 + BB_B] = 13, [BB_LDB] = 14, [BB_INFO_ARG] = 15, [BB_QUEUE_ARG] = 16};
+    bb_batch b = {0};
+    b.op = BB_OP_TRMM;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_GROUP;
+    b.name = "blas_dtrmm_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_SIDE] = side;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_TRANS] = transa;
+    b.par[BB_DIAG] = diag;
+    b.par[BB_M] = m;
+    b.par[BB_N] = n;
+    b.alpha = alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = ldb;
+    bb_execute(&b);
+}
+
+void blas_dtrmm_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t side,
+    bblas_enum_t uplo, bblas_enum_t transa, bblas_enum_t diag, int m, int n,
+    double alpha, double const *const *A, int lda, double **B, int ldb, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_SIDE] = 3, [BB_UPLO] = 4, [BB_TRANS] = 5, [BB_DIAG] = 6, [BB_M] = 7, [BB_N] = 8, [BB_ALPHA] = 9, [BB_OPD0 + BB_A] = 10, [BB_LDA] = 11, [BB_OPD0 + BB_B] = 12, [BB_LDB] = 13, [BB_INFO_ARG] = 14, [BB_QUEUE_ARG] = 15};
+    bb_batch b = {0};
+    b.op = BB_OP_TRMM;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_FIXED;
+    b.name = "blas_dtrmm_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_SIDE] = &side;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_TRANS] = &transa;
+    b.par[BB_DIAG] = &diag;
+    b.par[BB_M] = &m;
+    b.par[BB_N] = &n;
+    b.alpha = &alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = &ldb;
+    bb_execute(&b);
+}
+
+void blas_dtrmm_batchv_dev(int batch_size, bblas_enum_t layout, const bblas_enum_t *side,
+    const bblas_enum_t *uplo, const bblas_enum_t *transa, const bblas_enum_t *diag,
+    const int *m, const int *n, const double *alpha, double const *const *A,
+    const int *lda, double **B, const int *ldb, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_SIDE] = 3, [BB_UPLO] = 4, [BB_TRANS] = 5, [BB_DIAG] = 6, [BB_M] = 7, [BB_N] = 8, [BB_ALPHA] = 9, [BB_OPD0 + BB_A] = 10, [BB_LDA] = 11, [BB_OPD0 + BB_B] = 12, [BB_LDB] = 13, [BB_INFO_ARG] = 14, [BB_QUEUE_ARG] = 15};
+    bb_batch b = {0};
+    b.op = BB_OP_TRMM;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_VAR;
+    b.name = "blas_dtrmm_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_SIDE] = side;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_TRANS] = transa;
+    b.par[BB_DIAG] = diag;
+    b.par[BB_M] = m;
+    b.par[BB_N] = n;
+    b.alpha = alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = ldb;
+    bb_execute(&b);
+}
+
+void blas_dtrmm_batch_strided_dev(bblas_enum_t layout, bblas_enum_t side,
+    bblas_enum_t uplo, bblas_enum_t transa, bblas_enum_t diag, int m, int n,
+    double alpha, const double *A, int lda, int64_t stride_a, double *B, int ldb,
+    int64_t stride_b, int batch_size, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_SIDE] = 2, [BB_UPLO] = 3, [BB_TRANS] = 4, [BB_DIAG] = 5, [BB_M] = 6, [BB_N] = 7, [BB_ALPHA] = 8, [BB_OPD0 + BB_A] = 9, [BB_LDA] = 10, [BB_STRIDE0 + BB_A] = 11, [BB_OPD0 + BB_B] = 12, [BB_LDB] = 13, [BB_STRIDE0 + BB_B] = 14, [BB_COUNT_ARG] = 15, [BB_INFO_ARG] = 16, [BB_QUEUE_ARG] = 17};
+    bb_batch b = {0};
+    b.op = BB_OP_TRMM;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_STRIDED;
+    b.name = "blas_dtrmm_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
     b.count = batch_size;
     b.ngroups = 1;
     b.par[BB_SIDE] = &side;
@@ -760,6 +1440,139 @@ void blas_dtrsm_batch_strided(bblas_enum_t layout, bblas_enum_t side, bblas_enum
     bb_execute(&b);
 }
 
+void blas_dtrsm_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *side, const bblas_enum_t *uplo, const bblas_enum_t *transa,
+    const bblas_enum_t *diag, const int *m, const int *n, const double *alpha,
+    double const *const *A, const int *lda, double **B, const int *ldb, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_SIDE] = 4, [BB_UPLO] = 5, [BB_TRANS] = 6, [BB_DIAG] = 7, [BB_M] = 8, [BB_N] = 9, [BB_ALPHA] = 10, [BB_OPD0 + BB_A] = 11, [BB_LDA] = 12, [BB_OPD0 + BB_B] = 13, [BB_LDB] = 14, [BB_INFO_ARG] = 15, [BB_QUEUE_ARG] = 16};
+    bb_batch b = {0};
+    b.op = BB_OP_TRSM;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_GROUP;
+    b.name = "blas_dtrsm_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_SIDE] = side;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_TRANS] = transa;
+    b.par[BB_DIAG] = diag;
+    b.par[BB_M] = m;
+    b.par[BB_N] = n;
+    b.alpha = alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = ldb;
+    bb_execute(&b);
+}
+
+void blas_dtrsm_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t side,
+    bblas_enum_t uplo, bblas_enum_t transa, bblas_enum_t diag, int m, int n,
+    double alpha, double const *const *A, int lda, double **B, int ldb, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_SIDE] = 3, [BB_UPLO] = 4, [BB_TRANS] = 5, [BB_DIAG] = 6, [BB_M] = 7, [BB_N] = 8, [BB_ALPHA] = 9, [BB_OPD0 + BB_A] = 10, [BB_LDA] = 11, [BB_OPD0 + BB_B] = 12, [BB_LDB] = 13, [BB_INFO_ARG] = 14, [BB_QUEUE_ARG] = 15};
+    bb_batch b = {0};
+    b.op = BB_OP_TRSM;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_FIXED;
+    b.name = "blas_dtrsm_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_SIDE] = &side;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_TRANS] = &transa;
+    b.par[BB_DIAG] = &diag;
+    b.par[BB_M] = &m;
+    b.par[BB_N] = &n;
+    b.alpha = &alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = &ldb;
+    bb_execute(&b);
+}
+
+void blas_dtrsm_batchv_dev(int batch_size, bblas_enum_t layout, const bblas_enum_t *side,
+    const bblas_enum_t *uplo, const bblas_enum_t *transa, const bblas_enum_t *diag,
+    const int *m, const int *n, const double *alpha, double const *const *A,
+    const int *lda, double **B, const int *ldb, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_SIDE] = 3, [BB_UPLO] = 4, [BB_TRANS] = 5, [BB_DIAG] = 6, [BB_M] = 7, [BB_N] = 8, [BB_ALPHA] = 9, [BB_OPD0 + BB_A] = 10, [BB_LDA] = 11, [BB_OPD0 + BB_B] = 12, [BB_LDB] = 13, [BB_INFO_ARG] = 14, [BB_QUEUE_ARG] = 15};
+    bb_batch b = {0};
+    b.op = BB_OP_TRSM;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_VAR;
+    b.name = "blas_dtrsm_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_SIDE] = side;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_TRANS] = transa;
+    b.par[BB_DIAG] = diag;
+    b.par[BB_M] = m;
+    b.par[BB_N] = n;
+    b.alpha = alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = ldb;
+    bb_execute(&b);
+}
+
+void blas_dtrsm_batch_strided_dev(bblas_enum_t layout, bblas_enum_t side,
+    bblas_enum_t uplo, bblas_enum_t transa, bblas_enum_t diag, int m, int n,
+    double alpha, const double *A, int lda, int64_t stride_a, double *B, int ldb,
+    int64_t stride_b, int batch_size, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_SIDE] = 2, [BB_UPLO] = 3, [BB_TRANS] = 4, [BB_DIAG] = 5, [BB_M] = 6, [BB_N] = 7, [BB_ALPHA] = 8, [BB_OPD0 + BB_A] = 9, [BB_LDA] = 10, [BB_STRIDE0 + BB_A] = 11, [BB_OPD0 + BB_B] = 12, [BB_LDB] = 13, [BB_STRIDE0 + BB_B] = 14, [BB_COUNT_ARG] = 15, [BB_INFO_ARG] = 16, [BB_QUEUE_ARG] = 17};
+    bb_batch b = {0};
+    b.op = BB_OP_TRSM;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_STRIDED;
+    b.name = "blas_dtrsm_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_SIDE] = &side;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_TRANS] = &transa;
+    b.par[BB_DIAG] = &diag;
+    b.par[BB_M] = &m;
+    b.par[BB_N] = &n;
+    b.alpha = &alpha;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    b.opd[BB_B].base = (char *)B;
+    b.par[BB_LDB] = &ldb;
+    b.opd[BB_B].stride = stride_b;
+    bb_execute(&b);
+}
+
 void lapack_dpotrf_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
     const bblas_enum_t *uplo, const int *n, double **A, const int *lda, int *info)
 {
@@ -837,6 +1650,104 @@ void lapack_dpotrf_batch_strided(bblas_enum_t layout, bblas_enum_t uplo, int n,
     b.pos = pos;
     b.layout = layout;
     b.info = info;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    bb_execute(&b);
+}
+
+void lapack_dpotrf_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *uplo, const int *n, double **A,
+    const int *lda, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_UPLO] = 4, [BB_N] = 5, [BB_OPD0 + BB_A] = 6, [BB_LDA] = 7, [BB_INFO_ARG] = 8, [BB_QUEUE_ARG] = 9};
+    bb_batch b = {0};
+    b.op = BB_OP_POTRF;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_GROUP;
+    b.name = "lapack_dpotrf_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    bb_execute(&b);
+}
+
+void lapack_dpotrf_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    int n, double **A, int lda, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_UPLO] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_INFO_ARG] = 7, [BB_QUEUE_ARG] = 8};
+    bb_batch b = {0};
+    b.op = BB_OP_POTRF;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_FIXED;
+    b.name = "lapack_dpotrf_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    bb_execute(&b);
+}
+
+void lapack_dpotrf_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const int *n, double **A, const int *lda, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_UPLO] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_INFO_ARG] = 7, [BB_QUEUE_ARG] = 8};
+    bb_batch b = {0};
+    b.op = BB_OP_POTRF;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_VAR;
+    b.name = "lapack_dpotrf_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    bb_execute(&b);
+}
+
+void lapack_dpotrf_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo, int n,
+    double *A, int lda, int64_t stride_a, int batch_size, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_UPLO] = 2, [BB_N] = 3, [BB_OPD0 + BB_A] = 4, [BB_LDA] = 5, [BB_STRIDE0 + BB_A] = 6, [BB_COUNT_ARG] = 7, [BB_INFO_ARG] = 8, [BB_QUEUE_ARG] = 9};
+    bb_batch b = {0};
+    b.op = BB_OP_POTRF;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_STRIDED;
+    b.name = "lapack_dpotrf_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
     b.count = batch_size;
     b.ngroups = 1;
     b.par[BB_UPLO] = &uplo;
@@ -936,6 +1847,119 @@ void lapack_dpotrs_batch_strided(bblas_enum_t layout, bblas_enum_t uplo, int n, 
     b.pos = pos;
     b.layout = layout;
     b.info = info;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_N] = &n;
+    b.par[BB_NRHS] = &nrhs;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    b.opd[BB_B].base = (char *)B;
+    b.par[BB_LDB] = &ldb;
+    b.opd[BB_B].stride = stride_b;
+    bb_execute(&b);
+}
+
+void lapack_dpotrs_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *uplo, const int *n, const int *nrhs,
+    double const *const *A, const int *lda, double **B, const int *ldb, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_UPLO] = 4, [BB_N] = 5, [BB_NRHS] = 6, [BB_OPD0 + BB_A] = 7, [BB_LDA] = 8, [BB_OPD0 + BB_B] = 9, [BB_LDB] = 10, [BB_INFO_ARG] = 11, [BB_QUEUE_ARG] = 12};
+    bb_batch b = {0};
+    b.op = BB_OP_POTRS;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_GROUP;
+    b.name = "lapack_dpotrs_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_N] = n;
+    b.par[BB_NRHS] = nrhs;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = ldb;
+    bb_execute(&b);
+}
+
+void lapack_dpotrs_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    int n, int nrhs, double const *const *A, int lda, double **B, int ldb, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_UPLO] = 3, [BB_N] = 4, [BB_NRHS] = 5, [BB_OPD0 + BB_A] = 6, [BB_LDA] = 7, [BB_OPD0 + BB_B] = 8, [BB_LDB] = 9, [BB_INFO_ARG] = 10, [BB_QUEUE_ARG] = 11};
+    bb_batch b = {0};
+    b.op = BB_OP_POTRS;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_FIXED;
+    b.name = "lapack_dpotrs_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_N] = &n;
+    b.par[BB_NRHS] = &nrhs;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = &ldb;
+    bb_execute(&b);
+}
+
+void lapack_dpotrs_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const int *n, const int *nrhs, double const *const *A,
+    const int *lda, double **B, const int *ldb, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_UPLO] = 3, [BB_N] = 4, [BB_NRHS] = 5, [BB_OPD0 + BB_A] = 6, [BB_LDA] = 7, [BB_OPD0 + BB_B] = 8, [BB_LDB] = 9, [BB_INFO_ARG] = 10, [BB_QUEUE_ARG] = 11};
+    bb_batch b = {0};
+    b.op = BB_OP_POTRS;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_VAR;
+    b.name = "lapack_dpotrs_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_N] = n;
+    b.par[BB_NRHS] = nrhs;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = ldb;
+    bb_execute(&b);
+}
+
+void lapack_dpotrs_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo, int n,
+    int nrhs, const double *A, int lda, int64_t stride_a, double *B, int ldb,
+    int64_t stride_b, int batch_size, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_UPLO] = 2, [BB_N] = 3, [BB_NRHS] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_STRIDE0 + BB_A] = 7, [BB_OPD0 + BB_B] = 8, [BB_LDB] = 9, [BB_STRIDE0 + BB_B] = 10, [BB_COUNT_ARG] = 11, [BB_INFO_ARG] = 12, [BB_QUEUE_ARG] = 13};
+    bb_batch b = {0};
+    b.op = BB_OP_POTRS;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_STRIDED;
+    b.name = "lapack_dpotrs_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
     b.count = batch_size;
     b.ngroups = 1;
     b.par[BB_UPLO] = &uplo;
@@ -1053,6 +2077,118 @@ void lapack_dposv_batch_strided(bblas_enum_t layout, bblas_enum_t uplo, int n, i
     bb_execute(&b);
 }
 
+void lapack_dposv_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const int *n, const int *nrhs, double **A, const int *lda,
+    double **B, const int *ldb, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_UPLO] = 4, [BB_N] = 5, [BB_NRHS] = 6, [BB_OPD0 + BB_A] = 7, [BB_LDA] = 8, [BB_OPD0 + BB_B] = 9, [BB_LDB] = 10, [BB_INFO_ARG] = 11, [BB_QUEUE_ARG] = 12};
+    bb_batch b = {0};
+    b.op = BB_OP_POSV;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_GROUP;
+    b.name = "lapack_dposv_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_N] = n;
+    b.par[BB_NRHS] = nrhs;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = ldb;
+    bb_execute(&b);
+}
+
+void lapack_dposv_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    int n, int nrhs, double **A, int lda, double **B, int ldb, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_UPLO] = 3, [BB_N] = 4, [BB_NRHS] = 5, [BB_OPD0 + BB_A] = 6, [BB_LDA] = 7, [BB_OPD0 + BB_B] = 8, [BB_LDB] = 9, [BB_INFO_ARG] = 10, [BB_QUEUE_ARG] = 11};
+    bb_batch b = {0};
+    b.op = BB_OP_POSV;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_FIXED;
+    b.name = "lapack_dposv_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_N] = &n;
+    b.par[BB_NRHS] = &nrhs;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = &ldb;
+    bb_execute(&b);
+}
+
+void lapack_dposv_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const int *n, const int *nrhs, double **A, const int *lda,
+    double **B, const int *ldb, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_UPLO] = 3, [BB_N] = 4, [BB_NRHS] = 5, [BB_OPD0 + BB_A] = 6, [BB_LDA] = 7, [BB_OPD0 + BB_B] = 8, [BB_LDB] = 9, [BB_INFO_ARG] = 10, [BB_QUEUE_ARG] = 11};
+    bb_batch b = {0};
+    b.op = BB_OP_POSV;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_VAR;
+    b.name = "lapack_dposv_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_N] = n;
+    b.par[BB_NRHS] = nrhs;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = ldb;
+    bb_execute(&b);
+}
+
+void lapack_dposv_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo, int n,
+    int nrhs, double *A, int lda, int64_t stride_a, double *B, int ldb, int64_t stride_b,
+    int batch_size, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_UPLO] = 2, [BB_N] = 3, [BB_NRHS] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_STRIDE0 + BB_A] = 7, [BB_OPD0 + BB_B] = 8, [BB_LDB] = 9, [BB_STRIDE0 + BB_B] = 10, [BB_COUNT_ARG] = 11, [BB_INFO_ARG] = 12, [BB_QUEUE_ARG] = 13};
+    bb_batch b = {0};
+    b.op = BB_OP_POSV;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_STRIDED;
+    b.name = "lapack_dposv_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_N] = &n;
+    b.par[BB_NRHS] = &nrhs;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    b.opd[BB_B].base = (char *)B;
+    b.par[BB_LDB] = &ldb;
+    b.opd[BB_B].stride = stride_b;
+    bb_execute(&b);
+}
+
 void lapack_dtrtri_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
     const bblas_enum_t *uplo, const bblas_enum_t *diag, const int *n, double **A,
     const int *lda, int *info)
@@ -1135,6 +2271,108 @@ void lapack_dtrtri_batch_strided(bblas_enum_t layout, bblas_enum_t uplo,
     b.pos = pos;
     b.layout = layout;
     b.info = info;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_DIAG] = &diag;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    bb_execute(&b);
+}
+
+void lapack_dtrtri_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *uplo, const bblas_enum_t *diag,
+    const int *n, double **A, const int *lda, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_UPLO] = 4, [BB_DIAG] = 5, [BB_N] = 6, [BB_OPD0 + BB_A] = 7, [BB_LDA] = 8, [BB_INFO_ARG] = 9, [BB_QUEUE_ARG] = 10};
+    bb_batch b = {0};
+    b.op = BB_OP_TRTRI;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_GROUP;
+    b.name = "lapack_dtrtri_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_DIAG] = diag;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    bb_execute(&b);
+}
+
+void lapack_dtrtri_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    bblas_enum_t diag, int n, double **A, int lda, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_UPLO] = 3, [BB_DIAG] = 4, [BB_N] = 5, [BB_OPD0 + BB_A] = 6, [BB_LDA] = 7, [BB_INFO_ARG] = 8, [BB_QUEUE_ARG] = 9};
+    bb_batch b = {0};
+    b.op = BB_OP_TRTRI;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_FIXED;
+    b.name = "lapack_dtrtri_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_DIAG] = &diag;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    bb_execute(&b);
+}
+
+void lapack_dtrtri_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const bblas_enum_t *diag, const int *n, double **A,
+    const int *lda, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_UPLO] = 3, [BB_DIAG] = 4, [BB_N] = 5, [BB_OPD0 + BB_A] = 6, [BB_LDA] = 7, [BB_INFO_ARG] = 8, [BB_QUEUE_ARG] = 9};
+    bb_batch b = {0};
+    b.op = BB_OP_TRTRI;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_VAR;
+    b.name = "lapack_dtrtri_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_DIAG] = diag;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    bb_execute(&b);
+}
+
+void lapack_dtrtri_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo,
+    bblas_enum_t diag, int n, double *A, int lda, int64_t stride_a, int batch_size,
+    int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_UPLO] = 2, [BB_DIAG] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_STRIDE0 + BB_A] = 7, [BB_COUNT_ARG] = 8, [BB_INFO_ARG] = 9, [BB_QUEUE_ARG] = 10};
+    bb_batch b = {0};
+    b.op = BB_OP_TRTRI;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_STRIDED;
+    b.name = "lapack_dtrtri_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
     b.count = batch_size;
     b.ngroups = 1;
     b.par[BB_UPLO] = &uplo;
@@ -1233,6 +2471,104 @@ void lapack_dlauum_batch_strided(bblas_enum_t layout, bblas_enum_t uplo, int n,
     bb_execute(&b);
 }
 
+void lapack_dlauum_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *uplo, const int *n, double **A,
+    const int *lda, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_UPLO] = 4, [BB_N] = 5, [BB_OPD0 + BB_A] = 6, [BB_LDA] = 7, [BB_INFO_ARG] = 8, [BB_QUEUE_ARG] = 9};
+    bb_batch b = {0};
+    b.op = BB_OP_LAUUM;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_GROUP;
+    b.name = "lapack_dlauum_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    bb_execute(&b);
+}
+
+void lapack_dlauum_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    int n, double **A, int lda, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_UPLO] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_INFO_ARG] = 7, [BB_QUEUE_ARG] = 8};
+    bb_batch b = {0};
+    b.op = BB_OP_LAUUM;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_FIXED;
+    b.name = "lapack_dlauum_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    bb_execute(&b);
+}
+
+void lapack_dlauum_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const int *n, double **A, const int *lda, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_UPLO] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_INFO_ARG] = 7, [BB_QUEUE_ARG] = 8};
+    bb_batch b = {0};
+    b.op = BB_OP_LAUUM;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_VAR;
+    b.name = "lapack_dlauum_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    bb_execute(&b);
+}
+
+void lapack_dlauum_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo, int n,
+    double *A, int lda, int64_t stride_a, int batch_size, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_UPLO] = 2, [BB_N] = 3, [BB_OPD0 + BB_A] = 4, [BB_LDA] = 5, [BB_STRIDE0 + BB_A] = 6, [BB_COUNT_ARG] = 7, [BB_INFO_ARG] = 8, [BB_QUEUE_ARG] = 9};
+    bb_batch b = {0};
+    b.op = BB_OP_LAUUM;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_STRIDED;
+    b.name = "lapack_dlauum_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    bb_execute(&b);
+}
+
 void lapack_dpotri_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
     const bblas_enum_t *uplo, const int *n, double **A, const int *lda, int *info)
 {
@@ -1320,6 +2656,104 @@ void lapack_dpotri_batch_strided(bblas_enum_t layout, bblas_enum_t uplo, int n,
     bb_execute(&b);
 }
 
+void lapack_dpotri_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *uplo, const int *n, double **A,
+    const int *lda, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_UPLO] = 4, [BB_N] = 5, [BB_OPD0 + BB_A] = 6, [BB_LDA] = 7, [BB_INFO_ARG] = 8, [BB_QUEUE_ARG] = 9};
+    bb_batch b = {0};
+    b.op = BB_OP_POTRI;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_GROUP;
+    b.name = "lapack_dpotri_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    bb_execute(&b);
+}
+
+void lapack_dpotri_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    int n, double **A, int lda, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_UPLO] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_INFO_ARG] = 7, [BB_QUEUE_ARG] = 8};
+    bb_batch b = {0};
+    b.op = BB_OP_POTRI;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_FIXED;
+    b.name = "lapack_dpotri_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    bb_execute(&b);
+}
+
+void lapack_dpotri_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const int *n, double **A, const int *lda, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_UPLO] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_INFO_ARG] = 7, [BB_QUEUE_ARG] = 8};
+    bb_batch b = {0};
+    b.op = BB_OP_POTRI;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_VAR;
+    b.name = "lapack_dpotri_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    bb_execute(&b);
+}
+
+void lapack_dpotri_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo, int n,
+    double *A, int lda, int64_t stride_a, int batch_size, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_UPLO] = 2, [BB_N] = 3, [BB_OPD0 + BB_A] = 4, [BB_LDA] = 5, [BB_STRIDE0 + BB_A] = 6, [BB_COUNT_ARG] = 7, [BB_INFO_ARG] = 8, [BB_QUEUE_ARG] = 9};
+    bb_batch b = {0};
+    b.op = BB_OP_POTRI;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_STRIDED;
+    b.name = "lapack_dpotri_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    bb_execute(&b);
+}
+
 void lapack_dpoti_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
     const bblas_enum_t *uplo, const int *n, double **A, const int *lda, int *info)
 {
@@ -1397,6 +2831,104 @@ void lapack_dpoti_batch_strided(bblas_enum_t layout, bblas_enum_t uplo, int n, d
     b.pos = pos;
     b.layout = layout;
     b.info = info;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    bb_execute(&b);
+}
+
+void lapack_dpoti_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const int *n, double **A, const int *lda, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_UPLO] = 4, [BB_N] = 5, [BB_OPD0 + BB_A] = 6, [BB_LDA] = 7, [BB_INFO_ARG] = 8, [BB_QUEUE_ARG] = 9};
+    bb_batch b = {0};
+    b.op = BB_OP_POTI;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_GROUP;
+    b.name = "lapack_dpoti_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    bb_execute(&b);
+}
+
+void lapack_dpoti_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    int n, double **A, int lda, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_UPLO] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_INFO_ARG] = 7, [BB_QUEUE_ARG] = 8};
+    bb_batch b = {0};
+    b.op = BB_OP_POTI;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_FIXED;
+    b.name = "lapack_dpoti_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    bb_execute(&b);
+}
+
+void lapack_dpoti_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const int *n, double **A, const int *lda, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_UPLO] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_INFO_ARG] = 7, [BB_QUEUE_ARG] = 8};
+    bb_batch b = {0};
+    b.op = BB_OP_POTI;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_VAR;
+    b.name = "lapack_dpoti_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    bb_execute(&b);
+}
+
+void lapack_dpoti_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo, int n,
+    double *A, int lda, int64_t stride_a, int batch_size, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_UPLO] = 2, [BB_N] = 3, [BB_OPD0 + BB_A] = 4, [BB_LDA] = 5, [BB_STRIDE0 + BB_A] = 6, [BB_COUNT_ARG] = 7, [BB_INFO_ARG] = 8, [BB_QUEUE_ARG] = 9};
+    bb_batch b = {0};
+    b.op = BB_OP_POTI;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_STRIDED;
+    b.name = "lapack_dpoti_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
     b.count = batch_size;
     b.ngroups = 1;
     b.par[BB_UPLO] = &uplo;
@@ -1499,6 +3031,109 @@ void lapack_dgetrf_batch_strided(bblas_enum_t layout, int m, int n, double *A, i
     bb_execute(&b);
 }
 
+void lapack_dgetrf_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const int *m, const int *n, double **A, const int *lda,
+    int **ipiv, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_M] = 4, [BB_N] = 5, [BB_OPD0 + BB_A] = 6, [BB_LDA] = 7, [BB_OPD0 + BB_IPIV] = 8, [BB_INFO_ARG] = 9, [BB_QUEUE_ARG] = 10};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRF;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_GROUP;
+    b.name = "lapack_dgetrf_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_M] = m;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_IPIV].arr = (void *const *)ipiv;
+    bb_execute(&b);
+}
+
+void lapack_dgetrf_batchf_dev(int batch_size, bblas_enum_t layout, int m, int n,
+    double **A, int lda, int **ipiv, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_M] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_OPD0 + BB_IPIV] = 7, [BB_INFO_ARG] = 8, [BB_QUEUE_ARG] = 9};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRF;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_FIXED;
+    b.name = "lapack_dgetrf_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_M] = &m;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_IPIV].arr = (void *const *)ipiv;
+    bb_execute(&b);
+}
+
+void lapack_dgetrf_batchv_dev(int batch_size, bblas_enum_t layout, const int *m,
+    const int *n, double **A, const int *lda, int **ipiv, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_M] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_OPD0 + BB_IPIV] = 7, [BB_INFO_ARG] = 8, [BB_QUEUE_ARG] = 9};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRF;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_VAR;
+    b.name = "lapack_dgetrf_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_M] = m;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_IPIV].arr = (void *const *)ipiv;
+    bb_execute(&b);
+}
+
+void lapack_dgetrf_batch_strided_dev(bblas_enum_t layout, int m, int n, double *A,
+    int lda, int64_t stride_a, int *ipiv, int64_t stride_ipiv, int batch_size, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_M] = 2, [BB_N] = 3, [BB_OPD0 + BB_A] = 4, [BB_LDA] = 5, [BB_STRIDE0 + BB_A] = 6, [BB_OPD0 + BB_IPIV] = 7, [BB_STRIDE0 + BB_IPIV] = 8, [BB_COUNT_ARG] = 9, [BB_INFO_ARG] = 10, [BB_QUEUE_ARG] = 11};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRF;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_STRIDED;
+    b.name = "lapack_dgetrf_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_M] = &m;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    b.opd[BB_IPIV].base = (char *)ipiv;
+    b.opd[BB_IPIV].stride = stride_ipiv;
+    bb_execute(&b);
+}
+
 void lapack_dgetrfnp_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
     const int *m, const int *n, double **A, const int *lda, int *info)
 {
@@ -1576,6 +3211,102 @@ void lapack_dgetrfnp_batch_strided(bblas_enum_t layout, int m, int n, double *A,
     b.pos = pos;
     b.layout = layout;
     b.info = info;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_M] = &m;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    bb_execute(&b);
+}
+
+void lapack_dgetrfnp_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const int *m, const int *n, double **A, const int *lda,
+    int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_M] = 4, [BB_N] = 5, [BB_OPD0 + BB_A] = 6, [BB_LDA] = 7, [BB_INFO_ARG] = 8, [BB_QUEUE_ARG] = 9};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRFNP;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_GROUP;
+    b.name = "lapack_dgetrfnp_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_M] = m;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    bb_execute(&b);
+}
+
+void lapack_dgetrfnp_batchf_dev(int batch_size, bblas_enum_t layout, int m, int n,
+    double **A, int lda, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_M] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_INFO_ARG] = 7, [BB_QUEUE_ARG] = 8};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRFNP;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_FIXED;
+    b.name = "lapack_dgetrfnp_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_M] = &m;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    bb_execute(&b);
+}
+
+void lapack_dgetrfnp_batchv_dev(int batch_size, bblas_enum_t layout, const int *m,
+    const int *n, double **A, const int *lda, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_M] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_INFO_ARG] = 7, [BB_QUEUE_ARG] = 8};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRFNP;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_VAR;
+    b.name = "lapack_dgetrfnp_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_M] = m;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    bb_execute(&b);
+}
+
+void lapack_dgetrfnp_batch_strided_dev(bblas_enum_t layout, int m, int n, double *A,
+    int lda, int64_t stride_a, int batch_size, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_M] = 2, [BB_N] = 3, [BB_OPD0 + BB_A] = 4, [BB_LDA] = 5, [BB_STRIDE0 + BB_A] = 6, [BB_COUNT_ARG] = 7, [BB_INFO_ARG] = 8, [BB_QUEUE_ARG] = 9};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRFNP;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_STRIDED;
+    b.name = "lapack_dgetrfnp_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
     b.count = batch_size;
     b.ngroups = 1;
     b.par[BB_M] = &m;
@@ -1696,6 +3427,126 @@ void lapack_dgetrs_batch_strided(bblas_enum_t layout, bblas_enum_t trans, int n,
     bb_execute(&b);
 }
 
+void lapack_dgetrs_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *trans, const int *n, const int *nrhs,
+    double const *const *A, const int *lda, int const *const *ipiv, double **B,
+    const int *ldb, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_TRANS] = 4, [BB_N] = 5, [BB_NRHS] = 6, [BB_OPD0 + BB_A] = 7, [BB_LDA] = 8, [BB_OPD0 + BB_IPIV] = 9, [BB_OPD0 + BB_B] = 10, [BB_LDB] = 11, [BB_INFO_ARG] = 12, [BB_QUEUE_ARG] = 13};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRS;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_GROUP;
+    b.name = "lapack_dgetrs_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_TRANS] = trans;
+    b.par[BB_N] = n;
+    b.par[BB_NRHS] = nrhs;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_IPIV].arr = (void *const *)ipiv;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = ldb;
+    bb_execute(&b);
+}
+
+void lapack_dgetrs_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t trans,
+    int n, int nrhs, double const *const *A, int lda, int const *const *ipiv, double **B,
+    int ldb, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_TRANS] = 3, [BB_N] = 4, [BB_NRHS] = 5, [BB_OPD0 + BB_A] = 6, [BB_LDA] = 7, [BB_OPD0 + BB_IPIV] = 8, [BB_OPD0 + BB_B] = 9, [BB_LDB] = 10, [BB_INFO_ARG] = 11, [BB_QUEUE_ARG] = 12};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRS;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_FIXED;
+    b.name = "lapack_dgetrs_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_TRANS] = &trans;
+    b.par[BB_N] = &n;
+    b.par[BB_NRHS] = &nrhs;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_IPIV].arr = (void *const *)ipiv;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = &ldb;
+    bb_execute(&b);
+}
+
+void lapack_dgetrs_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *trans, const int *n, const int *nrhs, double const *const *A,
+    const int *lda, int const *const *ipiv, double **B, const int *ldb, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_TRANS] = 3, [BB_N] = 4, [BB_NRHS] = 5, [BB_OPD0 + BB_A] = 6, [BB_LDA] = 7, [BB_OPD0 + BB_IPIV] = 8, [BB_OPD0 + BB_B] = 9, [BB_LDB] = 10, [BB_INFO_ARG] = 11, [BB_QUEUE_ARG] = 12};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRS;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_VAR;
+    b.name = "lapack_dgetrs_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_TRANS] = trans;
+    b.par[BB_N] = n;
+    b.par[BB_NRHS] = nrhs;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_IPIV].arr = (void *const *)ipiv;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = ldb;
+    bb_execute(&b);
+}
+
+void lapack_dgetrs_batch_strided_dev(bblas_enum_t layout, bblas_enum_t trans, int n,
+    int nrhs, const double *A, int lda, int64_t stride_a, const int *ipiv,
+    int64_t stride_ipiv, double *B, int ldb, int64_t stride_b, int batch_size, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_TRANS] = 2, [BB_N] = 3, [BB_NRHS] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_STRIDE0 + BB_A] = 7, [BB_OPD0 + BB_IPIV] = 8, [BB_STRIDE0 + BB_IPIV] = 9, [BB_OPD0 + BB_B] = 10, [BB_LDB] = 11, [BB_STRIDE0 + BB_B] = 12, [BB_COUNT_ARG] = 13, [BB_INFO_ARG] = 14, [BB_QUEUE_ARG] = 15};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRS;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_STRIDED;
+    b.name = "lapack_dgetrs_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_TRANS] = &trans;
+    b.par[BB_N] = &n;
+    b.par[BB_NRHS] = &nrhs;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    b.opd[BB_IPIV].base = (char *)ipiv;
+    b.opd[BB_IPIV].stride = stride_ipiv;
+    b.opd[BB_B].base = (char *)B;
+    b.par[BB_LDB] = &ldb;
+    b.opd[BB_B].stride = stride_b;
+    bb_execute(&b);
+}
+
 void lapack_dgesv_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
     const int *n, const int *nrhs, double **A, const int *lda, int **ipiv, double **B,
     const int *ldb, int *info)
@@ -1800,6 +3651,119 @@ void lapack_dgesv_batch_strided(bblas_enum_t layout, int n, int nrhs, double *A,
     bb_execute(&b);
 }
 
+void lapack_dgesv_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const int *n, const int *nrhs, double **A, const int *lda, int **ipiv, double **B,
+    const int *ldb, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_N] = 4, [BB_NRHS] = 5, [BB_OPD0 + BB_A] = 6, [BB_LDA] = 7, [BB_OPD0 + BB_IPIV] = 8, [BB_OPD0 + BB_B] = 9, [BB_LDB] = 10, [BB_INFO_ARG] = 11, [BB_QUEUE_ARG] = 12};
+    bb_batch b = {0};
+    b.op = BB_OP_GESV;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_GROUP;
+    b.name = "lapack_dgesv_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_N] = n;
+    b.par[BB_NRHS] = nrhs;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_IPIV].arr = (void *const *)ipiv;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = ldb;
+    bb_execute(&b);
+}
+
+void lapack_dgesv_batchf_dev(int batch_size, bblas_enum_t layout, int n, int nrhs,
+    double **A, int lda, int **ipiv, double **B, int ldb, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_N] = 3, [BB_NRHS] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_OPD0 + BB_IPIV] = 7, [BB_OPD0 + BB_B] = 8, [BB_LDB] = 9, [BB_INFO_ARG] = 10, [BB_QUEUE_ARG] = 11};
+    bb_batch b = {0};
+    b.op = BB_OP_GESV;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_FIXED;
+    b.name = "lapack_dgesv_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_N] = &n;
+    b.par[BB_NRHS] = &nrhs;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_IPIV].arr = (void *const *)ipiv;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = &ldb;
+    bb_execute(&b);
+}
+
+void lapack_dgesv_batchv_dev(int batch_size, bblas_enum_t layout, const int *n,
+    const int *nrhs, double **A, const int *lda, int **ipiv, double **B, const int *ldb,
+    int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_N] = 3, [BB_NRHS] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_OPD0 + BB_IPIV] = 7, [BB_OPD0 + BB_B] = 8, [BB_LDB] = 9, [BB_INFO_ARG] = 10, [BB_QUEUE_ARG] = 11};
+    bb_batch b = {0};
+    b.op = BB_OP_GESV;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_VAR;
+    b.name = "lapack_dgesv_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_N] = n;
+    b.par[BB_NRHS] = nrhs;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_IPIV].arr = (void *const *)ipiv;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = ldb;
+    bb_execute(&b);
+}
+
+void lapack_dgesv_batch_strided_dev(bblas_enum_t layout, int n, int nrhs, double *A,
+    int lda, int64_t stride_a, int *ipiv, int64_t stride_ipiv, double *B, int ldb,
+    int64_t stride_b, int batch_size, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_N] = 2, [BB_NRHS] = 3, [BB_OPD0 + BB_A] = 4, [BB_LDA] = 5, [BB_STRIDE0 + BB_A] = 6, [BB_OPD0 + BB_IPIV] = 7, [BB_STRIDE0 + BB_IPIV] = 8, [BB_OPD0 + BB_B] = 9, [BB_LDB] = 10, [BB_STRIDE0 + BB_B] = 11, [BB_COUNT_ARG] = 12, [BB_INFO_ARG] = 13, [BB_QUEUE_ARG] = 14};
+    bb_batch b = {0};
+    b.op = BB_OP_GESV;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_STRIDED;
+    b.name = "lapack_dgesv_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_N] = &n;
+    b.par[BB_NRHS] = &nrhs;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    b.opd[BB_IPIV].base = (char *)ipiv;
+    b.opd[BB_IPIV].stride = stride_ipiv;
+    b.opd[BB_B].base = (char *)B;
+    b.par[BB_LDB] = &ldb;
+    b.opd[BB_B].stride = stride_b;
+    bb_execute(&b);
+}
+
 void lapack_dgetri_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
     const int *n, double **A, const int *lda, int const *const *ipiv, int *info)
 {
@@ -1877,6 +3841,105 @@ void lapack_dgetri_batch_strided(bblas_enum_t layout, int n, double *A, int lda,
     b.pos = pos;
     b.layout = layout;
     b.info = info;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    b.opd[BB_IPIV].base = (char *)ipiv;
+    b.opd[BB_IPIV].stride = stride_ipiv;
+    bb_execute(&b);
+}
+
+void lapack_dgetri_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const int *n, double **A, const int *lda,
+    int const *const *ipiv, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_OPD0 + BB_IPIV] = 7, [BB_INFO_ARG] = 8, [BB_QUEUE_ARG] = 9};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRI;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_GROUP;
+    b.name = "lapack_dgetri_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_IPIV].arr = (void *const *)ipiv;
+    bb_execute(&b);
+}
+
+void lapack_dgetri_batchf_dev(int batch_size, bblas_enum_t layout, int n, double **A,
+    int lda, int const *const *ipiv, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_N] = 3, [BB_OPD0 + BB_A] = 4, [BB_LDA] = 5, [BB_OPD0 + BB_IPIV] = 6, [BB_INFO_ARG] = 7, [BB_QUEUE_ARG] = 8};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRI;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_FIXED;
+    b.name = "lapack_dgetri_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_IPIV].arr = (void *const *)ipiv;
+    bb_execute(&b);
+}
+
+void lapack_dgetri_batchv_dev(int batch_size, bblas_enum_t layout, const int *n,
+    double **A, const int *lda, int const *const *ipiv, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_N] = 3, [BB_OPD0 + BB_A] = 4, [BB_LDA] = 5, [BB_OPD0 + BB_IPIV] = 6, [BB_INFO_ARG] = 7, [BB_QUEUE_ARG] = 8};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRI;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_VAR;
+    b.name = "lapack_dgetri_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_IPIV].arr = (void *const *)ipiv;
+    bb_execute(&b);
+}
+
+void lapack_dgetri_batch_strided_dev(bblas_enum_t layout, int n, double *A, int lda,
+    int64_t stride_a, const int *ipiv, int64_t stride_ipiv, int batch_size, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_N] = 2, [BB_OPD0 + BB_A] = 3, [BB_LDA] = 4, [BB_STRIDE0 + BB_A] = 5, [BB_OPD0 + BB_IPIV] = 6, [BB_STRIDE0 + BB_IPIV] = 7, [BB_COUNT_ARG] = 8, [BB_INFO_ARG] = 9, [BB_QUEUE_ARG] = 10};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRI;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_STRIDED;
+    b.name = "lapack_dgetri_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
     b.count = batch_size;
     b.ngroups = 1;
     b.par[BB_N] = &n;
@@ -1975,6 +4038,116 @@ void lapack_dgetri_oop_batch_strided(bblas_enum_t layout, int n, const double *A
     b.pos = pos;
     b.layout = layout;
     b.info = info;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    b.opd[BB_IPIV].base = (char *)ipiv;
+    b.opd[BB_IPIV].stride = stride_ipiv;
+    b.opd[BB_B].base = (char *)Ainv;
+    b.par[BB_LDB] = &ldainv;
+    b.opd[BB_B].stride = stride_ainv;
+    bb_execute(&b);
+}
+
+void lapack_dgetri_oop_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const int *n, double const *const *A, const int *lda,
+    int const *const *ipiv, double **Ainv, const int *ldainv, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_OPD0 + BB_IPIV] = 7, [BB_OPD0 + BB_B] = 8, [BB_LDB] = 9, [BB_INFO_ARG] = 10, [BB_QUEUE_ARG] = 11};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRI_OOP;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_GROUP;
+    b.name = "lapack_dgetri_oop_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_IPIV].arr = (void *const *)ipiv;
+    b.opd[BB_B].arr = (void *const *)Ainv;
+    b.par[BB_LDB] = ldainv;
+    bb_execute(&b);
+}
+
+void lapack_dgetri_oop_batchf_dev(int batch_size, bblas_enum_t layout, int n,
+    double const *const *A, int lda, int const *const *ipiv, double **Ainv, int ldainv,
+    int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_N] = 3, [BB_OPD0 + BB_A] = 4, [BB_LDA] = 5, [BB_OPD0 + BB_IPIV] = 6, [BB_OPD0 + BB_B] = 7, [BB_LDB] = 8, [BB_INFO_ARG] = 9, [BB_QUEUE_ARG] = 10};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRI_OOP;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_FIXED;
+    b.name = "lapack_dgetri_oop_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_IPIV].arr = (void *const *)ipiv;
+    b.opd[BB_B].arr = (void *const *)Ainv;
+    b.par[BB_LDB] = &ldainv;
+    bb_execute(&b);
+}
+
+void lapack_dgetri_oop_batchv_dev(int batch_size, bblas_enum_t layout, const int *n,
+    double const *const *A, const int *lda, int const *const *ipiv, double **Ainv,
+    const int *ldainv, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_N] = 3, [BB_OPD0 + BB_A] = 4, [BB_LDA] = 5, [BB_OPD0 + BB_IPIV] = 6, [BB_OPD0 + BB_B] = 7, [BB_LDB] = 8, [BB_INFO_ARG] = 9, [BB_QUEUE_ARG] = 10};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRI_OOP;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_VAR;
+    b.name = "lapack_dgetri_oop_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_IPIV].arr = (void *const *)ipiv;
+    b.opd[BB_B].arr = (void *const *)Ainv;
+    b.par[BB_LDB] = ldainv;
+    bb_execute(&b);
+}
+
+void lapack_dgetri_oop_batch_strided_dev(bblas_enum_t layout, int n, const double *A,
+    int lda, int64_t stride_a, const int *ipiv, int64_t stride_ipiv, double *Ainv,
+    int ldainv, int64_t stride_ainv, int batch_size, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_N] = 2, [BB_OPD0 + BB_A] = 3, [BB_LDA] = 4, [BB_STRIDE0 + BB_A] = 5, [BB_OPD0 + BB_IPIV] = 6, [BB_STRIDE0 + BB_IPIV] = 7, [BB_OPD0 + BB_B] = 8, [BB_LDB] = 9, [BB_STRIDE0 + BB_B] = 10, [BB_COUNT_ARG] = 11, [BB_INFO_ARG] = 12, [BB_QUEUE_ARG] = 13};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRI_OOP;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_STRIDED;
+    b.name = "lapack_dgetri_oop_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
     b.count = batch_size;
     b.ngroups = 1;
     b.par[BB_N] = &n;
@@ -2091,6 +4264,118 @@ void lapack_dlange_batch_strided(bblas_enum_t layout, bblas_enum_t norm, int m, 
     bb_execute(&b);
 }
 
+void lapack_dlange_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *norm, const int *m, const int *n,
+    double const *const *A, const int *lda, double *value, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_NORM] = 4, [BB_M] = 5, [BB_N] = 6, [BB_OPD0 + BB_A] = 7, [BB_LDA] = 8, [BB_OPD0 + BB_Y] = 9, [BB_INFO_ARG] = 10, [BB_QUEUE_ARG] = 11};
+    bb_batch b = {0};
+    b.op = BB_OP_LANGE;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_GROUP;
+    b.name = "lapack_dlange_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_NORM] = norm;
+    b.par[BB_M] = m;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_Y].base = (char *)value;
+    b.opd[BB_Y].stride = 1;
+    bb_execute(&b);
+}
+
+void lapack_dlange_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t norm,
+    int m, int n, double const *const *A, int lda, double *value, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_NORM] = 3, [BB_M] = 4, [BB_N] = 5, [BB_OPD0 + BB_A] = 6, [BB_LDA] = 7, [BB_OPD0 + BB_Y] = 8, [BB_INFO_ARG] = 9, [BB_QUEUE_ARG] = 10};
+    bb_batch b = {0};
+    b.op = BB_OP_LANGE;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_FIXED;
+    b.name = "lapack_dlange_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_NORM] = &norm;
+    b.par[BB_M] = &m;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_Y].base = (char *)value;
+    b.opd[BB_Y].stride = 1;
+    bb_execute(&b);
+}
+
+void lapack_dlange_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *norm, const int *m, const int *n, double const *const *A,
+    const int *lda, double *value, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_NORM] = 3, [BB_M] = 4, [BB_N] = 5, [BB_OPD0 + BB_A] = 6, [BB_LDA] = 7, [BB_OPD0 + BB_Y] = 8, [BB_INFO_ARG] = 9, [BB_QUEUE_ARG] = 10};
+    bb_batch b = {0};
+    b.op = BB_OP_LANGE;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_VAR;
+    b.name = "lapack_dlange_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_NORM] = norm;
+    b.par[BB_M] = m;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_Y].base = (char *)value;
+    b.opd[BB_Y].stride = 1;
+    bb_execute(&b);
+}
+
+void lapack_dlange_batch_strided_dev(bblas_enum_t layout, bblas_enum_t norm, int m,
+    int n, const double *A, int lda, int64_t stride_a, double *value, int batch_size,
+    int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_NORM] = 2, [BB_M] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_STRIDE0 + BB_A] = 7, [BB_OPD0 + BB_Y] = 8, [BB_COUNT_ARG] = 9, [BB_INFO_ARG] = 10, [BB_QUEUE_ARG] = 11};
+    bb_batch b = {0};
+    b.op = BB_OP_LANGE;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_STRIDED;
+    b.name = "lapack_dlange_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_NORM] = &norm;
+    b.par[BB_M] = &m;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    b.opd[BB_Y].base = (char *)value;
+    b.opd[BB_Y].stride = 1;
+    bb_execute(&b);
+}
+
 void lapack_dgecond_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
     const bblas_enum_t *norm, const int *n, double const *const *A, const int *lda,
     double *cond, int *info)
@@ -2175,6 +4460,113 @@ void lapack_dgecond_batch_strided(bblas_enum_t layout, bblas_enum_t norm, int n,
     b.pos = pos;
     b.layout = layout;
     b.info = info;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_NORM] = &norm;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    b.opd[BB_Y].base = (char *)cond;
+    b.opd[BB_Y].stride = 1;
+    bb_execute(&b);
+}
+
+void lapack_dgecond_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *norm, const int *n, double const *const *A,
+    const int *lda, double *cond, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_NORM] = 4, [BB_N] = 5, [BB_OPD0 + BB_A] = 6, [BB_LDA] = 7, [BB_OPD0 + BB_Y] = 8, [BB_INFO_ARG] = 9, [BB_QUEUE_ARG] = 10};
+    bb_batch b = {0};
+    b.op = BB_OP_GECOND;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_GROUP;
+    b.name = "lapack_dgecond_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_NORM] = norm;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_Y].base = (char *)cond;
+    b.opd[BB_Y].stride = 1;
+    bb_execute(&b);
+}
+
+void lapack_dgecond_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t norm,
+    int n, double const *const *A, int lda, double *cond, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_NORM] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_OPD0 + BB_Y] = 7, [BB_INFO_ARG] = 8, [BB_QUEUE_ARG] = 9};
+    bb_batch b = {0};
+    b.op = BB_OP_GECOND;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_FIXED;
+    b.name = "lapack_dgecond_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_NORM] = &norm;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_Y].base = (char *)cond;
+    b.opd[BB_Y].stride = 1;
+    bb_execute(&b);
+}
+
+void lapack_dgecond_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *norm, const int *n, double const *const *A, const int *lda,
+    double *cond, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_NORM] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_OPD0 + BB_Y] = 7, [BB_INFO_ARG] = 8, [BB_QUEUE_ARG] = 9};
+    bb_batch b = {0};
+    b.op = BB_OP_GECOND;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_VAR;
+    b.name = "lapack_dgecond_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_NORM] = norm;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_Y].base = (char *)cond;
+    b.opd[BB_Y].stride = 1;
+    bb_execute(&b);
+}
+
+void lapack_dgecond_batch_strided_dev(bblas_enum_t layout, bblas_enum_t norm, int n,
+    const double *A, int lda, int64_t stride_a, double *cond, int batch_size, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_NORM] = 2, [BB_N] = 3, [BB_OPD0 + BB_A] = 4, [BB_LDA] = 5, [BB_STRIDE0 + BB_A] = 6, [BB_OPD0 + BB_Y] = 7, [BB_COUNT_ARG] = 8, [BB_INFO_ARG] = 9, [BB_QUEUE_ARG] = 10};
+    bb_batch b = {0};
+    b.op = BB_OP_GECOND;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_STRIDED;
+    b.name = "lapack_dgecond_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
     b.count = batch_size;
     b.ngroups = 1;
     b.par[BB_NORM] = &norm;
@@ -2279,6 +4671,122 @@ void lapack_dgecon_batch_strided(bblas_enum_t layout, bblas_enum_t norm, int n,
     b.pos = pos;
     b.layout = layout;
     b.info = info;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_NORM] = &norm;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    b.opd[BB_X].base = (char *)anorm;
+    b.opd[BB_X].stride = 1;
+    b.opd[BB_Y].base = (char *)rcond;
+    b.opd[BB_Y].stride = 1;
+    bb_execute(&b);
+}
+
+void lapack_dgecon_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *norm, const int *n, double const *const *A,
+    const int *lda, const double *anorm, double *rcond, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_NORM] = 4, [BB_N] = 5, [BB_OPD0 + BB_A] = 6, [BB_LDA] = 7, [BB_OPD0 + BB_X] = 8, [BB_OPD0 + BB_Y] = 9, [BB_INFO_ARG] = 10, [BB_QUEUE_ARG] = 11};
+    bb_batch b = {0};
+    b.op = BB_OP_GECON;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_GROUP;
+    b.name = "lapack_dgecon_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_NORM] = norm;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_X].base = (char *)anorm;
+    b.opd[BB_X].stride = 1;
+    b.opd[BB_Y].base = (char *)rcond;
+    b.opd[BB_Y].stride = 1;
+    bb_execute(&b);
+}
+
+void lapack_dgecon_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t norm,
+    int n, double const *const *A, int lda, const double *anorm, double *rcond,
+    int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_NORM] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_OPD0 + BB_X] = 7, [BB_OPD0 + BB_Y] = 8, [BB_INFO_ARG] = 9, [BB_QUEUE_ARG] = 10};
+    bb_batch b = {0};
+    b.op = BB_OP_GECON;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_FIXED;
+    b.name = "lapack_dgecon_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_NORM] = &norm;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_X].base = (char *)anorm;
+    b.opd[BB_X].stride = 1;
+    b.opd[BB_Y].base = (char *)rcond;
+    b.opd[BB_Y].stride = 1;
+    bb_execute(&b);
+}
+
+void lapack_dgecon_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *norm, const int *n, double const *const *A, const int *lda,
+    const double *anorm, double *rcond, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_NORM] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_OPD0 + BB_X] = 7, [BB_OPD0 + BB_Y] = 8, [BB_INFO_ARG] = 9, [BB_QUEUE_ARG] = 10};
+    bb_batch b = {0};
+    b.op = BB_OP_GECON;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_VAR;
+    b.name = "lapack_dgecon_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_NORM] = norm;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_X].base = (char *)anorm;
+    b.opd[BB_X].stride = 1;
+    b.opd[BB_Y].base = (char *)rcond;
+    b.opd[BB_Y].stride = 1;
+    bb_execute(&b);
+}
+
+void lapack_dgecon_batch_strided_dev(bblas_enum_t layout, bblas_enum_t norm, int n,
+    const double *A, int lda, int64_t stride_a, const double *anorm, double *rcond,
+    int batch_size, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_NORM] = 2, [BB_N] = 3, [BB_OPD0 + BB_A] = 4, [BB_LDA] = 5, [BB_STRIDE0 + BB_A] = 6, [BB_OPD0 + BB_X] = 7, [BB_OPD0 + BB_Y] = 8, [BB_COUNT_ARG] = 9, [BB_INFO_ARG] = 10, [BB_QUEUE_ARG] = 11};
+    bb_batch b = {0};
+    b.op = BB_OP_GECON;
+    b.prec = BB_P_D;
+    b.form = BB_FORM_STRIDED;
+    b.name = "lapack_dgecon_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
     b.count = batch_size;
     b.ngroups = 1;
     b.par[BB_NORM] = &norm;

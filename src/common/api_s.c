@@ -139,6 +139,149 @@ void blas_sgemm_batch_strided(bblas_enum_t layout, bblas_enum_t transa,
     bb_execute(&b);
 }
 
+void blas_sgemm_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *transa, const bblas_enum_t *transb, const int *m, const int *n,
+    const int *k, const float *alpha, float const *const *A, const int *lda,
+    float const *const *B, const int *ldb, const float *beta, float **C, const int *ldc,
+    int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_TRANS] = 4, [BB_TRANSB] = 5, [BB_M] = 6, [BB_N] = 7, [BB_K] = 8, [BB_ALPHA] = 9, [BB_OPD0 + BB_A] = 10, [BB_LDA] = 11, [BB_OPD0 + BB_B] = 12, [BB_LDB] = 13, [BB_BETA] = 14, [BB_OPD0 + BB_C] = 15, [BB_LDC] = 16, [BB_INFO_ARG] = 17, [BB_QUEUE_ARG] = 18};
+    bb_batch b = {0};
+    b.op = BB_OP_GEMM;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_GROUP;
+    b.name = "blas_sgemm_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_TRANS] = transa;
+    b.par[BB_TRANSB] = transb;
+    b.par[BB_M] = m;
+    b.par[BB_N] = n;
+    b.par[BB_K] = k;
+    b.alpha = alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = ldb;
+    b.beta = beta;
+    b.opd[BB_C].arr = (void *const *)C;
+    b.par[BB_LDC] = ldc;
+    bb_execute(&b);
+}
+
+void blas_sgemm_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t transa,
+    bblas_enum_t transb, int m, int n, int k, float alpha, float const *const *A,
+    int lda, float const *const *B, int ldb, float beta, float **C, int ldc, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_TRANS] = 3, [BB_TRANSB] = 4, [BB_M] = 5, [BB_N] = 6, [BB_K] = 7, [BB_ALPHA] = 8, [BB_OPD0 + BB_A] = 9, [BB_LDA] = 10, [BB_OPD0 + BB_B] = 11, [BB_LDB] = 12, [BB_BETA] = 13, [BB_OPD0 + BB_C] = 14, [BB_LDC] = 15, [BB_INFO_ARG] = 16, [BB_QUEUE_ARG] = 17};
+    bb_batch b = {0};
+    b.op = BB_OP_GEMM;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_FIXED;
+    b.name = "blas_sgemm_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_TRANS] = &transa;
+    b.par[BB_TRANSB] = &transb;
+    b.par[BB_M] = &m;
+    b.par[BB_N] = &n;
+    b.par[BB_K] = &k;
+    b.alpha = &alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = &ldb;
+    b.beta = &beta;
+    b.opd[BB_C].arr = (void *const *)C;
+    b.par[BB_LDC] = &ldc;
+    bb_execute(&b);
+}
+
+void blas_sgemm_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *transa, const bblas_enum_t *transb, const int *m, const int *n,
+    const int *k, const float *alpha, float const *const *A, const int *lda,
+    float const *const *B, const int *ldb, const float *beta, float **C, const int *ldc,
+    int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_TRANS] = 3, [BB_TRANSB] = 4, [BB_M] = 5, [BB_N] = 6, [BB_K] = 7, [BB_ALPHA] = 8, [BB_OPD0 + BB_A] = 9, [BB_LDA] = 10, [BB_OPD0 + BB_B] = 11, [BB_LDB] = 12, [BB_BETA] = 13, [BB_OPD0 + BB_C] = 14, [BB_LDC] = 15, [BB_INFO_ARG] = 16, [BB_QUEUE_ARG] = 17};
+    bb_batch b = {0};
+    b.op = BB_OP_GEMM;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_VAR;
+    b.name = "blas_sgemm_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_TRANS] = transa;
+    b.par[BB_TRANSB] = transb;
+    b.par[BB_M] = m;
+    b.par[BB_N] = n;
+    b.par[BB_K] = k;
+    b.alpha = alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = ldb;
+    b.beta = beta;
+    b.opd[BB_C].arr = (void *const *)C;
+    b.par[BB_LDC] = ldc;
+    bb_execute(&b);
+}
+
+void blas_sgemm_batch_strided_dev(bblas_enum_t layout, bblas_enum_t transa,
+    bblas_enum_t transb, int m, int n, int k, float alpha, const float *A, int lda,
+    int64_t stride_a, const float *B, int ldb, int64_t stride_b, float beta, float *C,
+    int ldc, int64_t stride_c, int batch_size, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_TRANS] = 2, [BB_TRANSB] = 3, [BB_M] = 4, [BB_N] = 5, [BB_K] = 6, [BB_ALPHA] = 7, [BB_OPD0 + BB_A] = 8, [BB_LDA] = 9, [BB_STRIDE0 + BB_A] = 10, [BB_OPD0 + BB_B] = 11, [BB_LDB] = 12, [BB_STRIDE0 + BB_B] = 13, [BB_BETA] = 14, [BB_OPD0 + BB_C] = 15, [BB_LDC] = 16, [BB_STRIDE0 + BB_C] = 17, [BB_COUNT_ARG] = 18, [BB_INFO_ARG] = 19, [BB_QUEUE_ARG] = 20};
+    bb_batch b = {0};
+    b.op = BB_OP_GEMM;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_STRIDED;
+    b.name = "blas_sgemm_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_TRANS] = &transa;
+    b.par[BB_TRANSB] = &transb;
+    b.par[BB_M] = &m;
+    b.par[BB_N] = &n;
+    b.par[BB_K] = &k;
+    b.alpha = &alpha;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    b.opd[BB_B].base = (char *)B;
+    b.par[BB_LDB] = &ldb;
+    b.opd[BB_B].stride = stride_b;
+    b.beta = &beta;
+    b.opd[BB_C].base = (char *)C;
+    b.par[BB_LDC] = &ldc;
+    b.opd[BB_C].stride = stride_c;
+    bb_execute(&b);
+}
+
 void blas_ssymm_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
     const bblas_enum_t *side, const bblas_enum_t *uplo, const int *m, const int *n,
     const float *alpha, float const *const *A, const int *lda, float const *const *B,
@@ -267,6 +410,144 @@ void blas_ssymm_batch_strided(bblas_enum_t layout, bblas_enum_t side, bblas_enum
     bb_execute(&b);
 }
 
+void blas_ssymm_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *side, const bblas_enum_t *uplo, const int *m, const int *n,
+    const float *alpha, float const *const *A, const int *lda, float const *const *B,
+    const int *ldb, const float *beta, float **C, const int *ldc, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_SIDE] = 4, [BB_UPLO] = 5, [BB_M] = 6, [BB_N] = 7, [BB_ALPHA] = 8, [BB_OPD0 + BB_A] = 9, [BB_LDA] = 10, [BB_OPD0 + BB_B] = 11, [BB_LDB] = 12, [BB_BETA] = 13, [BB_OPD0 + BB_C] = 14, [BB_LDC] = 15, [BB_INFO_ARG] = 16, [BB_QUEUE_ARG] = 17};
+    bb_batch b = {0};
+    b.op = BB_OP_SYMM;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_GROUP;
+    b.name = "blas_ssymm_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_SIDE] = side;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_M] = m;
+    b.par[BB_N] = n;
+    b.alpha = alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = ldb;
+    b.beta = beta;
+    b.opd[BB_C].arr = (void *const *)C;
+    b.par[BB_LDC] = ldc;
+    bb_execute(&b);
+}
+
+void blas_ssymm_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t side,
+    bblas_enum_t uplo, int m, int n, float alpha, float const *const *A, int lda,
+    float const *const *B, int ldb, float beta, float **C, int ldc, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_SIDE] = 3, [BB_UPLO] = 4, [BB_M] = 5, [BB_N] = 6, [BB_ALPHA] = 7, [BB_OPD0 + BB_A] = 8, [BB_LDA] = 9, [BB_OPD0 + BB_B] = 10, [BB_LDB] = 11, [BB_BETA] = 12, [BB_OPD0 + BB_C] = 13, [BB_LDC] = 14, [BB_INFO_ARG] = 15, [BB_QUEUE_ARG] = 16};
+    bb_batch b = {0};
+    b.op = BB_OP_SYMM;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_FIXED;
+    b.name = "blas_ssymm_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_SIDE] = &side;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_M] = &m;
+    b.par[BB_N] = &n;
+    b.alpha = &alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = &ldb;
+    b.beta = &beta;
+    b.opd[BB_C].arr = (void *const *)C;
+    b.par[BB_LDC] = &ldc;
+    bb_execute(&b);
+}
+
+void blas_ssymm_batchv_dev(int batch_size, bblas_enum_t layout, const bblas_enum_t *side,
+    const bblas_enum_t *uplo, const int *m, const int *n, const float *alpha,
+    float const *const *A, const int *lda, float const *const *B, const int *ldb,
+    const float *beta, float **C, const int *ldc, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_SIDE] = 3, [BB_UPLO] = 4, [BB_M] = 5, [BB_N] = 6, [BB_ALPHA] = 7, [BB_OPD0 + BB_A] = 8, [BB_LDA] = 9, [BB_OPD0 + BB_B] = 10, [BB_LDB] = 11, [BB_BETA] = 12, [BB_OPD0 + BB_C] = 13, [BB_LDC] = 14, [BB_INFO_ARG] = 15, [BB_QUEUE_ARG] = 16};
+    bb_batch b = {0};
+    b.op = BB_OP_SYMM;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_VAR;
+    b.name = "blas_ssymm_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_SIDE] = side;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_M] = m;
+    b.par[BB_N] = n;
+    b.alpha = alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = ldb;
+    b.beta = beta;
+    b.opd[BB_C].arr = (void *const *)C;
+    b.par[BB_LDC] = ldc;
+    bb_execute(&b);
+}
+
+void blas_ssymm_batch_strided_dev(bblas_enum_t layout, bblas_enum_t side,
+    bblas_enum_t uplo, int m, int n, float alpha, const float *A, int lda,
+    int64_t stride_a, const float *B, int ldb, int64_t stride_b, float beta, float *C,
+    int ldc, int64_t stride_c, int batch_size, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_SIDE] = 2, [BB_UPLO] = 3, [BB_M] = 4, [BB_N] = 5, [BB_ALPHA] = 6, [BB_OPD0 + BB_A] = 7, [BB_LDA] = 8, [BB_STRIDE0 + BB_A] = 9, [BB_OPD0 + BB_B] = 10, [BB_LDB] = 11, [BB_STRIDE0 + BB_B] = 12, [BB_BETA] = 13, [BB_OPD0 + BB_C] = 14, [BB_LDC] = 15, [BB_STRIDE0 + BB_C] = 16, [BB_COUNT_ARG] = 17, [BB_INFO_ARG] = 18, [BB_QUEUE_ARG] = 19};
+    bb_batch b = {0};
+    b.op = BB_OP_SYMM;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_STRIDED;
+    b.name = "blas_ssymm_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_SIDE] = &side;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_M] = &m;
+    b.par[BB_N] = &n;
+    b.alpha = &alpha;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    b.opd[BB_B].base = (char *)B;
+    b.par[BB_LDB] = &ldb;
+    b.opd[BB_B].stride = stride_b;
+    b.beta = &beta;
+    b.opd[BB_C].base = (char *)C;
+    b.par[BB_LDC] = &ldc;
+    b.opd[BB_C].stride = stride_c;
+    bb_execute(&b);
+}
+
 void blas_ssyrk_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
     const bblas_enum_t *uplo, const bblas_enum_t *trans, const int *n, const int *k,
     const float *alpha, float const *const *A, const int *lda, const float *beta,
@@ -368,6 +649,133 @@ void blas_ssyrk_batch_strided(bblas_enum_t layout, bblas_enum_t uplo, bblas_enum
     b.pos = pos;
     b.layout = layout;
     b.info = info;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_TRANS] = &trans;
+    b.par[BB_N] = &n;
+    b.par[BB_K] = &k;
+    b.alpha = &alpha;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    b.beta = &beta;
+    b.opd[BB_C].base = (char *)C;
+    b.par[BB_LDC] = &ldc;
+    b.opd[BB_C].stride = stride_c;
+    bb_execute(&b);
+}
+
+void blas_ssyrk_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const bblas_enum_t *trans, const int *n, const int *k,
+    const float *alpha, float const *const *A, const int *lda, const float *beta,
+    float **C, const int *ldc, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_UPLO] = 4, [BB_TRANS] = 5, [BB_N] = 6, [BB_K] = 7, [BB_ALPHA] = 8, [BB_OPD0 + BB_A] = 9, [BB_LDA] = 10, [BB_BETA] = 11, [BB_OPD0 + BB_C] = 12, [BB_LDC] = 13, [BB_INFO_ARG] = 14, [BB_QUEUE_ARG] = 15};
+    bb_batch b = {0};
+    b.op = BB_OP_SYRK;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_GROUP;
+    b.name = "blas_ssyrk_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_TRANS] = trans;
+    b.par[BB_N] = n;
+    b.par[BB_K] = k;
+    b.alpha = alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.beta = beta;
+    b.opd[BB_C].arr = (void *const *)C;
+    b.par[BB_LDC] = ldc;
+    bb_execute(&b);
+}
+
+void blas_ssyrk_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    bblas_enum_t trans, int n, int k, float alpha, float const *const *A, int lda,
+    float beta, float **C, int ldc, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_UPLO] = 3, [BB_TRANS] = 4, [BB_N] = 5, [BB_K] = 6, [BB_ALPHA] = 7, [BB_OPD0 + BB_A] = 8, [BB_LDA] = 9, [BB_BETA] = 10, [BB_OPD0 + BB_C] = 11, [BB_LDC] = 12, [BB_INFO_ARG] = 13, [BB_QUEUE_ARG] = 14};
+    bb_batch b = {0};
+    b.op = BB_OP_SYRK;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_FIXED;
+    b.name = "blas_ssyrk_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_TRANS] = &trans;
+    b.par[BB_N] = &n;
+    b.par[BB_K] = &k;
+    b.alpha = &alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    b.beta = &beta;
+    b.opd[BB_C].arr = (void *const *)C;
+    b.par[BB_LDC] = &ldc;
+    bb_execute(&b);
+}
+
+void blas_ssyrk_batchv_dev(int batch_size, bblas_enum_t layout, const bblas_enum_t *uplo,
+    const bblas_enum_t *trans, const int *n, const int *k, const float *alpha,
+    float const *const *A, const int *lda, const float *beta, float **C, const int *ldc,
+    int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_UPLO] = 3, [BB_TRANS] = 4, [BB_N] = 5, [BB_K] = 6, [BB_ALPHA] = 7, [BB_OPD0 + BB_A] = 8, [BB_LDA] = 9, [BB_BETA] = 10, [BB_OPD0 + BB_C] = 11, [BB_LDC] = 12, [BB_INFO_ARG] = 13, [BB_QUEUE_ARG] = 14};
+    bb_batch b = {0};
+    b.op = BB_OP_SYRK;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_VAR;
+    b.name = "blas_ssyrk_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_TRANS] = trans;
+    b.par[BB_N] = n;
+    b.par[BB_K] = k;
+    b.alpha = alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.beta = beta;
+    b.opd[BB_C].arr = (void *const *)C;
+    b.par[BB_LDC] = ldc;
+    bb_execute(&b);
+}
+
+void blas_ssyrk_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo,
+    bblas_enum_t trans, int n, int k, float alpha, const float *A, int lda,
+    int64_t stride_a, float beta, float *C, int ldc, int64_t stride_c, int batch_size,
+    int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_UPLO] = 2, [BB_TRANS] = 3, [BB_N] = 4, [BB_K] = 5, [BB_ALPHA] = 6, [BB_OPD0 + BB_A] = 7, [BB_LDA] = 8, [BB_STRIDE0 + BB_A] = 9, [BB_BETA] = 10, [BB_OPD0 + BB_C] = 11, [BB_LDC] = 12, [BB_STRIDE0 + BB_C] = 13, [BB_COUNT_ARG] = 14, [BB_INFO_ARG] = 15, [BB_QUEUE_ARG] = 16};
+    bb_batch b = {0};
+    b.op = BB_OP_SYRK;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_STRIDED;
+    b.name = "blas_ssyrk_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
     b.count = batch_size;
     b.ngroups = 1;
     b.par[BB_UPLO] = &uplo;
@@ -513,6 +921,145 @@ void blas_ssyr2k_batch_strided(bblas_enum_t layout, bblas_enum_t uplo,
     bb_execute(&b);
 }
 
+void blas_ssyr2k_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const bblas_enum_t *trans, const int *n, const int *k,
+    const float *alpha, float const *const *A, const int *lda, float const *const *B,
+    const int *ldb, const float *beta, float **C, const int *ldc, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_UPLO] = 4, [BB_TRANS] = 5, [BB_N] = 6, [BB_K] = 7, [BB_ALPHA] = 8, [BB_OPD0 + BB_A] = 9, [BB_LDA] = 10, [BB_OPD0 + BB_B] = 11, [BB_LDB] = 12, [BB_BETA] = 13, [BB_OPD0 + BB_C] = 14, [BB_LDC] = 15, [BB_INFO_ARG] = 16, [BB_QUEUE_ARG] = 17};
+    bb_batch b = {0};
+    b.op = BB_OP_SYR2K;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_GROUP;
+    b.name = "blas_ssyr2k_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_TRANS] = trans;
+    b.par[BB_N] = n;
+    b.par[BB_K] = k;
+    b.alpha = alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = ldb;
+    b.beta = beta;
+    b.opd[BB_C].arr = (void *const *)C;
+    b.par[BB_LDC] = ldc;
+    bb_execute(&b);
+}
+
+void blas_ssyr2k_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    bblas_enum_t trans, int n, int k, float alpha, float const *const *A, int lda,
+    float const *const *B, int ldb, float beta, float **C, int ldc, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_UPLO] = 3, [BB_TRANS] = 4, [BB_N] = 5, [BB_K] = 6, [BB_ALPHA] = 7, [BB_OPD0 + BB_A] = 8, [BB_LDA] = 9, [BB_OPD0 + BB_B] = 10, [BB_LDB] = 11, [BB_BETA] = 12, [BB_OPD0 + BB_C] = 13, [BB_LDC] = 14, [BB_INFO_ARG] = 15, [BB_QUEUE_ARG] = 16};
+    bb_batch b = {0};
+    b.op = BB_OP_SYR2K;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_FIXED;
+    b.name = "blas_ssyr2k_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_TRANS] = &trans;
+    b.par[BB_N] = &n;
+    b.par[BB_K] = &k;
+    b.alpha = &alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = &ldb;
+    b.beta = &beta;
+    b.opd[BB_C].arr = (void *const *)C;
+    b.par[BB_LDC] = &ldc;
+    bb_execute(&b);
+}
+
+void blas_ssyr2k_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const bblas_enum_t *trans, const int *n, const int *k,
+    const float *alpha, float const *const *A, const int *lda, float const *const *B,
+    const int *ldb, const float *beta, float **C, const int *ldc, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_UPLO] = 3, [BB_TRANS] = 4, [BB_N] = 5, [BB_K] = 6, [BB_ALPHA] = 7, [BB_OPD0 + BB_A] = 8, [BB_LDA] = 9, [BB_OPD0 + BB_B] = 10, [BB_LDB] = 11, [BB_BETA] = 12, [BB_OPD0 + BB_C] = 13, [BB_LDC] = 14, [BB_INFO_ARG] = 15, [BB_QUEUE_ARG] = 16};
+    bb_batch b = {0};
+    b.op = BB_OP_SYR2K;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_VAR;
+    b.name = "blas_ssyr2k_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_TRANS] = trans;
+    b.par[BB_N] = n;
+    b.par[BB_K] = k;
+    b.alpha = alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = ldb;
+    b.beta = beta;
+    b.opd[BB_C].arr = (void *const *)C;
+    b.par[BB_LDC] = ldc;
+    bb_execute(&b);
+}
+
+void blas_ssyr2k_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo,
+    bblas_enum_t trans, int n, int k, float alpha, const float *A, int lda,
+    int64_t stride_a, const float *B, int ldb, int64_t stride_b, float beta, float *C,
+    int ldc, int64_t stride_c, int batch_size, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_UPLO] = 2, [BB_TRANS] = 3, [BB_N] = 4, [BB_K] = 5, [BB_ALPHA] = 6, [BB_OPD0 + BB_A] = 7, [BB_LDA] = 8, [BB_STRIDE0 + BB_A] = 9, [BB_OPD0 + BB_B] = 10, [BB_LDB] = 11, [BB_STRIDE0 + BB_B] = 12, [BB_BETA] = 13, [BB_OPD0 + BB_C] = 14, [BB_LDC] = 15, [BB_STRIDE0 + BB_C] = 16, [BB_COUNT_ARG] = 17, [BB_INFO_ARG] = 18, [BB_QUEUE_ARG] = 19};
+    bb_batch b = {0};
+    b.op = BB_OP_SYR2K;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_STRIDED;
+    b.name = "blas_ssyr2k_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_TRANS] = &trans;
+    b.par[BB_N] = &n;
+    b.par[BB_K] = &k;
+    b.alpha = &alpha;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    b.opd[BB_B].base = (char *)B;
+    b.par[BB_LDB] = &ldb;
+    b.opd[BB_B].stride = stride_b;
+    b.beta = &beta;
+    b.opd[BB_C].base = (char *)C;
+    b.par[BB_LDC] = &ldc;
+    b.opd[BB_C].stride = stride_c;
+    bb_execute(&b);
+}
+
 void blas_strmm_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
     const bblas_enum_t *side, const bblas_enum_t *uplo, const bblas_enum_t *transa,
     const bblas_enum_t *diag, const int *m, const int *n, const float *alpha,
@@ -618,6 +1165,139 @@ void blas_strmm_batch_strided(bblas_enum_t layout, bblas_enum_t side, bblas_enum
     b.pos = pos;
     b.layout = layout;
     b.info = info;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_SIDE] = &side;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_TRANS] = &transa;
+    b.par[BB_DIAG] = &diag;
+    b.par[BB_M] = &m;
+    b.par[BB_N] = &n;
+    b.alpha = &alpha;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    b.opd[BB_B].base = (char *)B;
+    b.par[BB_LDB] = &ldb;
+    b.opd[BB_B].stride = stride_b;
+    bb_execute(&b);
+}
+
+void blas_strmm_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *side, const bblas_enum_t *uplo, const bblas_enum_t *transa,
+    const bblas_enum_t *diag, const int *m, const int *n, const float *alpha,
+    float const *const *A, const int *lda, float **B, const int *ldb, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_SIDE] = 4, [BB_UPLO] = 5, [BB_TRANS] = 6, [BB_DIAG] = 7, [BB_M] = 8, [BB_N] = 9, [BB_ALPHA] = 10, [BB_OPD0 + BB_A] = 11, [BB_LDA] = 12, [BB_OPD0 + BB_B] = 13, [BB_LDB] = 14, [BB_INFO_ARG] = 15, [BB_QUEUE_ARG] = 16};
+    bb_batch b = {0};
+    b.op = BB_OP_TRMM;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_GROUP;
+    b.name = "blas_strmm_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_SIDE] = side;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_TRANS] = transa;
+    b.par[BB_DIAG] = diag;
+    b.par[BB_M] = m;
+    b.par[BB_N] = n;
+    b.alpha = alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = ldb;
+    bb_execute(&b);
+}
+
+void blas_strmm_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t side,
+    bblas_enum_t uplo, bblas_enum_t transa, bblas_enum_t diag, int m, int n, float alpha,
+    float const *const *A, int lda, float **B, int ldb, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_SIDE] = 3, [BB_UPLO] = 4, [BB_TRANS] = 5, [BB_DIAG] = 6, [BB_M] = 7, [BB_N] = 8, [BB_ALPHA] = 9, [BB_OPD0 + BB_A] = 10, [BB_LDA] = 11, [BB_OPD0 + BB_B] = 12, [BB_LDB] = 13, [BB_INFO_ARG] = 14, [BB_QUEUE_ARG] = 15};
+    bb_batch b = {0};
+    b.op = BB_OP_TRMM;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_FIXED;
+    b.name = "blas_strmm_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_SIDE] = &side;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_TRANS] = &transa;
+    b.par[BB_DIAG] = &diag;
+    b.par[BB_M] = &m;
+    b.par[BB_N] = &n;
+    b.alpha = &alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = &ldb;
+    bb_execute(&b);
+}
+
+void blas_strmm_batchv_dev(int batch_size, bblas_enum_t layout, const bblas_enum_t *side,
+    const bblas_enum_t *uplo, const bblas_enum_t *transa, const bblas_enum_t *diag,
+    const int *m, const int *n, const float *alpha, float const *const *A,
+    const int *lda, float **B, const int *ldb, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_SIDE] = 3, [BB_UPLO] = 4, [BB_TRANS] = 5, [BB_DIAG] = 6, [BB_M] = 7, [BB_N] = 8, [BB_ALPHA] = 9, [BB_OPD0 + BB_A] = 10, [BB_LDA] = 11, [BB_OPD0 + BB_B] = 12, [BB_LDB] = 13, [BB_INFO_ARG] = 14, [BB_QUEUE_ARG] = 15};
+    bb_batch b = {0};
+    b.op = BB_OP_TRMM;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_VAR;
+    b.name = "blas_strmm_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_SIDE] = side;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_TRANS] = transa;
+    b.par[BB_DIAG] = diag;
+    b.par[BB_M] = m;
+    b.par[BB_N] = n;
+    b.alpha = alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = ldb;
+    bb_execute(&b);
+}
+
+void blas_strmm_batch_strided_dev(bblas_enum_t layout, bblas_enum_t side,
+    bblas_enum_t uplo, bblas_enum_t transa, bblas_enum_t diag, int m, int n, float alpha,
+    const float *A, int lda, int64_t stride_a, float *B, int ldb, int64_t stride_b,
+    int batch_size, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_SIDE] = 2, [BB_UPLO] = 3, [BB_TRANS] = 4, [BB_DIAG] = 5, [BB_M] = 6, [BB_N] = 7, [BB_ALPHA] = 8, [BB_OPD0 + BB_A] = 9, [BB_LDA] = 10, [BB_STRIDE0 + BB_A] = 11, [BB_OPD0 + BB_B] = 12, [BB_LDB] = 13, [BB_STRIDE0 + BB_B] = 14, [BB_COUNT_ARG] = 15, [BB_INFO_ARG] = 16, [BB_QUEUE_ARG] = 17};
+    bb_batch b = {0};
+    b.op = BB_OP_TRMM;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_STRIDED;
+    b.name = "blas_strmm_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
     b.count = batch_size;
     b.ngroups = 1;
     b.par[BB_SIDE] = &side;
@@ -759,6 +1439,139 @@ void blas_strsm_batch_strided(bblas_enum_t layout, bblas_enum_t side, bblas_enum
     bb_execute(&b);
 }
 
+void blas_strsm_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *side, const bblas_enum_t *uplo, const bblas_enum_t *transa,
+    const bblas_enum_t *diag, const int *m, const int *n, const float *alpha,
+    float const *const *A, const int *lda, float **B, const int *ldb, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_SIDE] = 4, [BB_UPLO] = 5, [BB_TRANS] = 6, [BB_DIAG] = 7, [BB_M] = 8, [BB_N] = 9, [BB_ALPHA] = 10, [BB_OPD0 + BB_A] = 11, [BB_LDA] = 12, [BB_OPD0 + BB_B] = 13, [BB_LDB] = 14, [BB_INFO_ARG] = 15, [BB_QUEUE_ARG] = 16};
+    bb_batch b = {0};
+    b.op = BB_OP_TRSM;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_GROUP;
+    b.name = "blas_strsm_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_SIDE] = side;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_TRANS] = transa;
+    b.par[BB_DIAG] = diag;
+    b.par[BB_M] = m;
+    b.par[BB_N] = n;
+    b.alpha = alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = ldb;
+    bb_execute(&b);
+}
+
+void blas_strsm_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t side,
+    bblas_enum_t uplo, bblas_enum_t transa, bblas_enum_t diag, int m, int n, float alpha,
+    float const *const *A, int lda, float **B, int ldb, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_SIDE] = 3, [BB_UPLO] = 4, [BB_TRANS] = 5, [BB_DIAG] = 6, [BB_M] = 7, [BB_N] = 8, [BB_ALPHA] = 9, [BB_OPD0 + BB_A] = 10, [BB_LDA] = 11, [BB_OPD0 + BB_B] = 12, [BB_LDB] = 13, [BB_INFO_ARG] = 14, [BB_QUEUE_ARG] = 15};
+    bb_batch b = {0};
+    b.op = BB_OP_TRSM;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_FIXED;
+    b.name = "blas_strsm_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_SIDE] = &side;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_TRANS] = &transa;
+    b.par[BB_DIAG] = &diag;
+    b.par[BB_M] = &m;
+    b.par[BB_N] = &n;
+    b.alpha = &alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = &ldb;
+    bb_execute(&b);
+}
+
+void blas_strsm_batchv_dev(int batch_size, bblas_enum_t layout, const bblas_enum_t *side,
+    const bblas_enum_t *uplo, const bblas_enum_t *transa, const bblas_enum_t *diag,
+    const int *m, const int *n, const float *alpha, float const *const *A,
+    const int *lda, float **B, const int *ldb, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_SIDE] = 3, [BB_UPLO] = 4, [BB_TRANS] = 5, [BB_DIAG] = 6, [BB_M] = 7, [BB_N] = 8, [BB_ALPHA] = 9, [BB_OPD0 + BB_A] = 10, [BB_LDA] = 11, [BB_OPD0 + BB_B] = 12, [BB_LDB] = 13, [BB_INFO_ARG] = 14, [BB_QUEUE_ARG] = 15};
+    bb_batch b = {0};
+    b.op = BB_OP_TRSM;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_VAR;
+    b.name = "blas_strsm_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_SIDE] = side;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_TRANS] = transa;
+    b.par[BB_DIAG] = diag;
+    b.par[BB_M] = m;
+    b.par[BB_N] = n;
+    b.alpha = alpha;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = ldb;
+    bb_execute(&b);
+}
+
+void blas_strsm_batch_strided_dev(bblas_enum_t layout, bblas_enum_t side,
+    bblas_enum_t uplo, bblas_enum_t transa, bblas_enum_t diag, int m, int n, float alpha,
+    const float *A, int lda, int64_t stride_a, float *B, int ldb, int64_t stride_b,
+    int batch_size, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_SIDE] = 2, [BB_UPLO] = 3, [BB_TRANS] = 4, [BB_DIAG] = 5, [BB_M] = 6, [BB_N] = 7, [BB_ALPHA] = 8, [BB_OPD0 + BB_A] = 9, [BB_LDA] = 10, [BB_STRIDE0 + BB_A] = 11, [BB_OPD0 + BB_B] = 12, [BB_LDB] = 13, [BB_STRIDE0 + BB_B] = 14, [BB_COUNT_ARG] = 15, [BB_INFO_ARG] = 16, [BB_QUEUE_ARG] = 17};
+    bb_batch b = {0};
+    b.op = BB_OP_TRSM;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_STRIDED;
+    b.name = "blas_strsm_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_SIDE] = &side;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_TRANS] = &transa;
+    b.par[BB_DIAG] = &diag;
+    b.par[BB_M] = &m;
+    b.par[BB_N] = &n;
+    b.alpha = &alpha;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    b.opd[BB_B].base = (char *)B;
+    b.par[BB_LDB] = &ldb;
+    b.opd[BB_B].stride = stride_b;
+    bb_execute(&b);
+}
+
 void lapack_spotrf_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
     const bblas_enum_t *uplo, const int *n, float **A, const int *lda, int *info)
 {
@@ -836,6 +1649,104 @@ void lapack_spotrf_batch_strided(bblas_enum_t layout, bblas_enum_t uplo, int n, 
     b.pos = pos;
     b.layout = layout;
     b.info = info;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    bb_execute(&b);
+}
+
+void lapack_spotrf_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *uplo, const int *n, float **A,
+    const int *lda, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_UPLO] = 4, [BB_N] = 5, [BB_OPD0 + BB_A] = 6, [BB_LDA] = 7, [BB_INFO_ARG] = 8, [BB_QUEUE_ARG] = 9};
+    bb_batch b = {0};
+    b.op = BB_OP_POTRF;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_GROUP;
+    b.name = "lapack_spotrf_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    bb_execute(&b);
+}
+
+void lapack_spotrf_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    int n, float **A, int lda, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_UPLO] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_INFO_ARG] = 7, [BB_QUEUE_ARG] = 8};
+    bb_batch b = {0};
+    b.op = BB_OP_POTRF;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_FIXED;
+    b.name = "lapack_spotrf_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    bb_execute(&b);
+}
+
+void lapack_spotrf_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const int *n, float **A, const int *lda, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_UPLO] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_INFO_ARG] = 7, [BB_QUEUE_ARG] = 8};
+    bb_batch b = {0};
+    b.op = BB_OP_POTRF;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_VAR;
+    b.name = "lapack_spotrf_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    bb_execute(&b);
+}
+
+void lapack_spotrf_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo, int n,
+    float *A, int lda, int64_t stride_a, int batch_size, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_UPLO] = 2, [BB_N] = 3, [BB_OPD0 + BB_A] = 4, [BB_LDA] = 5, [BB_STRIDE0 + BB_A] = 6, [BB_COUNT_ARG] = 7, [BB_INFO_ARG] = 8, [BB_QUEUE_ARG] = 9};
+    bb_batch b = {0};
+    b.op = BB_OP_POTRF;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_STRIDED;
+    b.name = "lapack_spotrf_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
     b.count = batch_size;
     b.ngroups = 1;
     b.par[BB_UPLO] = &uplo;
@@ -935,6 +1846,119 @@ void lapack_spotrs_batch_strided(bblas_enum_t layout, bblas_enum_t uplo, int n, 
     b.pos = pos;
     b.layout = layout;
     b.info = info;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_N] = &n;
+    b.par[BB_NRHS] = &nrhs;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    b.opd[BB_B].base = (char *)B;
+    b.par[BB_LDB] = &ldb;
+    b.opd[BB_B].stride = stride_b;
+    bb_execute(&b);
+}
+
+void lapack_spotrs_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *uplo, const int *n, const int *nrhs,
+    float const *const *A, const int *lda, float **B, const int *ldb, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_UPLO] = 4, [BB_N] = 5, [BB_NRHS] = 6, [BB_OPD0 + BB_A] = 7, [BB_LDA] = 8, [BB_OPD0 + BB_B] = 9, [BB_LDB] = 10, [BB_INFO_ARG] = 11, [BB_QUEUE_ARG] = 12};
+    bb_batch b = {0};
+    b.op = BB_OP_POTRS;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_GROUP;
+    b.name = "lapack_spotrs_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_N] = n;
+    b.par[BB_NRHS] = nrhs;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = ldb;
+    bb_execute(&b);
+}
+
+void lapack_spotrs_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    int n, int nrhs, float const *const *A, int lda, float **B, int ldb, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_UPLO] = 3, [BB_N] = 4, [BB_NRHS] = 5, [BB_OPD0 + BB_A] = 6, [BB_LDA] = 7, [BB_OPD0 + BB_B] = 8, [BB_LDB] = 9, [BB_INFO_ARG] = 10, [BB_QUEUE_ARG] = 11};
+    bb_batch b = {0};
+    b.op = BB_OP_POTRS;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_FIXED;
+    b.name = "lapack_spotrs_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_N] = &n;
+    b.par[BB_NRHS] = &nrhs;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = &ldb;
+    bb_execute(&b);
+}
+
+void lapack_spotrs_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const int *n, const int *nrhs, float const *const *A,
+    const int *lda, float **B, const int *ldb, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_UPLO] = 3, [BB_N] = 4, [BB_NRHS] = 5, [BB_OPD0 + BB_A] = 6, [BB_LDA] = 7, [BB_OPD0 + BB_B] = 8, [BB_LDB] = 9, [BB_INFO_ARG] = 10, [BB_QUEUE_ARG] = 11};
+    bb_batch b = {0};
+    b.op = BB_OP_POTRS;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_VAR;
+    b.name = "lapack_spotrs_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_N] = n;
+    b.par[BB_NRHS] = nrhs;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = ldb;
+    bb_execute(&b);
+}
+
+void lapack_spotrs_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo, int n,
+    int nrhs, const float *A, int lda, int64_t stride_a, float *B, int ldb,
+    int64_t stride_b, int batch_size, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_UPLO] = 2, [BB_N] = 3, [BB_NRHS] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_STRIDE0 + BB_A] = 7, [BB_OPD0 + BB_B] = 8, [BB_LDB] = 9, [BB_STRIDE0 + BB_B] = 10, [BB_COUNT_ARG] = 11, [BB_INFO_ARG] = 12, [BB_QUEUE_ARG] = 13};
+    bb_batch b = {0};
+    b.op = BB_OP_POTRS;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_STRIDED;
+    b.name = "lapack_spotrs_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
     b.count = batch_size;
     b.ngroups = 1;
     b.par[BB_UPLO] = &uplo;
@@ -1052,6 +2076,118 @@ void lapack_sposv_batch_strided(bblas_enum_t layout, bblas_enum_t uplo, int n, i
     bb_execute(&b);
 }
 
+void lapack_sposv_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const int *n, const int *nrhs, float **A, const int *lda,
+    float **B, const int *ldb, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_UPLO] = 4, [BB_N] = 5, [BB_NRHS] = 6, [BB_OPD0 + BB_A] = 7, [BB_LDA] = 8, [BB_OPD0 + BB_B] = 9, [BB_LDB] = 10, [BB_INFO_ARG] = 11, [BB_QUEUE_ARG] = 12};
+    bb_batch b = {0};
+    b.op = BB_OP_POSV;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_GROUP;
+    b.name = "lapack_sposv_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_N] = n;
+    b.par[BB_NRHS] = nrhs;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = ldb;
+    bb_execute(&b);
+}
+
+void lapack_sposv_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    int n, int nrhs, float **A, int lda, float **B, int ldb, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_UPLO] = 3, [BB_N] = 4, [BB_NRHS] = 5, [BB_OPD0 + BB_A] = 6, [BB_LDA] = 7, [BB_OPD0 + BB_B] = 8, [BB_LDB] = 9, [BB_INFO_ARG] = 10, [BB_QUEUE_ARG] = 11};
+    bb_batch b = {0};
+    b.op = BB_OP_POSV;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_FIXED;
+    b.name = "lapack_sposv_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_N] = &n;
+    b.par[BB_NRHS] = &nrhs;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = &ldb;
+    bb_execute(&b);
+}
+
+void lapack_sposv_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const int *n, const int *nrhs, float **A, const int *lda,
+    float **B, const int *ldb, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_UPLO] = 3, [BB_N] = 4, [BB_NRHS] = 5, [BB_OPD0 + BB_A] = 6, [BB_LDA] = 7, [BB_OPD0 + BB_B] = 8, [BB_LDB] = 9, [BB_INFO_ARG] = 10, [BB_QUEUE_ARG] = 11};
+    bb_batch b = {0};
+    b.op = BB_OP_POSV;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_VAR;
+    b.name = "lapack_sposv_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_N] = n;
+    b.par[BB_NRHS] = nrhs;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = ldb;
+    bb_execute(&b);
+}
+
+void lapack_sposv_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo, int n,
+    int nrhs, float *A, int lda, int64_t stride_a, float *B, int ldb, int64_t stride_b,
+    int batch_size, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_UPLO] = 2, [BB_N] = 3, [BB_NRHS] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_STRIDE0 + BB_A] = 7, [BB_OPD0 + BB_B] = 8, [BB_LDB] = 9, [BB_STRIDE0 + BB_B] = 10, [BB_COUNT_ARG] = 11, [BB_INFO_ARG] = 12, [BB_QUEUE_ARG] = 13};
+    bb_batch b = {0};
+    b.op = BB_OP_POSV;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_STRIDED;
+    b.name = "lapack_sposv_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_N] = &n;
+    b.par[BB_NRHS] = &nrhs;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    b.opd[BB_B].base = (char *)B;
+    b.par[BB_LDB] = &ldb;
+    b.opd[BB_B].stride = stride_b;
+    bb_execute(&b);
+}
+
 void lapack_strtri_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
     const bblas_enum_t *uplo, const bblas_enum_t *diag, const int *n, float **A,
     const int *lda, int *info)
@@ -1134,6 +2270,108 @@ void lapack_strtri_batch_strided(bblas_enum_t layout, bblas_enum_t uplo,
     b.pos = pos;
     b.layout = layout;
     b.info = info;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_DIAG] = &diag;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    bb_execute(&b);
+}
+
+void lapack_strtri_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *uplo, const bblas_enum_t *diag,
+    const int *n, float **A, const int *lda, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_UPLO] = 4, [BB_DIAG] = 5, [BB_N] = 6, [BB_OPD0 + BB_A] = 7, [BB_LDA] = 8, [BB_INFO_ARG] = 9, [BB_QUEUE_ARG] = 10};
+    bb_batch b = {0};
+    b.op = BB_OP_TRTRI;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_GROUP;
+    b.name = "lapack_strtri_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_DIAG] = diag;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    bb_execute(&b);
+}
+
+void lapack_strtri_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    bblas_enum_t diag, int n, float **A, int lda, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_UPLO] = 3, [BB_DIAG] = 4, [BB_N] = 5, [BB_OPD0 + BB_A] = 6, [BB_LDA] = 7, [BB_INFO_ARG] = 8, [BB_QUEUE_ARG] = 9};
+    bb_batch b = {0};
+    b.op = BB_OP_TRTRI;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_FIXED;
+    b.name = "lapack_strtri_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_DIAG] = &diag;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    bb_execute(&b);
+}
+
+void lapack_strtri_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const bblas_enum_t *diag, const int *n, float **A,
+    const int *lda, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_UPLO] = 3, [BB_DIAG] = 4, [BB_N] = 5, [BB_OPD0 + BB_A] = 6, [BB_LDA] = 7, [BB_INFO_ARG] = 8, [BB_QUEUE_ARG] = 9};
+    bb_batch b = {0};
+    b.op = BB_OP_TRTRI;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_VAR;
+    b.name = "lapack_strtri_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_DIAG] = diag;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    bb_execute(&b);
+}
+
+void lapack_strtri_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo,
+    bblas_enum_t diag, int n, float *A, int lda, int64_t stride_a, int batch_size,
+    int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_UPLO] = 2, [BB_DIAG] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_STRIDE0 + BB_A] = 7, [BB_COUNT_ARG] = 8, [BB_INFO_ARG] = 9, [BB_QUEUE_ARG] = 10};
+    bb_batch b = {0};
+    b.op = BB_OP_TRTRI;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_STRIDED;
+    b.name = "lapack_strtri_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
     b.count = batch_size;
     b.ngroups = 1;
     b.par[BB_UPLO] = &uplo;
@@ -1232,6 +2470,104 @@ void lapack_slauum_batch_strided(bblas_enum_t layout, bblas_enum_t uplo, int n, 
     bb_execute(&b);
 }
 
+void lapack_slauum_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *uplo, const int *n, float **A,
+    const int *lda, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_UPLO] = 4, [BB_N] = 5, [BB_OPD0 + BB_A] = 6, [BB_LDA] = 7, [BB_INFO_ARG] = 8, [BB_QUEUE_ARG] = 9};
+    bb_batch b = {0};
+    b.op = BB_OP_LAUUM;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_GROUP;
+    b.name = "lapack_slauum_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    bb_execute(&b);
+}
+
+void lapack_slauum_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    int n, float **A, int lda, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_UPLO] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_INFO_ARG] = 7, [BB_QUEUE_ARG] = 8};
+    bb_batch b = {0};
+    b.op = BB_OP_LAUUM;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_FIXED;
+    b.name = "lapack_slauum_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    bb_execute(&b);
+}
+
+void lapack_slauum_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const int *n, float **A, const int *lda, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_UPLO] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_INFO_ARG] = 7, [BB_QUEUE_ARG] = 8};
+    bb_batch b = {0};
+    b.op = BB_OP_LAUUM;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_VAR;
+    b.name = "lapack_slauum_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    bb_execute(&b);
+}
+
+void lapack_slauum_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo, int n,
+    float *A, int lda, int64_t stride_a, int batch_size, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_UPLO] = 2, [BB_N] = 3, [BB_OPD0 + BB_A] = 4, [BB_LDA] = 5, [BB_STRIDE0 + BB_A] = 6, [BB_COUNT_ARG] = 7, [BB_INFO_ARG] = 8, [BB_QUEUE_ARG] = 9};
+    bb_batch b = {0};
+    b.op = BB_OP_LAUUM;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_STRIDED;
+    b.name = "lapack_slauum_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    bb_execute(&b);
+}
+
 void lapack_spotri_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
     const bblas_enum_t *uplo, const int *n, float **A, const int *lda, int *info)
 {
@@ -1319,6 +2655,104 @@ void lapack_spotri_batch_strided(bblas_enum_t layout, bblas_enum_t uplo, int n, 
     bb_execute(&b);
 }
 
+void lapack_spotri_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *uplo, const int *n, float **A,
+    const int *lda, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_UPLO] = 4, [BB_N] = 5, [BB_OPD0 + BB_A] = 6, [BB_LDA] = 7, [BB_INFO_ARG] = 8, [BB_QUEUE_ARG] = 9};
+    bb_batch b = {0};
+    b.op = BB_OP_POTRI;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_GROUP;
+    b.name = "lapack_spotri_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    bb_execute(&b);
+}
+
+void lapack_spotri_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    int n, float **A, int lda, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_UPLO] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_INFO_ARG] = 7, [BB_QUEUE_ARG] = 8};
+    bb_batch b = {0};
+    b.op = BB_OP_POTRI;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_FIXED;
+    b.name = "lapack_spotri_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    bb_execute(&b);
+}
+
+void lapack_spotri_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const int *n, float **A, const int *lda, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_UPLO] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_INFO_ARG] = 7, [BB_QUEUE_ARG] = 8};
+    bb_batch b = {0};
+    b.op = BB_OP_POTRI;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_VAR;
+    b.name = "lapack_spotri_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    bb_execute(&b);
+}
+
+void lapack_spotri_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo, int n,
+    float *A, int lda, int64_t stride_a, int batch_size, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_UPLO] = 2, [BB_N] = 3, [BB_OPD0 + BB_A] = 4, [BB_LDA] = 5, [BB_STRIDE0 + BB_A] = 6, [BB_COUNT_ARG] = 7, [BB_INFO_ARG] = 8, [BB_QUEUE_ARG] = 9};
+    bb_batch b = {0};
+    b.op = BB_OP_POTRI;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_STRIDED;
+    b.name = "lapack_spotri_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    bb_execute(&b);
+}
+
 void lapack_spoti_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
     const bblas_enum_t *uplo, const int *n, float **A, const int *lda, int *info)
 {
@@ -1396,6 +2830,104 @@ void lapack_spoti_batch_strided(bblas_enum_t layout, bblas_enum_t uplo, int n, f
     b.pos = pos;
     b.layout = layout;
     b.info = info;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    bb_execute(&b);
+}
+
+void lapack_spoti_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const int *n, float **A, const int *lda, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_UPLO] = 4, [BB_N] = 5, [BB_OPD0 + BB_A] = 6, [BB_LDA] = 7, [BB_INFO_ARG] = 8, [BB_QUEUE_ARG] = 9};
+    bb_batch b = {0};
+    b.op = BB_OP_POTI;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_GROUP;
+    b.name = "lapack_spoti_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    bb_execute(&b);
+}
+
+void lapack_spoti_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t uplo,
+    int n, float **A, int lda, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_UPLO] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_INFO_ARG] = 7, [BB_QUEUE_ARG] = 8};
+    bb_batch b = {0};
+    b.op = BB_OP_POTI;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_FIXED;
+    b.name = "lapack_spoti_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_UPLO] = &uplo;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    bb_execute(&b);
+}
+
+void lapack_spoti_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *uplo, const int *n, float **A, const int *lda, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_UPLO] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_INFO_ARG] = 7, [BB_QUEUE_ARG] = 8};
+    bb_batch b = {0};
+    b.op = BB_OP_POTI;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_VAR;
+    b.name = "lapack_spoti_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_UPLO] = uplo;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    bb_execute(&b);
+}
+
+void lapack_spoti_batch_strided_dev(bblas_enum_t layout, bblas_enum_t uplo, int n,
+    float *A, int lda, int64_t stride_a, int batch_size, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_UPLO] = 2, [BB_N] = 3, [BB_OPD0 + BB_A] = 4, [BB_LDA] = 5, [BB_STRIDE0 + BB_A] = 6, [BB_COUNT_ARG] = 7, [BB_INFO_ARG] = 8, [BB_QUEUE_ARG] = 9};
+    bb_batch b = {0};
+    b.op = BB_OP_POTI;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_STRIDED;
+    b.name = "lapack_spoti_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
     b.count = batch_size;
     b.ngroups = 1;
     b.par[BB_UPLO] = &uplo;
@@ -1498,6 +3030,109 @@ void lapack_sgetrf_batch_strided(bblas_enum_t layout, int m, int n, float *A, in
     bb_execute(&b);
 }
 
+void lapack_sgetrf_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const int *m, const int *n, float **A, const int *lda,
+    int **ipiv, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_M] = 4, [BB_N] = 5, [BB_OPD0 + BB_A] = 6, [BB_LDA] = 7, [BB_OPD0 + BB_IPIV] = 8, [BB_INFO_ARG] = 9, [BB_QUEUE_ARG] = 10};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRF;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_GROUP;
+    b.name = "lapack_sgetrf_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_M] = m;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_IPIV].arr = (void *const *)ipiv;
+    bb_execute(&b);
+}
+
+void lapack_sgetrf_batchf_dev(int batch_size, bblas_enum_t layout, int m, int n,
+    float **A, int lda, int **ipiv, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_M] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_OPD0 + BB_IPIV] = 7, [BB_INFO_ARG] = 8, [BB_QUEUE_ARG] = 9};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRF;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_FIXED;
+    b.name = "lapack_sgetrf_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_M] = &m;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_IPIV].arr = (void *const *)ipiv;
+    bb_execute(&b);
+}
+
+void lapack_sgetrf_batchv_dev(int batch_size, bblas_enum_t layout, const int *m,
+    const int *n, float **A, const int *lda, int **ipiv, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_M] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_OPD0 + BB_IPIV] = 7, [BB_INFO_ARG] = 8, [BB_QUEUE_ARG] = 9};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRF;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_VAR;
+    b.name = "lapack_sgetrf_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_M] = m;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_IPIV].arr = (void *const *)ipiv;
+    bb_execute(&b);
+}
+
+void lapack_sgetrf_batch_strided_dev(bblas_enum_t layout, int m, int n, float *A,
+    int lda, int64_t stride_a, int *ipiv, int64_t stride_ipiv, int batch_size, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_M] = 2, [BB_N] = 3, [BB_OPD0 + BB_A] = 4, [BB_LDA] = 5, [BB_STRIDE0 + BB_A] = 6, [BB_OPD0 + BB_IPIV] = 7, [BB_STRIDE0 + BB_IPIV] = 8, [BB_COUNT_ARG] = 9, [BB_INFO_ARG] = 10, [BB_QUEUE_ARG] = 11};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRF;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_STRIDED;
+    b.name = "lapack_sgetrf_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_M] = &m;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    b.opd[BB_IPIV].base = (char *)ipiv;
+    b.opd[BB_IPIV].stride = stride_ipiv;
+    bb_execute(&b);
+}
+
 void lapack_sgetrfnp_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
     const int *m, const int *n, float **A, const int *lda, int *info)
 {
@@ -1575,6 +3210,102 @@ void lapack_sgetrfnp_batch_strided(bblas_enum_t layout, int m, int n, float *A, 
     b.pos = pos;
     b.layout = layout;
     b.info = info;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_M] = &m;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    bb_execute(&b);
+}
+
+void lapack_sgetrfnp_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const int *m, const int *n, float **A, const int *lda,
+    int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_M] = 4, [BB_N] = 5, [BB_OPD0 + BB_A] = 6, [BB_LDA] = 7, [BB_INFO_ARG] = 8, [BB_QUEUE_ARG] = 9};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRFNP;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_GROUP;
+    b.name = "lapack_sgetrfnp_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_M] = m;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    bb_execute(&b);
+}
+
+void lapack_sgetrfnp_batchf_dev(int batch_size, bblas_enum_t layout, int m, int n,
+    float **A, int lda, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_M] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_INFO_ARG] = 7, [BB_QUEUE_ARG] = 8};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRFNP;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_FIXED;
+    b.name = "lapack_sgetrfnp_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_M] = &m;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    bb_execute(&b);
+}
+
+void lapack_sgetrfnp_batchv_dev(int batch_size, bblas_enum_t layout, const int *m,
+    const int *n, float **A, const int *lda, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_M] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_INFO_ARG] = 7, [BB_QUEUE_ARG] = 8};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRFNP;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_VAR;
+    b.name = "lapack_sgetrfnp_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_M] = m;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    bb_execute(&b);
+}
+
+void lapack_sgetrfnp_batch_strided_dev(bblas_enum_t layout, int m, int n, float *A,
+    int lda, int64_t stride_a, int batch_size, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_M] = 2, [BB_N] = 3, [BB_OPD0 + BB_A] = 4, [BB_LDA] = 5, [BB_STRIDE0 + BB_A] = 6, [BB_COUNT_ARG] = 7, [BB_INFO_ARG] = 8, [BB_QUEUE_ARG] = 9};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRFNP;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_STRIDED;
+    b.name = "lapack_sgetrfnp_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
     b.count = batch_size;
     b.ngroups = 1;
     b.par[BB_M] = &m;
@@ -1678,6 +3409,126 @@ void lapack_sgetrs_batch_strided(bblas_enum_t layout, bblas_enum_t trans, int n,
     b.pos = pos;
     b.layout = layout;
     b.info = info;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_TRANS] = &trans;
+    b.par[BB_N] = &n;
+    b.par[BB_NRHS] = &nrhs;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    b.opd[BB_IPIV].base = (char *)ipiv;
+    b.opd[BB_IPIV].stride = stride_ipiv;
+    b.opd[BB_B].base = (char *)B;
+    b.par[BB_LDB] = &ldb;
+    b.opd[BB_B].stride = stride_b;
+    bb_execute(&b);
+}
+
+void lapack_sgetrs_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *trans, const int *n, const int *nrhs,
+    float const *const *A, const int *lda, int const *const *ipiv, float **B,
+    const int *ldb, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_TRANS] = 4, [BB_N] = 5, [BB_NRHS] = 6, [BB_OPD0 + BB_A] = 7, [BB_LDA] = 8, [BB_OPD0 + BB_IPIV] = 9, [BB_OPD0 + BB_B] = 10, [BB_LDB] = 11, [BB_INFO_ARG] = 12, [BB_QUEUE_ARG] = 13};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRS;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_GROUP;
+    b.name = "lapack_sgetrs_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_TRANS] = trans;
+    b.par[BB_N] = n;
+    b.par[BB_NRHS] = nrhs;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_IPIV].arr = (void *const *)ipiv;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = ldb;
+    bb_execute(&b);
+}
+
+void lapack_sgetrs_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t trans,
+    int n, int nrhs, float const *const *A, int lda, int const *const *ipiv, float **B,
+    int ldb, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_TRANS] = 3, [BB_N] = 4, [BB_NRHS] = 5, [BB_OPD0 + BB_A] = 6, [BB_LDA] = 7, [BB_OPD0 + BB_IPIV] = 8, [BB_OPD0 + BB_B] = 9, [BB_LDB] = 10, [BB_INFO_ARG] = 11, [BB_QUEUE_ARG] = 12};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRS;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_FIXED;
+    b.name = "lapack_sgetrs_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_TRANS] = &trans;
+    b.par[BB_N] = &n;
+    b.par[BB_NRHS] = &nrhs;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_IPIV].arr = (void *const *)ipiv;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = &ldb;
+    bb_execute(&b);
+}
+
+void lapack_sgetrs_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *trans, const int *n, const int *nrhs, float const *const *A,
+    const int *lda, int const *const *ipiv, float **B, const int *ldb, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_TRANS] = 3, [BB_N] = 4, [BB_NRHS] = 5, [BB_OPD0 + BB_A] = 6, [BB_LDA] = 7, [BB_OPD0 + BB_IPIV] = 8, [BB_OPD0 + BB_B] = 9, [BB_LDB] = 10, [BB_INFO_ARG] = 11, [BB_QUEUE_ARG] = 12};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRS;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_VAR;
+    b.name = "lapack_sgetrs_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_TRANS] = trans;
+    b.par[BB_N] = n;
+    b.par[BB_NRHS] = nrhs;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_IPIV].arr = (void *const *)ipiv;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = ldb;
+    bb_execute(&b);
+}
+
+void lapack_sgetrs_batch_strided_dev(bblas_enum_t layout, bblas_enum_t trans, int n,
+    int nrhs, const float *A, int lda, int64_t stride_a, const int *ipiv,
+    int64_t stride_ipiv, float *B, int ldb, int64_t stride_b, int batch_size, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_TRANS] = 2, [BB_N] = 3, [BB_NRHS] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_STRIDE0 + BB_A] = 7, [BB_OPD0 + BB_IPIV] = 8, [BB_STRIDE0 + BB_IPIV] = 9, [BB_OPD0 + BB_B] = 10, [BB_LDB] = 11, [BB_STRIDE0 + BB_B] = 12, [BB_COUNT_ARG] = 13, [BB_INFO_ARG] = 14, [BB_QUEUE_ARG] = 15};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRS;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_STRIDED;
+    b.name = "lapack_sgetrs_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
     b.count = batch_size;
     b.ngroups = 1;
     b.par[BB_TRANS] = &trans;
@@ -1798,6 +3649,119 @@ void lapack_sgesv_batch_strided(bblas_enum_t layout, int n, int nrhs, float *A, 
     bb_execute(&b);
 }
 
+void lapack_sgesv_batch_dev(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const int *n, const int *nrhs, float **A, const int *lda, int **ipiv, float **B,
+    const int *ldb, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_N] = 4, [BB_NRHS] = 5, [BB_OPD0 + BB_A] = 6, [BB_LDA] = 7, [BB_OPD0 + BB_IPIV] = 8, [BB_OPD0 + BB_B] = 9, [BB_LDB] = 10, [BB_INFO_ARG] = 11, [BB_QUEUE_ARG] = 12};
+    bb_batch b = {0};
+    b.op = BB_OP_GESV;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_GROUP;
+    b.name = "lapack_sgesv_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_N] = n;
+    b.par[BB_NRHS] = nrhs;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_IPIV].arr = (void *const *)ipiv;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = ldb;
+    bb_execute(&b);
+}
+
+void lapack_sgesv_batchf_dev(int batch_size, bblas_enum_t layout, int n, int nrhs,
+    float **A, int lda, int **ipiv, float **B, int ldb, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_N] = 3, [BB_NRHS] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_OPD0 + BB_IPIV] = 7, [BB_OPD0 + BB_B] = 8, [BB_LDB] = 9, [BB_INFO_ARG] = 10, [BB_QUEUE_ARG] = 11};
+    bb_batch b = {0};
+    b.op = BB_OP_GESV;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_FIXED;
+    b.name = "lapack_sgesv_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_N] = &n;
+    b.par[BB_NRHS] = &nrhs;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_IPIV].arr = (void *const *)ipiv;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = &ldb;
+    bb_execute(&b);
+}
+
+void lapack_sgesv_batchv_dev(int batch_size, bblas_enum_t layout, const int *n,
+    const int *nrhs, float **A, const int *lda, int **ipiv, float **B, const int *ldb,
+    int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_N] = 3, [BB_NRHS] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_OPD0 + BB_IPIV] = 7, [BB_OPD0 + BB_B] = 8, [BB_LDB] = 9, [BB_INFO_ARG] = 10, [BB_QUEUE_ARG] = 11};
+    bb_batch b = {0};
+    b.op = BB_OP_GESV;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_VAR;
+    b.name = "lapack_sgesv_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_N] = n;
+    b.par[BB_NRHS] = nrhs;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_IPIV].arr = (void *const *)ipiv;
+    b.opd[BB_B].arr = (void *const *)B;
+    b.par[BB_LDB] = ldb;
+    bb_execute(&b);
+}
+
+void lapack_sgesv_batch_strided_dev(bblas_enum_t layout, int n, int nrhs, float *A,
+    int lda, int64_t stride_a, int *ipiv, int64_t stride_ipiv, float *B, int ldb,
+    int64_t stride_b, int batch_size, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_N] = 2, [BB_NRHS] = 3, [BB_OPD0 + BB_A] = 4, [BB_LDA] = 5, [BB_STRIDE0 + BB_A] = 6, [BB_OPD0 + BB_IPIV] = 7, [BB_STRIDE0 + BB_IPIV] = 8, [BB_OPD0 + BB_B] = 9, [BB_LDB] = 10, [BB_STRIDE0 + BB_B] = 11, [BB_COUNT_ARG] = 12, [BB_INFO_ARG] = 13, [BB_QUEUE_ARG] = 14};
+    bb_batch b = {0};
+    b.op = BB_OP_GESV;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_STRIDED;
+    b.name = "lapack_sgesv_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_N] = &n;
+    b.par[BB_NRHS] = &nrhs;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    b.opd[BB_IPIV].base = (char *)ipiv;
+    b.opd[BB_IPIV].stride = stride_ipiv;
+    b.opd[BB_B].base = (char *)B;
+    b.par[BB_LDB] = &ldb;
+    b.opd[BB_B].stride = stride_b;
+    bb_execute(&b);
+}
+
 void lapack_sgetri_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
     const int *n, float **A, const int *lda, int const *const *ipiv, int *info)
 {
@@ -1875,6 +3839,105 @@ void lapack_sgetri_batch_strided(bblas_enum_t layout, int n, float *A, int lda,
     b.pos = pos;
     b.layout = layout;
     b.info = info;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    b.opd[BB_IPIV].base = (char *)ipiv;
+    b.opd[BB_IPIV].stride = stride_ipiv;
+    bb_execute(&b);
+}
+
+void lapack_sgetri_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const int *n, float **A, const int *lda, int const *const *ipiv,
+    int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_OPD0 + BB_IPIV] = 7, [BB_INFO_ARG] = 8, [BB_QUEUE_ARG] = 9};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRI;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_GROUP;
+    b.name = "lapack_sgetri_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_IPIV].arr = (void *const *)ipiv;
+    bb_execute(&b);
+}
+
+void lapack_sgetri_batchf_dev(int batch_size, bblas_enum_t layout, int n, float **A,
+    int lda, int const *const *ipiv, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_N] = 3, [BB_OPD0 + BB_A] = 4, [BB_LDA] = 5, [BB_OPD0 + BB_IPIV] = 6, [BB_INFO_ARG] = 7, [BB_QUEUE_ARG] = 8};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRI;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_FIXED;
+    b.name = "lapack_sgetri_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_IPIV].arr = (void *const *)ipiv;
+    bb_execute(&b);
+}
+
+void lapack_sgetri_batchv_dev(int batch_size, bblas_enum_t layout, const int *n,
+    float **A, const int *lda, int const *const *ipiv, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_N] = 3, [BB_OPD0 + BB_A] = 4, [BB_LDA] = 5, [BB_OPD0 + BB_IPIV] = 6, [BB_INFO_ARG] = 7, [BB_QUEUE_ARG] = 8};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRI;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_VAR;
+    b.name = "lapack_sgetri_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_IPIV].arr = (void *const *)ipiv;
+    bb_execute(&b);
+}
+
+void lapack_sgetri_batch_strided_dev(bblas_enum_t layout, int n, float *A, int lda,
+    int64_t stride_a, const int *ipiv, int64_t stride_ipiv, int batch_size, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_N] = 2, [BB_OPD0 + BB_A] = 3, [BB_LDA] = 4, [BB_STRIDE0 + BB_A] = 5, [BB_OPD0 + BB_IPIV] = 6, [BB_STRIDE0 + BB_IPIV] = 7, [BB_COUNT_ARG] = 8, [BB_INFO_ARG] = 9, [BB_QUEUE_ARG] = 10};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRI;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_STRIDED;
+    b.name = "lapack_sgetri_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
     b.count = batch_size;
     b.ngroups = 1;
     b.par[BB_N] = &n;
@@ -1973,6 +4036,116 @@ void lapack_sgetri_oop_batch_strided(bblas_enum_t layout, int n, const float *A,
     b.pos = pos;
     b.layout = layout;
     b.info = info;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    b.opd[BB_IPIV].base = (char *)ipiv;
+    b.opd[BB_IPIV].stride = stride_ipiv;
+    b.opd[BB_B].base = (char *)Ainv;
+    b.par[BB_LDB] = &ldainv;
+    b.opd[BB_B].stride = stride_ainv;
+    bb_execute(&b);
+}
+
+void lapack_sgetri_oop_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const int *n, float const *const *A, const int *lda,
+    int const *const *ipiv, float **Ainv, const int *ldainv, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_OPD0 + BB_IPIV] = 7, [BB_OPD0 + BB_B] = 8, [BB_LDB] = 9, [BB_INFO_ARG] = 10, [BB_QUEUE_ARG] = 11};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRI_OOP;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_GROUP;
+    b.name = "lapack_sgetri_oop_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_IPIV].arr = (void *const *)ipiv;
+    b.opd[BB_B].arr = (void *const *)Ainv;
+    b.par[BB_LDB] = ldainv;
+    bb_execute(&b);
+}
+
+void lapack_sgetri_oop_batchf_dev(int batch_size, bblas_enum_t layout, int n,
+    float const *const *A, int lda, int const *const *ipiv, float **Ainv, int ldainv,
+    int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_N] = 3, [BB_OPD0 + BB_A] = 4, [BB_LDA] = 5, [BB_OPD0 + BB_IPIV] = 6, [BB_OPD0 + BB_B] = 7, [BB_LDB] = 8, [BB_INFO_ARG] = 9, [BB_QUEUE_ARG] = 10};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRI_OOP;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_FIXED;
+    b.name = "lapack_sgetri_oop_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_IPIV].arr = (void *const *)ipiv;
+    b.opd[BB_B].arr = (void *const *)Ainv;
+    b.par[BB_LDB] = &ldainv;
+    bb_execute(&b);
+}
+
+void lapack_sgetri_oop_batchv_dev(int batch_size, bblas_enum_t layout, const int *n,
+    float const *const *A, const int *lda, int const *const *ipiv, float **Ainv,
+    const int *ldainv, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_N] = 3, [BB_OPD0 + BB_A] = 4, [BB_LDA] = 5, [BB_OPD0 + BB_IPIV] = 6, [BB_OPD0 + BB_B] = 7, [BB_LDB] = 8, [BB_INFO_ARG] = 9, [BB_QUEUE_ARG] = 10};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRI_OOP;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_VAR;
+    b.name = "lapack_sgetri_oop_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_IPIV].arr = (void *const *)ipiv;
+    b.opd[BB_B].arr = (void *const *)Ainv;
+    b.par[BB_LDB] = ldainv;
+    bb_execute(&b);
+}
+
+void lapack_sgetri_oop_batch_strided_dev(bblas_enum_t layout, int n, const float *A,
+    int lda, int64_t stride_a, const int *ipiv, int64_t stride_ipiv, float *Ainv,
+    int ldainv, int64_t stride_ainv, int batch_size, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_N] = 2, [BB_OPD0 + BB_A] = 3, [BB_LDA] = 4, [BB_STRIDE0 + BB_A] = 5, [BB_OPD0 + BB_IPIV] = 6, [BB_STRIDE0 + BB_IPIV] = 7, [BB_OPD0 + BB_B] = 8, [BB_LDB] = 9, [BB_STRIDE0 + BB_B] = 10, [BB_COUNT_ARG] = 11, [BB_INFO_ARG] = 12, [BB_QUEUE_ARG] = 13};
+    bb_batch b = {0};
+    b.op = BB_OP_GETRI_OOP;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_STRIDED;
+    b.name = "lapack_sgetri_oop_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
     b.count = batch_size;
     b.ngroups = 1;
     b.par[BB_N] = &n;
@@ -2088,6 +4261,118 @@ void lapack_slange_batch_strided(bblas_enum_t layout, bblas_enum_t norm, int m, 
     bb_execute(&b);
 }
 
+void lapack_slange_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *norm, const int *m, const int *n,
+    float const *const *A, const int *lda, float *value, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_NORM] = 4, [BB_M] = 5, [BB_N] = 6, [BB_OPD0 + BB_A] = 7, [BB_LDA] = 8, [BB_OPD0 + BB_Y] = 9, [BB_INFO_ARG] = 10, [BB_QUEUE_ARG] = 11};
+    bb_batch b = {0};
+    b.op = BB_OP_LANGE;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_GROUP;
+    b.name = "lapack_slange_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_NORM] = norm;
+    b.par[BB_M] = m;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_Y].base = (char *)value;
+    b.opd[BB_Y].stride = 1;
+    bb_execute(&b);
+}
+
+void lapack_slange_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t norm,
+    int m, int n, float const *const *A, int lda, float *value, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_NORM] = 3, [BB_M] = 4, [BB_N] = 5, [BB_OPD0 + BB_A] = 6, [BB_LDA] = 7, [BB_OPD0 + BB_Y] = 8, [BB_INFO_ARG] = 9, [BB_QUEUE_ARG] = 10};
+    bb_batch b = {0};
+    b.op = BB_OP_LANGE;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_FIXED;
+    b.name = "lapack_slange_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_NORM] = &norm;
+    b.par[BB_M] = &m;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_Y].base = (char *)value;
+    b.opd[BB_Y].stride = 1;
+    bb_execute(&b);
+}
+
+void lapack_slange_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *norm, const int *m, const int *n, float const *const *A,
+    const int *lda, float *value, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_NORM] = 3, [BB_M] = 4, [BB_N] = 5, [BB_OPD0 + BB_A] = 6, [BB_LDA] = 7, [BB_OPD0 + BB_Y] = 8, [BB_INFO_ARG] = 9, [BB_QUEUE_ARG] = 10};
+    bb_batch b = {0};
+    b.op = BB_OP_LANGE;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_VAR;
+    b.name = "lapack_slange_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_NORM] = norm;
+    b.par[BB_M] = m;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_Y].base = (char *)value;
+    b.opd[BB_Y].stride = 1;
+    bb_execute(&b);
+}
+
+void lapack_slange_batch_strided_dev(bblas_enum_t layout, bblas_enum_t norm, int m,
+    int n, const float *A, int lda, int64_t stride_a, float *value, int batch_size,
+    int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_NORM] = 2, [BB_M] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_STRIDE0 + BB_A] = 7, [BB_OPD0 + BB_Y] = 8, [BB_COUNT_ARG] = 9, [BB_INFO_ARG] = 10, [BB_QUEUE_ARG] = 11};
+    bb_batch b = {0};
+    b.op = BB_OP_LANGE;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_STRIDED;
+    b.name = "lapack_slange_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_NORM] = &norm;
+    b.par[BB_M] = &m;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    b.opd[BB_Y].base = (char *)value;
+    b.opd[BB_Y].stride = 1;
+    bb_execute(&b);
+}
+
 void lapack_sgecond_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
     const bblas_enum_t *norm, const int *n, float const *const *A, const int *lda,
     float *cond, int *info)
@@ -2172,6 +4457,113 @@ void lapack_sgecond_batch_strided(bblas_enum_t layout, bblas_enum_t norm, int n,
     b.pos = pos;
     b.layout = layout;
     b.info = info;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_NORM] = &norm;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    b.opd[BB_Y].base = (char *)cond;
+    b.opd[BB_Y].stride = 1;
+    bb_execute(&b);
+}
+
+void lapack_sgecond_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *norm, const int *n, float const *const *A,
+    const int *lda, float *cond, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_NORM] = 4, [BB_N] = 5, [BB_OPD0 + BB_A] = 6, [BB_LDA] = 7, [BB_OPD0 + BB_Y] = 8, [BB_INFO_ARG] = 9, [BB_QUEUE_ARG] = 10};
+    bb_batch b = {0};
+    b.op = BB_OP_GECOND;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_GROUP;
+    b.name = "lapack_sgecond_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_NORM] = norm;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_Y].base = (char *)cond;
+    b.opd[BB_Y].stride = 1;
+    bb_execute(&b);
+}
+
+void lapack_sgecond_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t norm,
+    int n, float const *const *A, int lda, float *cond, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_NORM] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_OPD0 + BB_Y] = 7, [BB_INFO_ARG] = 8, [BB_QUEUE_ARG] = 9};
+    bb_batch b = {0};
+    b.op = BB_OP_GECOND;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_FIXED;
+    b.name = "lapack_sgecond_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_NORM] = &norm;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_Y].base = (char *)cond;
+    b.opd[BB_Y].stride = 1;
+    bb_execute(&b);
+}
+
+void lapack_sgecond_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *norm, const int *n, float const *const *A, const int *lda,
+    float *cond, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_NORM] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_OPD0 + BB_Y] = 7, [BB_INFO_ARG] = 8, [BB_QUEUE_ARG] = 9};
+    bb_batch b = {0};
+    b.op = BB_OP_GECOND;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_VAR;
+    b.name = "lapack_sgecond_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_NORM] = norm;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_Y].base = (char *)cond;
+    b.opd[BB_Y].stride = 1;
+    bb_execute(&b);
+}
+
+void lapack_sgecond_batch_strided_dev(bblas_enum_t layout, bblas_enum_t norm, int n,
+    const float *A, int lda, int64_t stride_a, float *cond, int batch_size, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_NORM] = 2, [BB_N] = 3, [BB_OPD0 + BB_A] = 4, [BB_LDA] = 5, [BB_STRIDE0 + BB_A] = 6, [BB_OPD0 + BB_Y] = 7, [BB_COUNT_ARG] = 8, [BB_INFO_ARG] = 9, [BB_QUEUE_ARG] = 10};
+    bb_batch b = {0};
+    b.op = BB_OP_GECOND;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_STRIDED;
+    b.name = "lapack_sgecond_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
     b.count = batch_size;
     b.ngroups = 1;
     b.par[BB_NORM] = &norm;
@@ -2276,6 +4668,122 @@ void lapack_sgecon_batch_strided(bblas_enum_t layout, bblas_enum_t norm, int n,
     b.pos = pos;
     b.layout = layout;
     b.info = info;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_NORM] = &norm;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    b.opd[BB_X].base = (char *)anorm;
+    b.opd[BB_X].stride = 1;
+    b.opd[BB_Y].base = (char *)rcond;
+    b.opd[BB_Y].stride = 1;
+    bb_execute(&b);
+}
+
+void lapack_sgecon_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const bblas_enum_t *norm, const int *n, float const *const *A,
+    const int *lda, const float *anorm, float *rcond, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_NORM] = 4, [BB_N] = 5, [BB_OPD0 + BB_A] = 6, [BB_LDA] = 7, [BB_OPD0 + BB_X] = 8, [BB_OPD0 + BB_Y] = 9, [BB_INFO_ARG] = 10, [BB_QUEUE_ARG] = 11};
+    bb_batch b = {0};
+    b.op = BB_OP_GECON;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_GROUP;
+    b.name = "lapack_sgecon_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_NORM] = norm;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_X].base = (char *)anorm;
+    b.opd[BB_X].stride = 1;
+    b.opd[BB_Y].base = (char *)rcond;
+    b.opd[BB_Y].stride = 1;
+    bb_execute(&b);
+}
+
+void lapack_sgecon_batchf_dev(int batch_size, bblas_enum_t layout, bblas_enum_t norm,
+    int n, float const *const *A, int lda, const float *anorm, float *rcond, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_NORM] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_OPD0 + BB_X] = 7, [BB_OPD0 + BB_Y] = 8, [BB_INFO_ARG] = 9, [BB_QUEUE_ARG] = 10};
+    bb_batch b = {0};
+    b.op = BB_OP_GECON;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_FIXED;
+    b.name = "lapack_sgecon_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_NORM] = &norm;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_X].base = (char *)anorm;
+    b.opd[BB_X].stride = 1;
+    b.opd[BB_Y].base = (char *)rcond;
+    b.opd[BB_Y].stride = 1;
+    bb_execute(&b);
+}
+
+void lapack_sgecon_batchv_dev(int batch_size, bblas_enum_t layout,
+    const bblas_enum_t *norm, const int *n, float const *const *A, const int *lda,
+    const float *anorm, float *rcond, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_NORM] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_OPD0 + BB_X] = 7, [BB_OPD0 + BB_Y] = 8, [BB_INFO_ARG] = 9, [BB_QUEUE_ARG] = 10};
+    bb_batch b = {0};
+    b.op = BB_OP_GECON;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_VAR;
+    b.name = "lapack_sgecon_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_NORM] = norm;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_X].base = (char *)anorm;
+    b.opd[BB_X].stride = 1;
+    b.opd[BB_Y].base = (char *)rcond;
+    b.opd[BB_Y].stride = 1;
+    bb_execute(&b);
+}
+
+void lapack_sgecon_batch_strided_dev(bblas_enum_t layout, bblas_enum_t norm, int n,
+    const float *A, int lda, int64_t stride_a, const float *anorm, float *rcond,
+    int batch_size, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_NORM] = 2, [BB_N] = 3, [BB_OPD0 + BB_A] = 4, [BB_LDA] = 5, [BB_STRIDE0 + BB_A] = 6, [BB_OPD0 + BB_X] = 7, [BB_OPD0 + BB_Y] = 8, [BB_COUNT_ARG] = 9, [BB_INFO_ARG] = 10, [BB_QUEUE_ARG] = 11};
+    bb_batch b = {0};
+    b.op = BB_OP_GECON;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_STRIDED;
+    b.name = "lapack_sgecon_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
     b.count = batch_size;
     b.ngroups = 1;
     b.par[BB_NORM] = &norm;

@@ -19,8 +19,15 @@ typedef struct bb_backend {
     int (*probe)(void);
     /* 1 if this backend implements the operation in this precision */
     int (*supports)(const bb_batch *b);
-    /* runs the batch (synchronously for host data) */
+    /* runs the batch: synchronously for host data; for device data
+       (b->device_data) asynchronously on b->queue, waiting only if
+       b->mode != BblasErrorsReportNone (to return the codes in b->pinfo) */
     void (*run)(bb_batch *b);
+    /* queues (device backends only; NULL for the CPU) */
+    int (*queue_create)(batchblas_queue_t *q, int device, void *stream);
+    int (*queue_sync)(batchblas_queue_t q);
+    void *(*queue_stream)(batchblas_queue_t q);
+    int (*queue_destroy)(batchblas_queue_t q);
 } bb_backend;
 
 BB_INTERNAL extern const bb_backend bb_cpu_backend;

@@ -48,7 +48,7 @@ enum {
     BB_OPD0,                       /* operand o is slot BB_OPD0 + o */
     BB_STRIDE0 = BB_OPD0 + 6,      /* stride of operand o is BB_STRIDE0 + o */
     BB_COUNT_ARG = BB_STRIDE0 + 6, /* group_count or batch_size */
-    BB_GSIZES_ARG, BB_LAYOUT_ARG, BB_INFO_ARG,
+    BB_GSIZES_ARG, BB_LAYOUT_ARG, BB_INFO_ARG, BB_QUEUE_ARG,
     BB_NARG
 };
 
@@ -80,7 +80,8 @@ typedef struct bb_batch {
     const void *alpha, *beta;      /* T, or R where the routine says so */
     bb_operand opd[BB_NOPD];
     int *info;
-    void *queue;                   /* reserved for device-data variants; NULL */
+    batchblas_queue_t queue;       /* _dev variants: the queue; else NULL */
+    int device_data;               /* 1: matrices (and maybe pointer arrays) on the device */
 
     /* filled by the front end (front.c) */
     int mode;                      /* BblasErrorsReport* */

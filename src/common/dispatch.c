@@ -130,12 +130,66 @@ static void batch_cost(const bb_batch *b, double *bytes, double *flops)
     *flops = fl;
 }
 
+/* Device data without a CUDA backend: every problem reports BB_INFO_DEVICE. */
+static int nodev_probe(void) { return 1; }
+static int nodev_supports(const bb_batch *b) { return 1; }
+static void nodev_run(bb_batch *b)
+{
+    for (int64_t i = 0; i < b->count; i++)
+        if (!b->pinfo[i]) b->pinfo[i] = BB_INFO_DEVICE;
+}
+static const bb_backend bb_nodevice_backend = {"none", nodev_probe, nodev_supports, nodev_run,
+                                               NULL, NULL, NULL, NULL};
+
+/* ---- queues: forwarded to the CUDA backend ---- */
+int batchblas_queue_create(batchblas_queue_t *queue, int device)
+{
+    return batchblas_queue_create_with_stream(queue, device, NULL);
+}
+
+int batchblas_queue_create_with_stream(batchblas_queue_t *queue, int device, void *stream)
+{
+    if (!queue || device < 0) return BblasErrInvalid;
+    *queue = NULL;
+    const bb_backend *cu = bb_cuda_backend();
+    if (!cu || !cu->queue_create) return BblasErrUnavailable;
+    return cu->queue_create(queue, device, stream);
+}
+
+int batchblas_queue_sync(batchblas_queue_t queue)
+{
+    const bb_backend *cu = queue ? bb_cuda_backend() : NULL;
+    return cu ? cu->queue_sync(queue) : BblasErrInvalid;
+}
+
+void *batchblas_queue_stream(batchblas_queue_t queue)
+{
+    const bb_backend *cu = queue ? bb_cuda_backend() : NULL;
+    return cu ? cu->queue_stream(queue) : NULL;
+}
+
+int batchblas_queue_destroy(batchblas_queue_t queue)
+{
+    if (!queue) return BblasSuccess;
+    const bb_backend *cu = bb_cuda_backend();
+    return cu ? cu->queue_destroy(queue) : BblasErrInvalid;
+}
+
 const bb_backend *bb_dispatch(const bb_batch *b)
 {
     pthread_once(&env_once, read_env);
     const char *why;
     const bb_backend *be = &bb_cpu_backend;
 
+    if (b->device_data) {
+        const bb_backend *cu = bb_cuda_backend();
+        if (cu) {
+            bb_log("%s: %lld problems on device data -> cuda", b->name, (long long)b->count);
+            return cu;
+        }
+        bb_log("%s: device data but no cuda backend -> every problem fails", b->name);
+        return &bb_nodevice_backend;
+    }
     if (forced == BatchblasBackendCPU) {
         why = "forced cpu";
     } else {

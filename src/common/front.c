@@ -79,6 +79,10 @@ void bb_execute(bb_batch *b)
         finish(b, 0);
         return;
     }
+    if (b->device_data && b->queue == NULL) {
+        finish(b, -b->pos[BB_QUEUE_ARG]);
+        return;
+    }
     int code = null_array_error(b);
     if (code) {
         finish(b, code);
@@ -122,8 +126,11 @@ void bb_execute(bb_batch *b)
         }
         bb_problem gp;
         bb_group_problem(b, g, &gp);
-        if (b->form == BB_FORM_STRIDED) {
-            int pc = bb_check_problem(b, &gp, 0); /* one base pointer per operand */
+        if (b->form == BB_FORM_STRIDED || b->device_data) {
+            /* strided: one base pointer per operand; device data: the
+               pointer arrays may be in device memory and are not read here */
+            if (b->form != BB_FORM_STRIDED) continue;
+            int pc = bb_check_problem(b, &gp, 0);
             if (pc) {
                 for (int64_t i = first; i < last; i++) b->pinfo[i] = pc;
                 b->nbad += last - first;

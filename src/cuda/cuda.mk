@@ -2,8 +2,13 @@
 # that libbatchblas opens at run time (src/common/cuda_loader.c).
 # .cu files are compiled by nvcc through build-aux/nvcc-lt.sh into libtool
 # objects; add new kernels to CUDA_CU_SOURCES.
+# driver: queues, staging of host data, grouping, info (backend_cuda.cu)
 CUDA_CU_SOURCES = src/cuda/backend_cuda.cu
-CUDA_HDRS = src/cuda/cuda_internal.h
+# generic kernels: every routine, any size (generic_*.cu)
+CUDA_CU_SOURCES += src/cuda/generic.cu
+# launch policy and register-resident kernels for tiny matrices (small_*.cu)
+CUDA_CU_SOURCES += src/cuda/launch.cu
+CUDA_HDRS = src/cuda/cuda_internal.h src/cuda/generic.h src/cuda/small.h
 EXTRA_DIST += $(CUDA_CU_SOURCES) $(CUDA_HDRS) src/cuda/cuda.mk
 
 if HAVE_CUDA
