@@ -1,0 +1,1 @@
+# batchblas-bench-gpu (CUDA only): rules added by the GPU bench
