@@ -150,9 +150,9 @@ const char *bench_routine_name(int r);
 int bench_routine_complex_only(int r);
 /* Operand shapes of one problem of size n with nrhs right-hand sides. */
 void bench_shape_of(const bench_opts *o, int n, int nrhs, bench_shape *sh);
-/* Real flops of one problem (complex multiply-add = 4 real ones... as in
-   LAPACK working note 41: 6 flops per complex multiply, 2 per add, i.e. a
-   complex multiply-add counts 8 where a real one counts 2). */
+/* Real flops of one problem, the LAPACK working-note formulas that the
+   library's own count uses (src/common/ops.c); complex counts 4x (a complex
+   multiply-add is 8 real flops, a real one 2). */
 double bench_flops(const bench_opts *o, int n, int nrhs);
 /* Fewest bytes of one problem: each input read once, each output written once. */
 double bench_bytes(const bench_opts *o, int n, int nrhs);

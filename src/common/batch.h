@@ -125,7 +125,8 @@ BB_INTERNAL void bb_operand_dims(bb_op op, const bb_problem *p, int o, int *r, i
 
 /* check.c */
 BB_INTERNAL int bb_check_group(const bb_batch *b, int64_t g);
-BB_INTERNAL int bb_check_problem(const bb_batch *b, const bb_problem *gp, int64_t i);
+BB_INTERNAL unsigned bb_needed_operands(const bb_batch *b, const bb_problem *gp);
+BB_INTERNAL int bb_check_problem(const bb_batch *b, unsigned needed, int64_t i);
 
 /* ops.c: static facts about each operation */
 typedef struct {

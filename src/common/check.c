@@ -143,20 +143,29 @@ int bb_check_group(const bb_batch *b, int64_t g)
     return c.worst ? -c.worst : 0;
 }
 
-/* Per problem: a NULL matrix pointer where the matrix is not empty. */
-int bb_check_problem(const bb_batch *b, const bb_problem *gp, int64_t i)
+/* The user operands a problem of this group must provide (non-empty ones),
+   as a bit mask over BB_A..BB_Y. */
+unsigned bb_needed_operands(const bb_batch *b, const bb_problem *gp)
 {
-    int worst = 0;
+    unsigned mask = 0;
     for (int o = 0; o < BB_NOPD; o++) {
         int uo = (gp->swap_ab && o < 2) ? 1 - o : o; /* the user's operand */
         if (!b->pos[BB_OPD0 + uo]) continue;
         int r, cl;
         bb_operand_dims(b->op, gp, o, &r, &cl);
-        if (r <= 0 || cl <= 0) continue;
-        if (bb_operand_ptr(b, uo, i) == NULL) {
-            int pos = b->pos[BB_OPD0 + uo];
-            if (worst == 0 || pos < worst) worst = pos;
-        }
+        if (r > 0 && cl > 0) mask |= 1u << uo;
+    }
+    return mask;
+}
+
+/* Per problem: a NULL pointer for an operand the problem needs. */
+int bb_check_problem(const bb_batch *b, unsigned needed, int64_t i)
+{
+    int worst = 0;
+    for (int o = 0; o < BB_NOPD; o++) {
+        if (!(needed >> o & 1u) || bb_operand_ptr(b, o, i) != NULL) continue;
+        int pos = b->pos[BB_OPD0 + o];
+        if (worst == 0 || pos < worst) worst = pos;
     }
     return worst ? -worst : 0;
 }

@@ -126,11 +126,13 @@ void bb_execute(bb_batch *b)
         }
         bb_problem gp;
         bb_group_problem(b, g, &gp);
+        unsigned needed = bb_needed_operands(b, &gp);
+        if (!needed) continue;
         if (b->form == BB_FORM_STRIDED || b->device_data) {
             /* strided: one base pointer per operand; device data: the
                pointer arrays may be in device memory and are not read here */
             if (b->form != BB_FORM_STRIDED) continue;
-            int pc = bb_check_problem(b, &gp, 0);
+            int pc = bb_check_problem(b, needed, 0);
             if (pc) {
                 for (int64_t i = first; i < last; i++) b->pinfo[i] = pc;
                 b->nbad += last - first;
@@ -138,7 +140,7 @@ void bb_execute(bb_batch *b)
             continue;
         }
         for (int64_t i = first; i < last; i++) {
-            int pc = bb_check_problem(b, &gp, i);
+            int pc = bb_check_problem(b, needed, i);
             if (pc) {
                 b->pinfo[i] = pc;
                 b->nbad++;
