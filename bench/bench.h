@@ -110,7 +110,8 @@ typedef struct bench_set {
     int *gsizes;
     int *pm, *pn, *pk, *pnrhs, *plda, *pldb, *pldc;
     int *pside, *puplo, *ptrans, *ptransb, *pdiag, *pnorm;
-    void *palpha, *pbeta;   /* T (or R for herk, her2k's beta) */
+    void *palpha, *pbeta;   /* T */
+    void *palphar, *pbetar; /* R: herk's alpha and beta, her2k's beta */
     double flops, bytes;    /* totals of the batch */
     void *priv;             /* precision part */
 } bench_set;

@@ -1,5 +1,217 @@
-/* MKL batch names over BatchBLAS (libbatchblas_mkl). */
+/*
+ * libbatchblas_mkl: Intel MKL's batch routine names over BatchBLAS.
+ *
+ * A program written against MKL's batch API links with -lbatchblas_mkl
+ * -lbatchblas instead of MKL and runs unchanged:
+ *   cblas_?gemm_batch, cblas_?gemm_batch_strided,
+ *   cblas_?trsm_batch, cblas_?trsm_batch_strided,
+ *   ?getrf_batch, ?getrf_batch_strided, ?getrs_batch_strided,
+ *   ?getri_oop_batch, ?getri_oop_batch_strided        (? = s, d, c, z)
+ * with MKL's argument orders and types (LP64: MKL_INT is int).  The LAPACK
+ * ones are Fortran-style (every argument by pointer, column-major) and
+ * return one code per problem in info[]: 0, -i if argument i of THAT
+ * routine's signature was illegal, or LAPACK's k > 0.  The CBLAS ones have
+ * no info argument: argument errors reach the BatchBLAS error handler
+ * (batchblas_set_error_handler) with the native routine name and code;
+ * nothing is printed.
+ *
+ * A separate library because OpenBLAS, AOCL-BLIS, libxsmm and MKL itself
+ * export some of these names: link only one of them.
+ *
+ * The CBLAS option types (CBLAS_LAYOUT, CBLAS_TRANSPOSE, ...) are taken
+ * from <cblas.h> when it is available, so this header can be used together
+ * with OpenBLAS's or the reference cblas.h in one translation unit, in
+ * either order.  Define BATCHBLAS_MKL_NO_CBLAS_H to get our own definitions
+ * (same names and values) instead.
+ */
 #ifndef BATCHBLAS_MKL_H
 #define BATCHBLAS_MKL_H
+
 #include "batchblas.h"
+
+/* ---- CBLAS option types ---------------------------------------------- */
+#if !defined(CBLAS_H) && !defined(_MKL_CBLAS_H_) && !defined(BATCHBLAS_MKL_NO_CBLAS_H)
+#  if defined(__has_include)
+#    if __has_include(<cblas.h>)
+#      include <cblas.h>
+#    endif
+#  endif
 #endif
+#if !defined(CBLAS_H) && !defined(_MKL_CBLAS_H_) && !defined(BATCHBLAS_MKL_CBLAS_TYPES)
+#define BATCHBLAS_MKL_CBLAS_TYPES
+typedef enum CBLAS_LAYOUT {CblasRowMajor = 101, CblasColMajor = 102} CBLAS_LAYOUT;
+typedef enum CBLAS_TRANSPOSE {CblasNoTrans = 111, CblasTrans = 112, CblasConjTrans = 113} CBLAS_TRANSPOSE;
+typedef enum CBLAS_UPLO {CblasUpper = 121, CblasLower = 122} CBLAS_UPLO;
+typedef enum CBLAS_DIAG {CblasNonUnit = 131, CblasUnit = 132} CBLAS_DIAG;
+typedef enum CBLAS_SIDE {CblasLeft = 141, CblasRight = 142} CBLAS_SIDE;
+#endif
+
+/* ---- MKL integer and complex types ------------------------------------- */
+/* This build is LP64: MKL_INT must be int. */
+#ifndef MKL_INT
+#define MKL_INT int
+#endif
+typedef char batchblas_mkl_lp64_only[sizeof(MKL_INT) == sizeof(int) ? 1 : -1];
+
+/* The LAPACK-style complex routines take MKL_Complex8/16, as in MKL (the
+   CBLAS ones take void *).  As in MKL, define MKL_Complex8/16 before
+   including this header to use your own type of the same layout. */
+#if !defined(MKL_Complex8) && !defined(_MKL_TYPES_H_)
+typedef struct _MKL_Complex8 { float real, imag; } MKL_Complex8;
+#endif
+#if !defined(MKL_Complex16) && !defined(_MKL_TYPES_H_)
+typedef struct _MKL_Complex16 { double real, imag; } MKL_Complex16;
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* float */
+BATCHBLAS_API void cblas_sgemm_batch(const CBLAS_LAYOUT Layout, const CBLAS_TRANSPOSE *transa_array,
+    const CBLAS_TRANSPOSE *transb_array, const MKL_INT *m_array, const MKL_INT *n_array,
+    const MKL_INT *k_array, const float *alpha_array, const float **a_array, const MKL_INT *lda_array,
+    const float **b_array, const MKL_INT *ldb_array, const float *beta_array, float **c_array,
+    const MKL_INT *ldc_array, const MKL_INT group_count, const MKL_INT *group_size);
+BATCHBLAS_API void cblas_sgemm_batch_strided(const CBLAS_LAYOUT Layout, const CBLAS_TRANSPOSE TransA,
+    const CBLAS_TRANSPOSE TransB, const MKL_INT M, const MKL_INT N, const MKL_INT K,
+    const float alpha, const float *A, const MKL_INT lda, const MKL_INT stridea, const float *B,
+    const MKL_INT ldb, const MKL_INT strideb, const float beta, float *C, const MKL_INT ldc,
+    const MKL_INT stridec, const MKL_INT batch_size);
+BATCHBLAS_API void cblas_strsm_batch(const CBLAS_LAYOUT Layout, const CBLAS_SIDE *Side_Array,
+    const CBLAS_UPLO *Uplo_Array, const CBLAS_TRANSPOSE *Transa_Array, const CBLAS_DIAG *Diag_Array,
+    const MKL_INT *M_Array, const MKL_INT *N_Array, const float *alpha_Array, const float **A_Array,
+    const MKL_INT *lda_Array, float **B_Array, const MKL_INT *ldb_Array, const MKL_INT group_count,
+    const MKL_INT *group_size);
+BATCHBLAS_API void cblas_strsm_batch_strided(const CBLAS_LAYOUT Layout, const CBLAS_SIDE Side,
+    const CBLAS_UPLO Uplo, const CBLAS_TRANSPOSE TransA, const CBLAS_DIAG Diag, const MKL_INT M,
+    const MKL_INT N, const float alpha, const float *A, const MKL_INT lda, const MKL_INT stridea, float *B,
+    const MKL_INT ldb, const MKL_INT strideb, const MKL_INT batch_size);
+BATCHBLAS_API void sgetrf_batch(const MKL_INT *m, const MKL_INT *n, float **a, const MKL_INT *lda,
+    MKL_INT **ipiv, const MKL_INT *group_count, const MKL_INT *group_size, MKL_INT *info);
+BATCHBLAS_API void sgetrf_batch_strided(const MKL_INT *m, const MKL_INT *n, float *a, const MKL_INT *lda,
+    const MKL_INT *stride_a, MKL_INT *ipiv, const MKL_INT *stride_ipiv, const MKL_INT *batch_size,
+    MKL_INT *info);
+BATCHBLAS_API void sgetrs_batch_strided(const char *trans, const MKL_INT *n, const MKL_INT *nrhs,
+    const float *a, const MKL_INT *lda, const MKL_INT *stride_a, const MKL_INT *ipiv,
+    const MKL_INT *stride_ipiv, float *b, const MKL_INT *ldb, const MKL_INT *stride_b,
+    const MKL_INT *batch_size, MKL_INT *info);
+BATCHBLAS_API void sgetri_oop_batch(const MKL_INT *n, const float **a, const MKL_INT *lda,
+    const MKL_INT **ipiv, float **ainv, const MKL_INT *ldainv, const MKL_INT *group_count,
+    const MKL_INT *group_size, MKL_INT *info);
+BATCHBLAS_API void sgetri_oop_batch_strided(const MKL_INT *n, const float *a, const MKL_INT *lda,
+    const MKL_INT *stride_a, const MKL_INT *ipiv, const MKL_INT *stride_ipiv, float *ainv,
+    const MKL_INT *ldainv, const MKL_INT *stride_ainv, const MKL_INT *batch_size, MKL_INT *info);
+
+/* double */
+BATCHBLAS_API void cblas_dgemm_batch(const CBLAS_LAYOUT Layout, const CBLAS_TRANSPOSE *transa_array,
+    const CBLAS_TRANSPOSE *transb_array, const MKL_INT *m_array, const MKL_INT *n_array,
+    const MKL_INT *k_array, const double *alpha_array, const double **a_array, const MKL_INT *lda_array,
+    const double **b_array, const MKL_INT *ldb_array, const double *beta_array, double **c_array,
+    const MKL_INT *ldc_array, const MKL_INT group_count, const MKL_INT *group_size);
+BATCHBLAS_API void cblas_dgemm_batch_strided(const CBLAS_LAYOUT Layout, const CBLAS_TRANSPOSE TransA,
+    const CBLAS_TRANSPOSE TransB, const MKL_INT M, const MKL_INT N, const MKL_INT K,
+    const double alpha, const double *A, const MKL_INT lda, const MKL_INT stridea, const double *B,
+    const MKL_INT ldb, const MKL_INT strideb, const double beta, double *C, const MKL_INT ldc,
+    const MKL_INT stridec, const MKL_INT batch_size);
+BATCHBLAS_API void cblas_dtrsm_batch(const CBLAS_LAYOUT Layout, const CBLAS_SIDE *Side_Array,
+    const CBLAS_UPLO *Uplo_Array, const CBLAS_TRANSPOSE *Transa_Array, const CBLAS_DIAG *Diag_Array,
+    const MKL_INT *M_Array, const MKL_INT *N_Array, const double *alpha_Array, const double **A_Array,
+    const MKL_INT *lda_Array, double **B_Array, const MKL_INT *ldb_Array, const MKL_INT group_count,
+    const MKL_INT *group_size);
+BATCHBLAS_API void cblas_dtrsm_batch_strided(const CBLAS_LAYOUT Layout, const CBLAS_SIDE Side,
+    const CBLAS_UPLO Uplo, const CBLAS_TRANSPOSE TransA, const CBLAS_DIAG Diag, const MKL_INT M,
+    const MKL_INT N, const double alpha, const double *A, const MKL_INT lda, const MKL_INT stridea, double *B,
+    const MKL_INT ldb, const MKL_INT strideb, const MKL_INT batch_size);
+BATCHBLAS_API void dgetrf_batch(const MKL_INT *m, const MKL_INT *n, double **a, const MKL_INT *lda,
+    MKL_INT **ipiv, const MKL_INT *group_count, const MKL_INT *group_size, MKL_INT *info);
+BATCHBLAS_API void dgetrf_batch_strided(const MKL_INT *m, const MKL_INT *n, double *a, const MKL_INT *lda,
+    const MKL_INT *stride_a, MKL_INT *ipiv, const MKL_INT *stride_ipiv, const MKL_INT *batch_size,
+    MKL_INT *info);
+BATCHBLAS_API void dgetrs_batch_strided(const char *trans, const MKL_INT *n, const MKL_INT *nrhs,
+    const double *a, const MKL_INT *lda, const MKL_INT *stride_a, const MKL_INT *ipiv,
+    const MKL_INT *stride_ipiv, double *b, const MKL_INT *ldb, const MKL_INT *stride_b,
+    const MKL_INT *batch_size, MKL_INT *info);
+BATCHBLAS_API void dgetri_oop_batch(const MKL_INT *n, const double **a, const MKL_INT *lda,
+    const MKL_INT **ipiv, double **ainv, const MKL_INT *ldainv, const MKL_INT *group_count,
+    const MKL_INT *group_size, MKL_INT *info);
+BATCHBLAS_API void dgetri_oop_batch_strided(const MKL_INT *n, const double *a, const MKL_INT *lda,
+    const MKL_INT *stride_a, const MKL_INT *ipiv, const MKL_INT *stride_ipiv, double *ainv,
+    const MKL_INT *ldainv, const MKL_INT *stride_ainv, const MKL_INT *batch_size, MKL_INT *info);
+
+/* single complex */
+BATCHBLAS_API void cblas_cgemm_batch(const CBLAS_LAYOUT Layout, const CBLAS_TRANSPOSE *transa_array,
+    const CBLAS_TRANSPOSE *transb_array, const MKL_INT *m_array, const MKL_INT *n_array,
+    const MKL_INT *k_array, const void *alpha_array, const void **a_array, const MKL_INT *lda_array,
+    const void **b_array, const MKL_INT *ldb_array, const void *beta_array, void **c_array,
+    const MKL_INT *ldc_array, const MKL_INT group_count, const MKL_INT *group_size);
+BATCHBLAS_API void cblas_cgemm_batch_strided(const CBLAS_LAYOUT Layout, const CBLAS_TRANSPOSE TransA,
+    const CBLAS_TRANSPOSE TransB, const MKL_INT M, const MKL_INT N, const MKL_INT K,
+    const void *alpha, const void *A, const MKL_INT lda, const MKL_INT stridea, const void *B,
+    const MKL_INT ldb, const MKL_INT strideb, const void *beta, void *C, const MKL_INT ldc,
+    const MKL_INT stridec, const MKL_INT batch_size);
+BATCHBLAS_API void cblas_ctrsm_batch(const CBLAS_LAYOUT Layout, const CBLAS_SIDE *Side_Array,
+    const CBLAS_UPLO *Uplo_Array, const CBLAS_TRANSPOSE *Transa_Array, const CBLAS_DIAG *Diag_Array,
+    const MKL_INT *M_Array, const MKL_INT *N_Array, const void *alpha_Array, const void **A_Array,
+    const MKL_INT *lda_Array, void **B_Array, const MKL_INT *ldb_Array, const MKL_INT group_count,
+    const MKL_INT *group_size);
+BATCHBLAS_API void cblas_ctrsm_batch_strided(const CBLAS_LAYOUT Layout, const CBLAS_SIDE Side,
+    const CBLAS_UPLO Uplo, const CBLAS_TRANSPOSE TransA, const CBLAS_DIAG Diag, const MKL_INT M,
+    const MKL_INT N, const void *alpha, const void *A, const MKL_INT lda, const MKL_INT stridea, void *B,
+    const MKL_INT ldb, const MKL_INT strideb, const MKL_INT batch_size);
+BATCHBLAS_API void cgetrf_batch(const MKL_INT *m, const MKL_INT *n, MKL_Complex8 **a, const MKL_INT *lda,
+    MKL_INT **ipiv, const MKL_INT *group_count, const MKL_INT *group_size, MKL_INT *info);
+BATCHBLAS_API void cgetrf_batch_strided(const MKL_INT *m, const MKL_INT *n, MKL_Complex8 *a, const MKL_INT *lda,
+    const MKL_INT *stride_a, MKL_INT *ipiv, const MKL_INT *stride_ipiv, const MKL_INT *batch_size,
+    MKL_INT *info);
+BATCHBLAS_API void cgetrs_batch_strided(const char *trans, const MKL_INT *n, const MKL_INT *nrhs,
+    const MKL_Complex8 *a, const MKL_INT *lda, const MKL_INT *stride_a, const MKL_INT *ipiv,
+    const MKL_INT *stride_ipiv, MKL_Complex8 *b, const MKL_INT *ldb, const MKL_INT *stride_b,
+    const MKL_INT *batch_size, MKL_INT *info);
+BATCHBLAS_API void cgetri_oop_batch(const MKL_INT *n, const MKL_Complex8 **a, const MKL_INT *lda,
+    const MKL_INT **ipiv, MKL_Complex8 **ainv, const MKL_INT *ldainv, const MKL_INT *group_count,
+    const MKL_INT *group_size, MKL_INT *info);
+BATCHBLAS_API void cgetri_oop_batch_strided(const MKL_INT *n, const MKL_Complex8 *a, const MKL_INT *lda,
+    const MKL_INT *stride_a, const MKL_INT *ipiv, const MKL_INT *stride_ipiv, MKL_Complex8 *ainv,
+    const MKL_INT *ldainv, const MKL_INT *stride_ainv, const MKL_INT *batch_size, MKL_INT *info);
+
+/* double complex */
+BATCHBLAS_API void cblas_zgemm_batch(const CBLAS_LAYOUT Layout, const CBLAS_TRANSPOSE *transa_array,
+    const CBLAS_TRANSPOSE *transb_array, const MKL_INT *m_array, const MKL_INT *n_array,
+    const MKL_INT *k_array, const void *alpha_array, const void **a_array, const MKL_INT *lda_array,
+    const void **b_array, const MKL_INT *ldb_array, const void *beta_array, void **c_array,
+    const MKL_INT *ldc_array, const MKL_INT group_count, const MKL_INT *group_size);
+BATCHBLAS_API void cblas_zgemm_batch_strided(const CBLAS_LAYOUT Layout, const CBLAS_TRANSPOSE TransA,
+    const CBLAS_TRANSPOSE TransB, const MKL_INT M, const MKL_INT N, const MKL_INT K,
+    const void *alpha, const void *A, const MKL_INT lda, const MKL_INT stridea, const void *B,
+    const MKL_INT ldb, const MKL_INT strideb, const void *beta, void *C, const MKL_INT ldc,
+    const MKL_INT stridec, const MKL_INT batch_size);
+BATCHBLAS_API void cblas_ztrsm_batch(const CBLAS_LAYOUT Layout, const CBLAS_SIDE *Side_Array,
+    const CBLAS_UPLO *Uplo_Array, const CBLAS_TRANSPOSE *Transa_Array, const CBLAS_DIAG *Diag_Array,
+    const MKL_INT *M_Array, const MKL_INT *N_Array, const void *alpha_Array, const void **A_Array,
+    const MKL_INT *lda_Array, void **B_Array, const MKL_INT *ldb_Array, const MKL_INT group_count,
+    const MKL_INT *group_size);
+BATCHBLAS_API void cblas_ztrsm_batch_strided(const CBLAS_LAYOUT Layout, const CBLAS_SIDE Side,
+    const CBLAS_UPLO Uplo, const CBLAS_TRANSPOSE TransA, const CBLAS_DIAG Diag, const MKL_INT M,
+    const MKL_INT N, const void *alpha, const void *A, const MKL_INT lda, const MKL_INT stridea, void *B,
+    const MKL_INT ldb, const MKL_INT strideb, const MKL_INT batch_size);
+BATCHBLAS_API void zgetrf_batch(const MKL_INT *m, const MKL_INT *n, MKL_Complex16 **a, const MKL_INT *lda,
+    MKL_INT **ipiv, const MKL_INT *group_count, const MKL_INT *group_size, MKL_INT *info);
+BATCHBLAS_API void zgetrf_batch_strided(const MKL_INT *m, const MKL_INT *n, MKL_Complex16 *a, const MKL_INT *lda,
+    const MKL_INT *stride_a, MKL_INT *ipiv, const MKL_INT *stride_ipiv, const MKL_INT *batch_size,
+    MKL_INT *info);
+BATCHBLAS_API void zgetrs_batch_strided(const char *trans, const MKL_INT *n, const MKL_INT *nrhs,
+    const MKL_Complex16 *a, const MKL_INT *lda, const MKL_INT *stride_a, const MKL_INT *ipiv,
+    const MKL_INT *stride_ipiv, MKL_Complex16 *b, const MKL_INT *ldb, const MKL_INT *stride_b,
+    const MKL_INT *batch_size, MKL_INT *info);
+BATCHBLAS_API void zgetri_oop_batch(const MKL_INT *n, const MKL_Complex16 **a, const MKL_INT *lda,
+    const MKL_INT **ipiv, MKL_Complex16 **ainv, const MKL_INT *ldainv, const MKL_INT *group_count,
+    const MKL_INT *group_size, MKL_INT *info);
+BATCHBLAS_API void zgetri_oop_batch_strided(const MKL_INT *n, const MKL_Complex16 *a, const MKL_INT *lda,
+    const MKL_INT *stride_a, const MKL_INT *ipiv, const MKL_INT *stride_ipiv, MKL_Complex16 *ainv,
+    const MKL_INT *ldainv, const MKL_INT *stride_ainv, const MKL_INT *batch_size, MKL_INT *info);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* BATCHBLAS_MKL_H */

@@ -1,6 +1,884 @@
-/* Tests of the lu family (compiled once per precision). */
+/*
+ * Tests of the LU family (compiled once per precision): getrf, getrfnp,
+ * getrs, gesv, getri, getri_oop and gecon through the public API: every
+ * form, both layouts, every trans/norm option, odd sizes up to 41 and one of
+ * 70 (beyond the own-code crossovers), non-square getrf/getrfnp, padded
+ * leading dimensions, zero sizes, empty batches, and mixed batches whose
+ * singular members (a zero column, a NaN, a zero U(k,k)) must report the
+ * right k while the others stay exact.
+ *
+ * References are computed here with plain loops in double complex; residuals
+ * are judged with tu_ratio / tu_accept only.  Padding (ld > rows), the gaps
+ * between matrices and every read-only operand must keep their bits.
+ */
+#include <stdio.h>
 #include "prec.h"
 #include "tu_prec.h"
 #include "tests.h"
 
-void X(add_lu_tests)(Suite *s) { (void)s; }
+/* precision for tu_ratio (0 s, 1 d, 2 c, 3 z) */
+#if defined(BB_PREC_S)
+#  define PREC_ID 0
+#elif defined(BB_PREC_D)
+#  define PREC_ID 1
+#elif defined(BB_PREC_C)
+#  define PREC_ID 2
+#else
+#  define PREC_ID 3
+#endif
+
+enum { OP_GETRF, OP_GETRFNP, OP_GETRS, OP_GESV, OP_GETRI, OP_GETRI_OOP, OP_GECON, NOP };
+static const char *const op_name[NOP] = {"getrf", "getrfnp", "getrs", "gesv",
+                                         "getri", "getri_oop", "gecon"};
+enum { F_GROUP, F_FIXED, F_VAR, F_STRIDED, NFORM };
+static const char *const form_name[NFORM] = {"batch", "batchf", "batchv", "batch_strided"};
+
+/* one parameter set, user view; opt: trans (getrs) or norm (gecon); m only
+   for getrf/getrfnp (the other routines are n x n) */
+typedef struct {
+    int opt, m, n, nrhs, lda, ldb;
+} pset;
+
+/* defects planted in one problem */
+enum {
+    D_NONE,
+    D_ZEROCOL, /* column c of A is zero: getrf, getrfnp, gesv report c+1 */
+    D_NAN,     /* A(r,c) = NaN: getrf, gesv report c+1, getrfnp max(r,c)+1 */
+    D_ZEROPIV, /* stored U(c,c) = 0: getri(_oop) report c+1, gecon gives 0 */
+    D_ANORM0   /* gecon: anorm = 0, rcond must be 0 */
+};
+typedef struct {
+    int kind, r, c;
+} defect;
+
+typedef struct {
+    pset p;
+    defect d;
+    T *A, *B;       /* the problem's matrices (B: B or Ainv) */
+    int *piv;       /* its pivots */
+    int64_t fa, fb; /* footprints (elements) */
+    T *A0, *B0;     /* the footprints before the call */
+    int *piv0;
+    zd *M;          /* logical A (rows x n, column-major): the input matrix, or
+                       the matrix the input factors are of */
+    R *anorm, *rcond;
+} prob;
+
+#define GAP 3          /* elements between matrices */
+#define PIV_GAP 2      /* ints between pivot vectors */
+#define PIV_SENT (-7)  /* pivot sentinel */
+
+static int imin(int a, int b) { return a < b ? a : b; }
+static int imax(int a, int b) { return a > b ? a : b; }
+static int is_sq(int op) { return op != OP_GETRF && op != OP_GETRFNP; }
+static int rows_of(int op, const pset *p) { return is_sq(op) ? p->n : p->m; }
+static int has_b(int op) { return op == OP_GETRS || op == OP_GESV || op == OP_GETRI_OOP; }
+static int has_piv(int op) { return op != OP_GETRFNP && op != OP_GECON; }
+static int factors_in(int op)
+{
+    return op == OP_GETRS || op == OP_GETRI || op == OP_GETRI_OOP || op == OP_GECON;
+}
+static int piv_len(int op, const pset *p) { return op == OP_GETRF ? imin(p->m, p->n) : p->n; }
+static int b_cols(int op, const pset *p) { return op == OP_GETRI_OOP ? p->n : p->nrhs; }
+
+static const char *opt_name(int op, int opt)
+{
+    if (op == OP_GETRS) return opt == BblasNoTrans ? "N" : opt == BblasTrans ? "T" : "C";
+    if (op == OP_GECON) return opt == BblasOneNorm ? "one" : "inf";
+    return "-";
+}
+
+static int expected_info(int op, const defect *d)
+{
+    switch (d->kind) {
+    case D_ZEROCOL: return d->c + 1;
+    case D_NAN: return op == OP_GETRFNP ? imax(d->r, d->c) + 1 : d->c + 1;
+    case D_ZEROPIV: return op == OP_GECON ? 0 : d->c + 1;
+    default: return 0;
+    }
+}
+
+static void set_el(T *A, int64_t ld, int layout, int i, int j, T v) { A[tu_idx(ld, layout, i, j)] = v; }
+static zd get_el(const T *A, int64_t ld, int layout, int i, int j) { return tu_z(A[tu_idx(ld, layout, i, j)]); }
+
+static zd *zalloc(int64_t n)
+{
+    zd *p = (zd *)calloc((size_t)(n > 0 ? n : 1), sizeof(zd));
+    ck_assert_ptr_nonnull(p);
+    return p;
+}
+
+/* ---- reference arithmetic (double complex, column-major, ld = rows) ---- */
+
+static double abs1z(zd v) { return fabs(creal(v)) + fabs(cimag(v)); }
+
+static double normf(const zd *X, int64_t len)
+{
+    double s = 0;
+    for (int64_t i = 0; i < len; i++) s += creal(X[i]) * creal(X[i]) + cimag(X[i]) * cimag(X[i]);
+    return sqrt(s);
+}
+
+/* one norm (inf = 0) or infinity norm (inf = 1) of the r x c X */
+static double norm_oi(const zd *X, int r, int c, int inf)
+{
+    double v = 0;
+    if (!inf) {
+        for (int j = 0; j < c; j++) {
+            double s = 0;
+            for (int i = 0; i < r; i++) s += cabs(X[i + (int64_t)j * r]);
+            if (s > v) v = s;
+        }
+    } else {
+        for (int i = 0; i < r; i++) {
+            double s = 0;
+            for (int j = 0; j < c; j++) s += cabs(X[i + (int64_t)j * r]);
+            if (s > v) v = s;
+        }
+    }
+    return v;
+}
+
+/* LU with partial pivoting of the n x n F in place (test's own, to make
+   factors for getrs/getri/gecon) */
+static void ref_lu(int n, zd *F, int *ipiv)
+{
+    for (int k = 0; k < n; k++) {
+        int p = k;
+        for (int i = k + 1; i < n; i++)
+            if (abs1z(F[i + k * n]) > abs1z(F[p + k * n])) p = i;
+        ipiv[k] = p + 1;
+        for (int j = 0; j < n; j++) {
+            zd t = F[k + j * n];
+            F[k + j * n] = F[p + j * n];
+            F[p + j * n] = t;
+        }
+        if (F[k + k * n] == 0) continue;
+        for (int i = k + 1; i < n; i++) F[i + k * n] /= F[k + k * n];
+        for (int j = k + 1; j < n; j++)
+            for (int i = k + 1; i < n; i++) F[i + j * n] -= F[i + k * n] * F[k + j * n];
+    }
+}
+
+/* inverse of the n x n A by Gauss-Jordan with partial pivoting; 0 if singular */
+static int ref_inv(int n, const zd *A, zd *Ai)
+{
+    zd *W = zalloc((int64_t)n * n);
+    memcpy(W, A, sizeof(zd) * (size_t)n * n);
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++) Ai[i + j * n] = i == j;
+    int ok = 1;
+    for (int k = 0; k < n && ok; k++) {
+        int p = k;
+        for (int i = k + 1; i < n; i++)
+            if (cabs(W[i + k * n]) > cabs(W[p + k * n])) p = i;
+        if (W[p + k * n] == 0) {
+            ok = 0;
+            break;
+        }
+        for (int j = 0; j < n; j++) {
+            zd t = W[k + j * n]; W[k + j * n] = W[p + j * n]; W[p + j * n] = t;
+            t = Ai[k + j * n]; Ai[k + j * n] = Ai[p + j * n]; Ai[p + j * n] = t;
+        }
+        zd d = 1.0 / W[k + k * n];
+        for (int j = 0; j < n; j++) { W[k + j * n] *= d; Ai[k + j * n] *= d; }
+        for (int i = 0; i < n; i++) {
+            if (i == k) continue;
+            zd f = W[i + k * n];
+            if (f == 0) continue;
+            for (int j = 0; j < n; j++) {
+                W[i + j * n] -= f * W[k + j * n];
+                Ai[i + j * n] -= f * Ai[k + j * n];
+            }
+        }
+    }
+    free(W);
+    return ok;
+}
+
+/* logical r x c block of a stored matrix */
+static zd *block(const T *B, int64_t ld, int layout, int r, int c)
+{
+    zd *Z = zalloc((int64_t)r * c);
+    for (int j = 0; j < c; j++)
+        for (int i = 0; i < r; i++) Z[i + (int64_t)j * r] = get_el(B, ld, layout, i, j);
+    return Z;
+}
+
+/* L*U of the factors stored in an m x n A (L m x min unit lower, U min x n) */
+static zd *lu_product(const T *A, int64_t ld, int layout, int m, int n)
+{
+    int mn = imin(m, n);
+    zd *Z = zalloc((int64_t)m * n);
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < m; i++) {
+            zd s = 0;
+            for (int l = 0; l <= imin(imin(i, j), mn - 1); l++) {
+                zd lv = l == i ? 1.0 : get_el(A, ld, layout, i, l);
+                s += lv * get_el(A, ld, layout, l, j);
+            }
+            Z[i + (int64_t)j * m] = s;
+        }
+    return Z;
+}
+
+static void swap_rows(zd *X, int r, int c, int i, int k)
+{
+    for (int j = 0; j < c; j++) {
+        zd t = X[i + (int64_t)j * r];
+        X[i + (int64_t)j * r] = X[k + (int64_t)j * r];
+        X[k + (int64_t)j * r] = t;
+    }
+}
+
+/* Z (n x c) = op(A) X with A n x n; op 0 N, 1 T, 2 C */
+static void op_mul(int n, int c, const zd *A, int op, const zd *Xm, zd *Z)
+{
+    for (int j = 0; j < c; j++)
+        for (int i = 0; i < n; i++) {
+            zd s = 0;
+            for (int l = 0; l < n; l++) {
+                zd a = op == 0 ? A[i + (int64_t)l * n] : A[l + (int64_t)i * n];
+                if (op == 2) a = conj(a);
+                s += a * Xm[l + (int64_t)j * n];
+            }
+            Z[i + (int64_t)j * n] = s;
+        }
+}
+
+/* ---- problem set-up ---- */
+
+static void make_problem(int op, int layout, prob *q)
+{
+    const pset *p = &q->p;
+    int m = rows_of(op, p), n = p->n;
+    int64_t lda = p->lda;
+    q->M = zalloc((int64_t)m * n);
+    zd *M = q->M;
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < m; i++) M[i + (int64_t)j * m] = tu_z(tu_rand_T());
+    if (op == OP_GETRFNP) /* diagonally dominant: no pivoting needed */
+        for (int i = 0; i < imin(m, n); i++) M[i + (int64_t)i * m] += 2.0 * imax(m, n);
+    if (q->d.kind == D_ZEROCOL)
+        for (int i = 0; i < m; i++) M[i + (int64_t)q->d.c * m] = 0;
+    if (q->d.kind == D_NAN) M[q->d.r + (int64_t)q->d.c * m] = NAN;
+
+    if (!factors_in(op)) {
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < m; i++) set_el(q->A, lda, layout, i, j, tu_T(M[i + (int64_t)j * m]));
+        for (int j = 0; j < n; j++) /* exactly what is stored */
+            for (int i = 0; i < m; i++) M[i + (int64_t)j * m] = get_el(q->A, lda, layout, i, j);
+    } else if (n > 0) {
+        int *ip = (int *)malloc(sizeof(int) * (size_t)n);
+        ck_assert_ptr_nonnull(ip);
+        ref_lu(n, M, ip);
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < n; i++) set_el(q->A, lda, layout, i, j, tu_T(M[i + (int64_t)j * n]));
+        if (q->d.kind == D_ZEROPIV) set_el(q->A, lda, layout, q->d.c, q->d.c, 0);
+        for (int k = 0; k < n; k++) q->piv[k] = ip[k];
+        /* M := P^T L U of the stored factors */
+        free(q->M);
+        q->M = M = lu_product(q->A, lda, layout, n, n);
+        for (int k = n - 1; k >= 0; k--)
+            if (ip[k] - 1 != k) swap_rows(M, n, n, k, ip[k] - 1);
+        free(ip);
+    }
+    if (op == OP_GETRS || op == OP_GESV) tu_fill(q->B, p->ldb, layout, n, p->nrhs);
+    if (op == OP_GECON) {
+        double an = norm_oi(M, n, n, p->opt == BblasInfNorm);
+        *q->anorm = q->d.kind == D_ANORM0 ? 0 : (R)an;
+        *q->rcond = (R)TU_SENTINEL;
+    }
+
+    q->A0 = (T *)malloc(sizeof(T) * (size_t)q->fa);
+    ck_assert_ptr_nonnull(q->A0);
+    memcpy(q->A0, q->A, sizeof(T) * (size_t)q->fa);
+    if (has_b(op)) {
+        q->B0 = (T *)malloc(sizeof(T) * (size_t)q->fb);
+        ck_assert_ptr_nonnull(q->B0);
+        memcpy(q->B0, q->B, sizeof(T) * (size_t)q->fb);
+    }
+    if (has_piv(op)) {
+        int np = piv_len(op, p) + PIV_GAP;
+        q->piv0 = (int *)malloc(sizeof(int) * (size_t)np);
+        ck_assert_ptr_nonnull(q->piv0);
+        memcpy(q->piv0, q->piv, sizeof(int) * (size_t)np);
+    }
+}
+
+/* ---- checks ---- */
+
+static int same(const void *x, const void *y, size_t bytes) { return memcmp(x, y, bytes) == 0; }
+
+static void verify(int op, int form, int layout, const prob *q, int idx, int info)
+{
+    const pset *p = &q->p;
+    int m = rows_of(op, p), n = p->n, nrhs = p->nrhs, mn = imin(m, n);
+    int expect = expected_info(op, &q->d);
+    char where[240];
+    snprintf(where, sizeof where,
+             "%s%s_%s %s opt=%s m=%d n=%d nrhs=%d lda=%d ldb=%d defect=%d(%d,%d) (problem %d)", TU_PNAME,
+             op_name[op], form_name[form], tu_layout_name(layout), opt_name(op, p->opt), m, n, nrhs,
+             p->lda, p->ldb, q->d.kind, q->d.r, q->d.c, idx);
+
+    ck_assert_msg(info == expect, "%s: info %d, expected %d", where, info, expect);
+
+    /* operands that must keep their bits; padding of written ones */
+    int a_read_only = factors_in(op) && !(op == OP_GETRI && expect == 0);
+    if (a_read_only)
+        ck_assert_msg(same(q->A, q->A0, sizeof(T) * (size_t)q->fa), "%s: A was written", where);
+    else
+        ck_assert_msg(tu_padding_untouched(q->A, p->lda, layout, m, n), "%s: A padding written", where);
+    if (has_b(op)) {
+        int b_kept = expect != 0;
+        if (b_kept)
+            ck_assert_msg(same(q->B, q->B0, sizeof(T) * (size_t)q->fb), "%s: B written (info %d)", where, info);
+        else
+            ck_assert_msg(tu_padding_untouched(q->B, p->ldb, layout, n, b_cols(op, p)), "%s: B padding written",
+                          where);
+    }
+    if (has_piv(op)) {
+        int np = piv_len(op, p);
+        if (op == OP_GETRF || op == OP_GESV) {
+            for (int k = 0; k < np; k++)
+                ck_assert_msg(q->piv[k] >= k + 1 && q->piv[k] <= m, "%s: ipiv[%d] = %d out of range", where, k,
+                              q->piv[k]);
+            ck_assert_msg(q->piv[np] == PIV_SENT && q->piv[np + 1] == PIV_SENT, "%s: written past ipiv", where);
+        } else {
+            ck_assert_msg(same(q->piv, q->piv0, sizeof(int) * (size_t)(np + PIV_GAP)), "%s: ipiv was written",
+                          where);
+        }
+    }
+
+    double ratio;
+    switch (op) {
+    case OP_GETRF: case OP_GETRFNP: case OP_GESV: {
+        if (mn == 0 || q->d.kind == D_NAN) break;
+        /* P A - L U (the factorisation is complete also after a zero pivot) */
+        zd *PA = zalloc((int64_t)m * n);
+        memcpy(PA, q->M, sizeof(zd) * (size_t)m * n);
+        if (op != OP_GETRFNP)
+            for (int k = 0; k < mn; k++) swap_rows(PA, m, n, k, q->piv[k] - 1);
+        zd *LU = lu_product(q->A, p->lda, layout, m, n);
+        for (int64_t x = 0; x < (int64_t)m * n; x++) LU[x] -= PA[x];
+        ratio = tu_ratio(normf(LU, (int64_t)m * n), normf(q->M, (int64_t)m * n), imax(m, n), PREC_ID);
+        ck_assert_msg(tu_accept(ratio), "%s: ||P A - L U|| ratio %g", where, ratio);
+        free(PA);
+        free(LU);
+        if (op != OP_GESV || expect || nrhs == 0) break;
+    }
+        /* fall through */ /* (gesv also solves) */
+    case OP_GETRS: {
+        if (n == 0 || nrhs == 0) break;
+        int o = op == OP_GESV || p->opt == BblasNoTrans ? 0 : p->opt == BblasTrans ? 1 : 2;
+        zd *Xs = block(q->B, p->ldb, layout, n, nrhs), *B0 = block(q->B0, p->ldb, layout, n, nrhs);
+        zd *Rz = zalloc((int64_t)n * nrhs);
+        op_mul(n, nrhs, q->M, o, Xs, Rz);
+        for (int64_t x = 0; x < (int64_t)n * nrhs; x++) Rz[x] -= B0[x];
+        ratio = tu_ratio(normf(Rz, (int64_t)n * nrhs),
+                         normf(q->M, (int64_t)n * n) * normf(Xs, (int64_t)n * nrhs), n, PREC_ID);
+        ck_assert_msg(tu_accept(ratio), "%s: ||op(A) X - B|| ratio %g", where, ratio);
+        free(Xs); free(B0); free(Rz);
+        break;
+    }
+    case OP_GETRI: case OP_GETRI_OOP: {
+        if (expect) {
+            if (op == OP_GETRI_OOP)
+                ck_assert_msg(tu_untouched(q->B, q->fb), "%s: Ainv written for a singular member", where);
+            break;
+        }
+        if (n == 0) break;
+        zd *Ai = op == OP_GETRI ? block(q->A, p->lda, layout, n, n) : block(q->B, p->ldb, layout, n, n);
+        zd *Z = zalloc((int64_t)n * n);
+        op_mul(n, n, q->M, 0, Ai, Z);
+        for (int i = 0; i < n; i++) Z[i + (int64_t)i * n] -= 1.0;
+        ratio = tu_ratio(normf(Z, (int64_t)n * n), normf(q->M, (int64_t)n * n) * normf(Ai, (int64_t)n * n), n,
+                         PREC_ID);
+        ck_assert_msg(tu_accept(ratio), "%s: ||A inv(A) - I|| ratio %g", where, ratio);
+        free(Ai); free(Z);
+        break;
+    }
+    case OP_GECON: {
+        double rc = *q->rcond;
+        ck_assert_msg(!isnan(rc), "%s: rcond is NaN", where);
+        if (n == 0) {
+            ck_assert_msg(rc == 1, "%s: rcond %g for n = 0, expected 1", where, rc);
+            break;
+        }
+        if (q->d.kind == D_ZEROPIV || q->d.kind == D_ANORM0) {
+            ck_assert_msg(rc == 0, "%s: rcond %g, expected 0", where, rc);
+            break;
+        }
+        zd *Ai = zalloc((int64_t)n * n);
+        ck_assert_msg(ref_inv(n, q->M, Ai), "%s: test matrix singular", where);
+        int inf = p->opt == BblasInfNorm;
+        double truth = 1.0 / (norm_oi(q->M, n, n, inf) * norm_oi(Ai, n, n, inf));
+        ck_assert_msg(rc >= truth / 10 && rc <= truth * 10, "%s: rcond %g, true %g (not within a factor 10)",
+                      where, rc, truth);
+        free(Ai);
+        break;
+    }
+    }
+}
+
+/* ---- one batch call ---- */
+
+#define FN(name, form) BB_PUB(lapack, name, form)
+
+static void call(int op, int form, int layout, int ng, const int *gs, const pset *gp, int count, prob *q,
+                 T *baseA, int64_t sa, T *baseB, int64_t sb, int *baseP, int64_t sp, R *xv, R *yv, int *info)
+{
+    int np = form == F_GROUP ? ng : count;
+    int *ibuf = malloc(sizeof(int) * 6 * (size_t)(np + 1));
+    T **Ap = malloc(sizeof(T *) * (size_t)(count + 1)), **Bp = malloc(sizeof(T *) * (size_t)(count + 1));
+    int **Pp = malloc(sizeof(int *) * (size_t)(count + 1));
+    ck_assert(ibuf && Ap && Bp && Pp);
+    int *O = ibuf, *Mm = O + np + 1, *N = Mm + np + 1, *NR = N + np + 1, *LA = NR + np + 1, *LB = LA + np + 1;
+    for (int i = 0; i < np; i++) {
+        const pset *p = form == F_GROUP ? &gp[i] : &q[i].p;
+        O[i] = p->opt; Mm[i] = p->m; N[i] = p->n; NR[i] = p->nrhs; LA[i] = p->lda; LB[i] = p->ldb;
+    }
+    for (int i = 0; i < count; i++) { Ap[i] = q[i].A; Bp[i] = q[i].B; Pp[i] = q[i].piv; }
+    T **Ak = Ap, **Bk = Bp;
+    int **Pk = Pp;
+    if (count == 0) { /* empty batch: every array NULL */
+        O = Mm = N = NR = LA = LB = NULL;
+        Ap = Bp = NULL;
+        Pp = NULL;
+    }
+    T const *const *Ac = (T const *const *)Ap;
+    int const *const *Pc = (int const *const *)Pp;
+    const pset *g = &gp[0];
+
+    switch (op) {
+    case OP_GETRF:
+        switch (form) {
+        case F_GROUP: FN(getrf, batch)(ng, gs, layout, Mm, N, Ap, LA, Pp, info); break;
+        case F_FIXED: FN(getrf, batchf)(count, layout, g->m, g->n, Ap, g->lda, Pp, info); break;
+        case F_VAR: FN(getrf, batchv)(count, layout, Mm, N, Ap, LA, Pp, info); break;
+        case F_STRIDED:
+            FN(getrf, batch_strided)(layout, g->m, g->n, baseA, g->lda, sa, baseP, sp, count, info);
+            break;
+        }
+        break;
+    case OP_GETRFNP:
+        switch (form) {
+        case F_GROUP: FN(getrfnp, batch)(ng, gs, layout, Mm, N, Ap, LA, info); break;
+        case F_FIXED: FN(getrfnp, batchf)(count, layout, g->m, g->n, Ap, g->lda, info); break;
+        case F_VAR: FN(getrfnp, batchv)(count, layout, Mm, N, Ap, LA, info); break;
+        case F_STRIDED: FN(getrfnp, batch_strided)(layout, g->m, g->n, baseA, g->lda, sa, count, info); break;
+        }
+        break;
+    case OP_GETRS:
+        switch (form) {
+        case F_GROUP: FN(getrs, batch)(ng, gs, layout, O, N, NR, Ac, LA, Pc, Bp, LB, info); break;
+        case F_FIXED:
+            FN(getrs, batchf)(count, layout, g->opt, g->n, g->nrhs, Ac, g->lda, Pc, Bp, g->ldb, info);
+            break;
+        case F_VAR: FN(getrs, batchv)(count, layout, O, N, NR, Ac, LA, Pc, Bp, LB, info); break;
+        case F_STRIDED:
+            FN(getrs, batch_strided)(layout, g->opt, g->n, g->nrhs, baseA, g->lda, sa, baseP, sp, baseB, g->ldb,
+                                     sb, count, info);
+            break;
+        }
+        break;
+    case OP_GESV:
+        switch (form) {
+        case F_GROUP: FN(gesv, batch)(ng, gs, layout, N, NR, Ap, LA, Pp, Bp, LB, info); break;
+        case F_FIXED: FN(gesv, batchf)(count, layout, g->n, g->nrhs, Ap, g->lda, Pp, Bp, g->ldb, info); break;
+        case F_VAR: FN(gesv, batchv)(count, layout, N, NR, Ap, LA, Pp, Bp, LB, info); break;
+        case F_STRIDED:
+            FN(gesv, batch_strided)(layout, g->n, g->nrhs, baseA, g->lda, sa, baseP, sp, baseB, g->ldb, sb, count,
+                                    info);
+            break;
+        }
+        break;
+    case OP_GETRI:
+        switch (form) {
+        case F_GROUP: FN(getri, batch)(ng, gs, layout, N, Ap, LA, Pc, info); break;
+        case F_FIXED: FN(getri, batchf)(count, layout, g->n, Ap, g->lda, Pc, info); break;
+        case F_VAR: FN(getri, batchv)(count, layout, N, Ap, LA, Pc, info); break;
+        case F_STRIDED: FN(getri, batch_strided)(layout, g->n, baseA, g->lda, sa, baseP, sp, count, info); break;
+        }
+        break;
+    case OP_GETRI_OOP:
+        switch (form) {
+        case F_GROUP: FN(getri_oop, batch)(ng, gs, layout, N, Ac, LA, Pc, Bp, LB, info); break;
+        case F_FIXED: FN(getri_oop, batchf)(count, layout, g->n, Ac, g->lda, Pc, Bp, g->ldb, info); break;
+        case F_VAR: FN(getri_oop, batchv)(count, layout, N, Ac, LA, Pc, Bp, LB, info); break;
+        case F_STRIDED:
+            FN(getri_oop, batch_strided)(layout, g->n, baseA, g->lda, sa, baseP, sp, baseB, g->ldb, sb, count,
+                                         info);
+            break;
+        }
+        break;
+    case OP_GECON:
+        switch (form) {
+        case F_GROUP: FN(gecon, batch)(ng, gs, layout, O, N, Ac, LA, xv, yv, info); break;
+        case F_FIXED: FN(gecon, batchf)(count, layout, g->opt, g->n, Ac, g->lda, xv, yv, info); break;
+        case F_VAR: FN(gecon, batchv)(count, layout, O, N, Ac, LA, xv, yv, info); break;
+        case F_STRIDED: FN(gecon, batch_strided)(layout, g->opt, g->n, baseA, g->lda, sa, xv, yv, count, info); break;
+        }
+        break;
+    }
+    free(ibuf); free(Ak); free(Bk); free(Pk);
+}
+
+/*
+ * Runs one batch: ng parameter sets gp[g], group g holding gs[g] problems
+ * (fixed and strided forms: one set; variable form: one problem per set),
+ * defects d[i] per problem (NULL: none).  Every form stores the problems in
+ * one buffer per operand, GAP elements (PIV_GAP ints) apart, so writes past
+ * a matrix show.
+ */
+static void run(int op, int form, int layout, int ng, const int *gs, const pset *gp, const defect *d)
+{
+    int count = 0;
+    for (int g = 0; g < ng; g++) count += gs[g];
+    prob *q = calloc((size_t)count + 1, sizeof(prob));
+    ck_assert_ptr_nonnull(q);
+    int64_t sa = 1, sb = 1, sp = 1;
+    for (int g = 0, i = 0; g < ng; g++)
+        for (int s = 0; s < gs[g]; s++, i++) {
+            const pset *p = &gp[g];
+            q[i].p = *p;
+            if (d) q[i].d = d[i];
+            q[i].fa = tu_foot(p->lda, layout, rows_of(op, p), p->n);
+            q[i].fb = has_b(op) ? tu_foot(p->ldb, layout, p->n, b_cols(op, p)) : 0;
+            if (q[i].fa + GAP > sa) sa = q[i].fa + GAP;
+            if (q[i].fb + GAP > sb) sb = q[i].fb + GAP;
+            if (piv_len(op, p) + PIV_GAP > sp) sp = piv_len(op, p) + PIV_GAP;
+        }
+    T *baseA = tu_alloc(count, sa), *baseB = has_b(op) ? tu_alloc(count, sb) : NULL;
+    int *baseP = malloc(sizeof(int) * (size_t)(count * sp + 1));
+    R *xv = malloc(sizeof(R) * (size_t)(count + 1)), *yv = malloc(sizeof(R) * (size_t)(count + 1));
+    ck_assert(baseP && xv && yv);
+    for (int64_t x = 0; x < count * sp + 1; x++) baseP[x] = PIV_SENT;
+    for (int i = 0; i < count; i++) {
+        q[i].A = baseA + i * sa;
+        q[i].B = baseB ? baseB + i * sb : NULL;
+        q[i].piv = baseP + i * sp;
+        q[i].anorm = xv + i;
+        q[i].rcond = yv + i;
+        make_problem(op, layout, &q[i]);
+    }
+
+    int *info = malloc(sizeof(int) * (size_t)(count + 1));
+    ck_assert_ptr_nonnull(info);
+    info[0] = BblasErrorsReportAll;
+    call(op, form, layout, form == F_GROUP ? ng : 1, gs, gp, count, q, baseA, sa, baseB, sb, baseP, sp, xv, yv,
+         info);
+
+    int first = 0;
+    for (int i = 0; i < count; i++) {
+        verify(op, form, layout, &q[i], i, info[1 + i]);
+        if (!first) first = info[1 + i];
+        ck_assert_msg(tu_untouched(q[i].A + q[i].fa, sa - q[i].fa), "%s%s_%s %s: written past A of problem %d",
+                      TU_PNAME, op_name[op], form_name[form], tu_layout_name(layout), i);
+        if (has_b(op))
+            ck_assert_msg(tu_untouched(q[i].B + q[i].fb, sb - q[i].fb), "%s%s_%s %s: written past B of problem %d",
+                          TU_PNAME, op_name[op], form_name[form], tu_layout_name(layout), i);
+    }
+    ck_assert_msg(info[0] == first, "%s%s_%s %s: info[0] = %d, first problem code %d", TU_PNAME, op_name[op],
+                  form_name[form], tu_layout_name(layout), info[0], first);
+
+    for (int i = 0; i < count; i++) {
+        free(q[i].A0); free(q[i].B0); free(q[i].piv0); free(q[i].M);
+    }
+    free(baseA); free(baseB); free(baseP); free(xv); free(yv); free(info); free(q);
+}
+
+/* ---- sweeps ---- */
+
+/* sizes: odd up to 41, some even, and 70 (beyond the own-code crossovers) */
+static const int sizes[] = {1, 2, 3, 4, 5, 7, 8, 9, 11, 13, 16, 17, 21, 25, 29, 31, 33, 37, 41, 70};
+#define NSIZES ((int)(sizeof sizes / sizeof sizes[0]))
+/* getrf/getrfnp shapes beyond the square ones (m < n and m > n) */
+static const int shapes[][2] = {{1, 4}, {4, 1}, {2, 3}, {3, 2}, {5, 9}, {9, 5}, {13, 20}, {20, 13},
+                                {31, 40}, {40, 33}, {45, 70}, {70, 45}};
+#define NSHAPES ((int)(sizeof shapes / sizeof shapes[0]))
+
+static const int transes[3] = {BblasNoTrans, BblasTrans, BblasConjTrans};
+static const int norms[2] = {BblasOneNorm, BblasInfNorm};
+
+/* parameters: size m x n (square routines: n), option index o, variant v
+   (nrhs cycles 1, 3, n; leading dimensions alternately tight and padded) */
+static pset make_pset(int op, int layout, int m, int n, int o, int v)
+{
+    pset p;
+    p.m = is_sq(op) ? n : m;
+    p.n = n;
+    p.opt = op == OP_GETRS ? transes[o % 3] : op == OP_GECON ? norms[o % 2] : 0;
+    p.nrhs = (op == OP_GETRS || op == OP_GESV) ? (v % 3 == 0 ? 1 : v % 3 == 1 ? 3 : n) : 0;
+    int pad = v % 2 ? 0 : 2;
+    int ca = layout == BblasColMajor ? p.m : n; /* what lda counts */
+    p.lda = (ca > 0 ? ca : 1) + pad;
+    int bc = b_cols(op, &p), cb = layout == BblasColMajor ? n : bc;
+    p.ldb = has_b(op) ? (cb > 0 ? cb : 1) + (v % 2 ? 1 : 0) : 0;
+    return p;
+}
+
+/* the defect a singular member of an m x n problem gets (variant v) */
+static defect make_defect(int op, int m, int n, int v)
+{
+    defect d = {D_NONE, 0, 0};
+    int mn = imin(m, n);
+    if (mn < 1) return d;
+    switch (op) {
+    case OP_GETRF: case OP_GETRFNP: case OP_GESV:
+        if (v % 2 == 0) {
+            d.kind = D_ZEROCOL;
+            d.c = mn / 2;
+        } else {
+            d.kind = D_NAN;
+            d.r = (mn - 1) * (v % 3) / 2;
+            d.c = (mn - 1) / 2;
+        }
+        break;
+    case OP_GETRI: case OP_GETRI_OOP:
+        d.kind = D_ZEROPIV;
+        d.c = v % 2 ? mn - 1 : mn / 3;
+        break;
+    case OP_GECON:
+        d.kind = v % 2 ? D_ZEROPIV : D_ANORM0;
+        d.c = mn / 2;
+        break;
+    default:
+        break;
+    }
+    return d;
+}
+
+static void sweep(int op, int form, int layout)
+{
+    int nopt = op == OP_GETRS ? 3 : op == OP_GECON ? 2 : 1;
+    int nshape = op == OP_GETRF || op == OP_GETRFNP ? NSHAPES : 0;
+    if (form == F_FIXED) {
+        /* each size (and shape) with every option: 3 problems, the middle one singular */
+        for (int s = 0; s < NSIZES + nshape; s++)
+            for (int o = 0; o < nopt; o++) {
+                int m = s < NSIZES ? sizes[s] : shapes[s - NSIZES][0];
+                int n = s < NSIZES ? sizes[s] : shapes[s - NSIZES][1];
+                pset p = make_pset(op, layout, m, n, o, s + o);
+                int cnt = 3;
+                defect d[3] = {{D_NONE, 0, 0}, make_defect(op, p.m, n, s + o), {D_NONE, 0, 0}};
+                run(op, form, layout, 1, &cnt, &p, d);
+            }
+        /* zero sizes */
+        for (int z = 0; z < 3; z++) {
+            int m = z == 1 ? 3 : 0, n = z == 2 ? 3 : 0;
+            if (is_sq(op) && z == 2) { /* nrhs = 0 */
+                pset p = make_pset(op, layout, 4, 4, 0, 0);
+                p.nrhs = 0;
+                int cnt = 2;
+                if (op == OP_GETRS || op == OP_GESV) run(op, form, layout, 1, &cnt, &p, NULL);
+                continue;
+            }
+            pset p = make_pset(op, layout, m, n, z, z);
+            int cnt = 2;
+            run(op, form, layout, 1, &cnt, &p, NULL);
+        }
+    } else if (form == F_STRIDED) {
+        const int ss[4][2] = {{6, 6}, {7, 10}, {10, 7}, {35, 35}};
+        for (int s = 0; s < 4; s++)
+            for (int o = 0; o < nopt; o++) {
+                int m = ss[s][0], n = is_sq(op) ? ss[s][0] : ss[s][1];
+                if (is_sq(op) && s == 2) n = m = 70;
+                pset p = make_pset(op, layout, m, n, o, s + o);
+                int cnt = 4;
+                defect d[4] = {{D_NONE, 0, 0}, {D_NONE, 0, 0}, make_defect(op, p.m, n, s), {D_NONE, 0, 0}};
+                run(op, form, layout, 1, &cnt, &p, d);
+            }
+    } else if (form == F_VAR) {
+        /* all sizes (and shapes) in one batch, options cycling, every third singular, zero sizes too */
+        int nv = NSIZES + nshape + 2;
+        pset *p = malloc(sizeof(pset) * (size_t)nv);
+        defect *d = malloc(sizeof(defect) * (size_t)nv);
+        int *ones = malloc(sizeof(int) * (size_t)nv);
+        ck_assert(p && d && ones);
+        for (int s = 0; s < nv; s++) {
+            int m, n;
+            if (s < NSIZES) m = n = sizes[s];
+            else if (s < NSIZES + nshape) { m = shapes[s - NSIZES][0]; n = shapes[s - NSIZES][1]; }
+            else { m = s % 2 ? 0 : 5; n = s % 2 ? 5 : 0; }
+            p[s] = make_pset(op, layout, m, n, s, s);
+            if (s == NSIZES + nshape && (op == OP_GETRS || op == OP_GESV)) { /* nrhs = 0 */
+                p[s] = make_pset(op, layout, 5, 5, s, s);
+                p[s].nrhs = 0;
+            }
+            d[s] = s % 3 == 1 ? make_defect(op, p[s].m, p[s].n, s) : (defect){D_NONE, 0, 0};
+            ones[s] = 1;
+        }
+        run(op, form, layout, nv, ones, p, d);
+        free(p); free(d); free(ones);
+    } else { /* groups of different sizes and options, one empty, singular members */
+        for (int s = 0; s + 2 < NSIZES; s += 4) {
+            pset p[4];
+            int gs[4] = {2, 3, 0, 2};
+            int m1 = sizes[s], n1 = sizes[s + 1], m2 = sizes[s + 2];
+            p[0] = make_pset(op, layout, m1, is_sq(op) ? m1 : n1, 0, s);
+            p[1] = make_pset(op, layout, n1, is_sq(op) ? n1 : m2, 1, s + 1);
+            p[2] = make_pset(op, layout, m2, m2, 2, s + 2);
+            p[3] = make_pset(op, layout, m2, is_sq(op) ? m2 : m1, 2, s + 3);
+            defect d[7];
+            for (int i = 0; i < 7; i++) d[i] = (defect){D_NONE, 0, 0};
+            d[3] = make_defect(op, p[1].m, p[1].n, s);
+            d[5] = make_defect(op, p[3].m, p[3].n, s + 1);
+            run(op, form, layout, 4, gs, p, d);
+        }
+    }
+}
+
+static void sweep_test(int op, int i)
+{
+    tu_seed(2000 + 31 * op + i);
+    sweep(op, i / 2, i % 2 ? BblasRowMajor : BblasColMajor);
+}
+
+/* loop index i: form i / 2, layout i % 2 */
+START_TEST(t_getrf) { sweep_test(OP_GETRF, _i); }
+END_TEST
+START_TEST(t_getrfnp) { sweep_test(OP_GETRFNP, _i); }
+END_TEST
+START_TEST(t_getrs) { sweep_test(OP_GETRS, _i); }
+END_TEST
+START_TEST(t_gesv) { sweep_test(OP_GESV, _i); }
+END_TEST
+START_TEST(t_getri) { sweep_test(OP_GETRI, _i); }
+END_TEST
+START_TEST(t_getri_oop) { sweep_test(OP_GETRI_OOP, _i); }
+END_TEST
+START_TEST(t_gecon) { sweep_test(OP_GECON, _i); }
+END_TEST
+
+/* Empty batches: NULL arrays everywhere, a no-op with info[0] = 0. */
+START_TEST(t_empty)
+{
+    for (int f = 0; f < NFORM; f++)
+        for (int op = 0; op < NOP; op++) {
+            int info[2] = {BblasErrorsReportAll, 12345};
+            pset g = {op == OP_GETRS ? BblasNoTrans : op == OP_GECON ? BblasOneNorm : 0, 1, 1, 1, 1, 1};
+            prob q0;
+            memset(&q0, 0, sizeof q0);
+            q0.p = g;
+            info[0] = BblasErrorsReportAll;
+            if (f == F_GROUP)
+                call(op, f, BblasColMajor, 0, NULL, &g, 0, &q0, NULL, 1, NULL, 1, NULL, 1, NULL, NULL, info);
+            else
+                call(op, f, BblasColMajor, 1, NULL, &g, 0, &q0, NULL, 1, NULL, 1, NULL, 1, NULL, NULL, info);
+            ck_assert_msg(info[0] == 0, "%s%s_%s: empty batch gave info[0] = %d", TU_PNAME, op_name[op],
+                          form_name[f], info[0]);
+            ck_assert_msg(info[1] == 12345, "%s%s_%s: empty batch wrote info[1]", TU_PNAME, op_name[op],
+                          form_name[f]);
+        }
+}
+END_TEST
+
+/*
+ * Row-major and column-major calls on the same logical matrices give the
+ * same bits (factors, pivots, solutions, inverses, estimates): the row-major
+ * path only transposes.
+ */
+static void store(T *A, int64_t ld, int layout, int r, int c, const T *src)
+{
+    for (int j = 0; j < c; j++)
+        for (int i = 0; i < r; i++) A[tu_idx(ld, layout, i, j)] = src[i + (int64_t)j * r];
+}
+
+static int same_logical(const T *X, int64_t ldx, const T *Y, int64_t ldy, int r, int c)
+{
+    for (int j = 0; j < c; j++)
+        for (int i = 0; i < r; i++)
+            if (memcmp(&X[tu_idx(ldx, BblasColMajor, i, j)], &Y[tu_idx(ldy, BblasRowMajor, i, j)], sizeof(T)))
+                return 0;
+    return 1;
+}
+
+START_TEST(t_layouts_agree)
+{
+    tu_seed(77);
+    const int shp[][2] = {{5, 5}, {9, 6}, {6, 9}, {40, 40}, {70, 50}, {70, 70}};
+    for (int s = 0; s < (int)(sizeof shp / sizeof shp[0]); s++) {
+        int m = shp[s][0], n = shp[s][1], mn = imin(m, n), nrhs = 3;
+        int ldc = m + 1, ldr = n + 2;
+        T *src = tu_alloc(1, (int64_t)m * n), *Ac = tu_alloc(1, (int64_t)ldc * n), *Ar = tu_alloc(1, (int64_t)ldr * m);
+        tu_fill(src, m, BblasColMajor, m, n);
+        store(Ac, ldc, BblasColMajor, m, n, src);
+        store(Ar, ldr, BblasRowMajor, m, n, src);
+        int pc[80], pr[80], info[2];
+        T *a1[1] = {Ac}, *a2[1] = {Ar};
+        int *p1[1] = {pc}, *p2[1] = {pr};
+        info[0] = 0;
+        FN(getrf, batchf)(1, BblasColMajor, m, n, a1, ldc, p1, info);
+        info[0] = 0;
+        FN(getrf, batchf)(1, BblasRowMajor, m, n, a2, ldr, p2, info);
+        ck_assert_msg(same_logical(Ac, ldc, Ar, ldr, m, n) && !memcmp(pc, pr, sizeof(int) * (size_t)mn),
+                      "%sgetrf m=%d n=%d: row-major factors differ from column-major", TU_PNAME, m, n);
+        if (m == n) {
+            /* getrs, every trans */
+            for (int t = 0; t < 3; t++) {
+                T *Bc = tu_alloc(1, (int64_t)n * nrhs), *Br = tu_alloc(1, (int64_t)n * (nrhs + 1));
+                T *bs = tu_alloc(1, (int64_t)n * nrhs);
+                tu_fill(bs, n, BblasColMajor, n, nrhs);
+                store(Bc, n, BblasColMajor, n, nrhs, bs);
+                store(Br, nrhs + 1, BblasRowMajor, n, nrhs, bs);
+                T *b1[1] = {Bc}, *b2[1] = {Br};
+                info[0] = 0;
+                FN(getrs, batchf)(1, BblasColMajor, transes[t], n, nrhs, (T const *const *)a1, ldc,
+                                  (int const *const *)p1, b1, n, info);
+                info[0] = 0;
+                FN(getrs, batchf)(1, BblasRowMajor, transes[t], n, nrhs, (T const *const *)a2, ldr,
+                                  (int const *const *)p2, b2, nrhs + 1, info);
+                ck_assert_msg(same_logical(Bc, n, Br, nrhs + 1, n, nrhs),
+                              "%sgetrs trans=%d n=%d: row-major solution differs", TU_PNAME, transes[t], n);
+                free(Bc); free(Br); free(bs);
+            }
+            /* gecon, both norms */
+            for (int t = 0; t < 2; t++) {
+                R an = 3, r1 = 0, r2 = 1;
+                info[0] = 0;
+                FN(gecon, batchf)(1, BblasColMajor, norms[t], n, (T const *const *)a1, ldc, &an, &r1, info);
+                info[0] = 0;
+                FN(gecon, batchf)(1, BblasRowMajor, norms[t], n, (T const *const *)a2, ldr, &an, &r2, info);
+                ck_assert_msg(!memcmp(&r1, &r2, sizeof(R)), "%sgecon n=%d: row-major rcond %g, column-major %g",
+                              TU_PNAME, n, (double)r2, (double)r1);
+            }
+            /* getri_oop, then getri */
+            T *Ic = tu_alloc(1, (int64_t)n * n), *Ir = tu_alloc(1, (int64_t)n * n);
+            T *i1[1] = {Ic}, *i2[1] = {Ir};
+            info[0] = 0;
+            FN(getri_oop, batchf)(1, BblasColMajor, n, (T const *const *)a1, ldc, (int const *const *)p1, i1, n,
+                                  info);
+            info[0] = 0;
+            FN(getri_oop, batchf)(1, BblasRowMajor, n, (T const *const *)a2, ldr, (int const *const *)p2, i2, n,
+                                  info);
+            ck_assert_msg(same_logical(Ic, n, Ir, n, n, n), "%sgetri_oop n=%d: row-major inverse differs",
+                          TU_PNAME, n);
+            info[0] = 0;
+            FN(getri, batchf)(1, BblasColMajor, n, a1, ldc, (int const *const *)p1, info);
+            info[0] = 0;
+            FN(getri, batchf)(1, BblasRowMajor, n, a2, ldr, (int const *const *)p2, info);
+            ck_assert_msg(same_logical(Ac, ldc, Ar, ldr, n, n), "%sgetri n=%d: row-major inverse differs",
+                          TU_PNAME, n);
+            free(Ic); free(Ir);
+        }
+        free(src); free(Ac); free(Ar);
+    }
+}
+END_TEST
+
+void X(add_lu_tests)(Suite *s)
+{
+    TCase *tc = tcase_create("lu_" TU_PNAME);
+    tcase_set_timeout(tc, 60);
+    tcase_add_loop_test(tc, t_getrf, 0, 2 * NFORM);
+    tcase_add_loop_test(tc, t_getrfnp, 0, 2 * NFORM);
+    tcase_add_loop_test(tc, t_getrs, 0, 2 * NFORM);
+    tcase_add_loop_test(tc, t_gesv, 0, 2 * NFORM);
+    tcase_add_loop_test(tc, t_getri, 0, 2 * NFORM);
+    tcase_add_loop_test(tc, t_getri_oop, 0, 2 * NFORM);
+    tcase_add_loop_test(tc, t_gecon, 0, 2 * NFORM);
+    tcase_add_test(tc, t_empty);
+    tcase_add_test(tc, t_layouts_agree);
+    suite_add_tcase(s, tc);
+}

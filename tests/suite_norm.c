@@ -1,6 +1,475 @@
-/* Tests of the norm family (compiled once per precision). */
+/*
+ * Tests of the norm family (compiled once per precision): lange and gecond
+ * through the public API: every form, both layouts, every norm, square and
+ * non-square (m < n, m > n) matrices, odd sizes up to 41 and 70, padded
+ * leading dimensions, zero sizes, empty batches; entries near the over- and
+ * underflow thresholds (Frobenius norm); NaN members (lange: NaN) and
+ * singular members (gecond: the right k and +Inf).
+ *
+ * References are plain loops in double complex; gecond's reference inverse
+ * is the test's own Gauss-Jordan.  A is read-only: its whole footprint and
+ * the gaps between matrices must keep their bits.
+ */
+#include <stdio.h>
 #include "prec.h"
 #include "tu_prec.h"
 #include "tests.h"
 
-void X(add_norm_tests)(Suite *s) { (void)s; }
+/* precision for tu_ratio (0 s, 1 d, 2 c, 3 z) */
+#if defined(BB_PREC_S)
+#  define PREC_ID 0
+#elif defined(BB_PREC_D)
+#  define PREC_ID 1
+#elif defined(BB_PREC_C)
+#  define PREC_ID 2
+#else
+#  define PREC_ID 3
+#endif
+
+/* a scale whose square over- (BIG) or underflows (SMALL) in this precision */
+#if defined(BB_PREC_S) || defined(BB_PREC_C)
+#  define BIG 1e25
+#  define SMALL 1e-25
+#else
+#  define BIG 1e200
+#  define SMALL 1e-200
+#endif
+
+enum { OP_LANGE, OP_GECOND, NOP };
+static const char *const op_name[NOP] = {"lange", "gecond"};
+enum { F_GROUP, F_FIXED, F_VAR, F_STRIDED, NFORM };
+static const char *const form_name[NFORM] = {"batch", "batchf", "batchv", "batch_strided"};
+
+static const int all_norms[4] = {BblasOneNorm, BblasInfNorm, BblasMaxNorm, BblasFrobeniusNorm};
+
+typedef struct {
+    int norm, m, n, lda; /* gecond: m = n */
+} pset;
+
+enum {
+    D_NONE,
+    D_NAN,     /* A(r,c) = NaN: lange gives NaN, gecond info c+1 */
+    D_NANCOL,  /* column c all NaN: gecond info c+1 */
+    D_ZEROCOL, /* column c zero: gecond info c+1 */
+    D_BIG,     /* A scaled by BIG (lange) */
+    D_SMALL    /* A scaled by SMALL (lange) */
+};
+typedef struct {
+    int kind, r, c;
+} defect;
+
+typedef struct {
+    pset p;
+    defect d;
+    T *A, *A0;   /* the matrix and its footprint before the call */
+    int64_t fa;
+    zd *M;       /* logical A, m x n column-major */
+    R *val;      /* value / cond */
+} prob;
+
+#define GAP 3
+
+static int imin(int a, int b) { return a < b ? a : b; }
+static int imax(int a, int b) { return a > b ? a : b; }
+
+static const char *norm_name(int norm)
+{
+    switch (norm) {
+    case BblasOneNorm: return "one";
+    case BblasInfNorm: return "inf";
+    case BblasMaxNorm: return "max";
+    default: return "fro";
+    }
+}
+
+static zd *zalloc(int64_t n)
+{
+    zd *p = (zd *)calloc((size_t)(n > 0 ? n : 1), sizeof(zd));
+    ck_assert_ptr_nonnull(p);
+    return p;
+}
+
+/* ---- reference (double complex) ---- */
+
+/* norm of the r x c X; the Frobenius norm scaled so that it neither over- nor underflows */
+static double ref_norm(int norm, const zd *X, int r, int c)
+{
+    double v = 0;
+    switch (norm) {
+    case BblasOneNorm:
+        for (int j = 0; j < c; j++) {
+            double s = 0;
+            for (int i = 0; i < r; i++) s += cabs(X[i + (int64_t)j * r]);
+            v = s > v ? s : v;
+        }
+        return v;
+    case BblasInfNorm:
+        for (int i = 0; i < r; i++) {
+            double s = 0;
+            for (int j = 0; j < c; j++) s += cabs(X[i + (int64_t)j * r]);
+            v = s > v ? s : v;
+        }
+        return v;
+    case BblasMaxNorm:
+        for (int64_t x = 0; x < (int64_t)r * c; x++) v = cabs(X[x]) > v ? cabs(X[x]) : v;
+        return v;
+    default: {
+        double mx = 0, s = 0;
+        for (int64_t x = 0; x < (int64_t)r * c; x++) {
+            double a = fabs(creal(X[x])) > fabs(cimag(X[x])) ? fabs(creal(X[x])) : fabs(cimag(X[x]));
+            mx = a > mx ? a : mx;
+        }
+        if (mx == 0) return 0;
+        for (int64_t x = 0; x < (int64_t)r * c; x++) {
+            double a = creal(X[x]) / mx, b = cimag(X[x]) / mx;
+            s += a * a + b * b;
+        }
+        return mx * sqrt(s);
+    }
+    }
+}
+
+/* inverse of the n x n A by Gauss-Jordan with partial pivoting; 0 if singular */
+static int ref_inv(int n, const zd *A, zd *Ai)
+{
+    zd *W = zalloc((int64_t)n * n);
+    memcpy(W, A, sizeof(zd) * (size_t)n * n);
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++) Ai[i + j * n] = i == j;
+    int ok = 1;
+    for (int k = 0; k < n && ok; k++) {
+        int p = k;
+        for (int i = k + 1; i < n; i++)
+            if (cabs(W[i + k * n]) > cabs(W[p + k * n])) p = i;
+        if (W[p + k * n] == 0) {
+            ok = 0;
+            break;
+        }
+        for (int j = 0; j < n; j++) {
+            zd t = W[k + j * n]; W[k + j * n] = W[p + j * n]; W[p + j * n] = t;
+            t = Ai[k + j * n]; Ai[k + j * n] = Ai[p + j * n]; Ai[p + j * n] = t;
+        }
+        zd d = 1.0 / W[k + k * n];
+        for (int j = 0; j < n; j++) { W[k + j * n] *= d; Ai[k + j * n] *= d; }
+        for (int i = 0; i < n; i++) {
+            if (i == k) continue;
+            zd f = W[i + k * n];
+            if (f == 0) continue;
+            for (int j = 0; j < n; j++) {
+                W[i + j * n] -= f * W[k + j * n];
+                Ai[i + j * n] -= f * Ai[k + j * n];
+            }
+        }
+    }
+    free(W);
+    return ok;
+}
+
+/* ---- set-up and checks ---- */
+
+static int expected_info(int op, const defect *d)
+{
+    if (op != OP_GECOND) return 0;
+    return d->kind == D_NAN || d->kind == D_NANCOL || d->kind == D_ZEROCOL ? d->c + 1 : 0;
+}
+
+static void make_problem(int layout, prob *q)
+{
+    int m = q->p.m, n = q->p.n;
+    double scale = q->d.kind == D_BIG ? BIG : q->d.kind == D_SMALL ? SMALL : 1.0;
+    q->M = zalloc((int64_t)m * n);
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < m; i++) {
+            zd v = scale * tu_z(tu_rand_T());
+            if (q->d.kind == D_ZEROCOL && j == q->d.c) v = 0;
+            if ((q->d.kind == D_NANCOL && j == q->d.c) || (q->d.kind == D_NAN && i == q->d.r && j == q->d.c))
+                v = NAN;
+            q->A[tu_idx(q->p.lda, layout, i, j)] = tu_T(v);
+            q->M[i + (int64_t)j * m] = tu_z(q->A[tu_idx(q->p.lda, layout, i, j)]);
+        }
+    *q->val = (R)TU_SENTINEL;
+    q->A0 = (T *)malloc(sizeof(T) * (size_t)q->fa);
+    ck_assert_ptr_nonnull(q->A0);
+    memcpy(q->A0, q->A, sizeof(T) * (size_t)q->fa);
+}
+
+static void verify(int op, int form, int layout, const prob *q, int idx, int info)
+{
+    const pset *p = &q->p;
+    int m = p->m, n = p->n, expect = expected_info(op, &q->d);
+    double v = *q->val;
+    char where[200];
+    snprintf(where, sizeof where, "%s%s_%s %s norm=%s m=%d n=%d lda=%d defect=%d(%d,%d) (problem %d)", TU_PNAME,
+             op_name[op], form_name[form], tu_layout_name(layout), norm_name(p->norm), m, n, p->lda, q->d.kind,
+             q->d.r, q->d.c, idx);
+
+    ck_assert_msg(info == expect, "%s: info %d, expected %d", where, info, expect);
+    ck_assert_msg(memcmp(q->A, q->A0, sizeof(T) * (size_t)q->fa) == 0, "%s: A was written", where);
+
+    if (op == OP_LANGE) {
+        if (m == 0 || n == 0) {
+            ck_assert_msg(v == 0, "%s: value %g for an empty matrix, expected 0", where, v);
+            return;
+        }
+        if (q->d.kind == D_NAN) {
+            ck_assert_msg(isnan(v), "%s: value %g, expected NaN", where, v);
+            return;
+        }
+        double ref = ref_norm(p->norm, q->M, m, n);
+        double ratio = tu_ratio(fabs(v - ref), ref, imax(m, n), PREC_ID);
+        ck_assert_msg(tu_accept(ratio), "%s: value %.17g, reference %.17g, ratio %g", where, v, ref, ratio);
+        return;
+    }
+    /* gecond */
+    if (expect) {
+        ck_assert_msg(isinf(v) && v > 0, "%s: cond %g for a singular member, expected +Inf", where, v);
+        return;
+    }
+    if (n == 0) {
+        ck_assert_msg(v == 1, "%s: cond %g for n = 0, expected 1", where, v);
+        return;
+    }
+    zd *Ai = zalloc((int64_t)n * n);
+    ck_assert_msg(ref_inv(n, q->M, Ai), "%s: test matrix singular", where);
+    double ref = ref_norm(p->norm, q->M, n, n) * ref_norm(p->norm, Ai, n, n);
+    /* the inverse is computed to about cond * eps relative accuracy */
+    double ratio = tu_ratio(fabs(v - ref), ref * ref, n, PREC_ID);
+    ck_assert_msg(tu_accept(ratio), "%s: cond %.17g, reference %.17g, ratio %g", where, v, ref, ratio);
+    free(Ai);
+}
+
+#define FN(name, form) BB_PUB(lapack, name, form)
+
+static void call(int op, int form, int layout, int ng, const int *gs, const pset *gp, int count, prob *q,
+                 const T *baseA, int64_t sa, R *val, int *info)
+{
+    int np = form == F_GROUP ? ng : count;
+    int *ibuf = malloc(sizeof(int) * 4 * (size_t)(np + 1));
+    T **Ap = malloc(sizeof(T *) * (size_t)(count + 1));
+    ck_assert(ibuf && Ap);
+    int *NO = ibuf, *Mm = NO + np + 1, *N = Mm + np + 1, *LA = N + np + 1;
+    for (int i = 0; i < np; i++) {
+        const pset *p = form == F_GROUP ? &gp[i] : &q[i].p;
+        NO[i] = p->norm; Mm[i] = p->m; N[i] = p->n; LA[i] = p->lda;
+    }
+    for (int i = 0; i < count; i++) Ap[i] = q[i].A;
+    T const *const *Ac = (T const *const *)Ap;
+    if (count == 0) { /* empty batch: every array NULL */
+        NO = Mm = N = LA = NULL;
+        Ac = NULL;
+    }
+    const pset *g = &gp[0];
+    if (op == OP_LANGE) {
+        switch (form) {
+        case F_GROUP: FN(lange, batch)(ng, gs, layout, NO, Mm, N, Ac, LA, val, info); break;
+        case F_FIXED: FN(lange, batchf)(count, layout, g->norm, g->m, g->n, Ac, g->lda, val, info); break;
+        case F_VAR: FN(lange, batchv)(count, layout, NO, Mm, N, Ac, LA, val, info); break;
+        case F_STRIDED:
+            FN(lange, batch_strided)(layout, g->norm, g->m, g->n, baseA, g->lda, sa, val, count, info);
+            break;
+        }
+    } else {
+        switch (form) {
+        case F_GROUP: FN(gecond, batch)(ng, gs, layout, NO, N, Ac, LA, val, info); break;
+        case F_FIXED: FN(gecond, batchf)(count, layout, g->norm, g->n, Ac, g->lda, val, info); break;
+        case F_VAR: FN(gecond, batchv)(count, layout, NO, N, Ac, LA, val, info); break;
+        case F_STRIDED: FN(gecond, batch_strided)(layout, g->norm, g->n, baseA, g->lda, sa, val, count, info); break;
+        }
+    }
+    free(ibuf);
+    free(Ap);
+}
+
+/* One batch: ng parameter sets, gs[g] problems each, defects d[i] (NULL: none). */
+static void run(int op, int form, int layout, int ng, const int *gs, const pset *gp, const defect *d)
+{
+    int count = 0;
+    for (int g = 0; g < ng; g++) count += gs[g];
+    prob *q = calloc((size_t)count + 1, sizeof(prob));
+    ck_assert_ptr_nonnull(q);
+    int64_t sa = 1;
+    for (int g = 0, i = 0; g < ng; g++)
+        for (int s = 0; s < gs[g]; s++, i++) {
+            q[i].p = gp[g];
+            if (d) q[i].d = d[i];
+            q[i].fa = tu_foot(gp[g].lda, layout, gp[g].m, gp[g].n);
+            if (q[i].fa + GAP > sa) sa = q[i].fa + GAP;
+        }
+    T *baseA = tu_alloc(count, sa);
+    R *val = malloc(sizeof(R) * (size_t)(count + 1));
+    ck_assert_ptr_nonnull(val);
+    val[count] = (R)TU_SENTINEL;
+    for (int i = 0; i < count; i++) {
+        q[i].A = baseA + i * sa;
+        q[i].val = val + i;
+        make_problem(layout, &q[i]);
+    }
+    int *info = malloc(sizeof(int) * (size_t)(count + 1));
+    ck_assert_ptr_nonnull(info);
+    info[0] = BblasErrorsReportAll;
+    call(op, form, layout, form == F_GROUP ? ng : 1, gs, gp, count, q, baseA, sa, val, info);
+
+    int first = 0;
+    for (int i = 0; i < count; i++) {
+        verify(op, form, layout, &q[i], i, info[1 + i]);
+        if (!first) first = info[1 + i];
+        ck_assert_msg(tu_untouched(q[i].A + q[i].fa, sa - q[i].fa), "%s%s_%s %s: written past A of problem %d",
+                      TU_PNAME, op_name[op], form_name[form], tu_layout_name(layout), i);
+    }
+    ck_assert_msg(val[count] == (R)TU_SENTINEL, "%s%s_%s %s: written past the last value", TU_PNAME, op_name[op],
+                  form_name[form], tu_layout_name(layout));
+    ck_assert_msg(info[0] == first, "%s%s_%s %s: info[0] = %d, first problem code %d", TU_PNAME, op_name[op],
+                  form_name[form], tu_layout_name(layout), info[0], first);
+    for (int i = 0; i < count; i++) {
+        free(q[i].A0);
+        free(q[i].M);
+    }
+    free(baseA); free(val); free(info); free(q);
+}
+
+/* ---- sweeps ---- */
+
+static const int sizes[] = {1, 2, 3, 4, 5, 7, 9, 11, 13, 16, 17, 21, 25, 31, 33, 37, 41, 70};
+#define NSIZES ((int)(sizeof sizes / sizeof sizes[0]))
+static const int shapes[][2] = {{1, 5}, {5, 1}, {2, 3}, {3, 2}, {7, 12}, {12, 7}, {20, 33}, {33, 20}, {41, 70}, {70, 41}};
+#define NSHAPES ((int)(sizeof shapes / sizeof shapes[0]))
+
+static int nnorms(int op) { return op == OP_LANGE ? 4 : 2; }
+
+/* m x n problem (gecond: n x n) with norm index o; v: padding variant */
+static pset make_pset(int op, int layout, int m, int n, int o, int v)
+{
+    pset p;
+    p.norm = all_norms[o % nnorms(op)];
+    p.m = op == OP_GECOND ? n : m;
+    p.n = n;
+    int ca = layout == BblasColMajor ? p.m : n;
+    p.lda = (ca > 0 ? ca : 1) + (v % 2 ? 0 : 2);
+    return p;
+}
+
+/* the defect a member of variant v gets */
+static defect make_defect(int op, int m, int n, int v)
+{
+    defect d = {D_NONE, 0, 0};
+    int mn = imin(m, n);
+    if (mn < 1) return d;
+    if (op == OP_LANGE) {
+        const int kinds[3] = {D_NAN, D_BIG, D_SMALL};
+        d.kind = kinds[v % 3];
+        d.r = (m - 1) * (v % 4) / 3;
+        d.c = (n - 1) / 2;
+    } else {
+        const int kinds[3] = {D_ZEROCOL, D_NAN, D_NANCOL};
+        d.kind = kinds[v % 3];
+        d.r = (n - 1) * (v % 5) / 4;
+        d.c = v % 2 ? n - 1 : n / 3;
+    }
+    return d;
+}
+
+static void sweep(int op, int form, int layout)
+{
+    int nshape = op == OP_LANGE ? NSHAPES : 0;
+    int no = nnorms(op);
+    if (form == F_FIXED) {
+        for (int s = 0; s < NSIZES + nshape; s++)
+            for (int o = 0; o < no; o++) {
+                int m = s < NSIZES ? sizes[s] : shapes[s - NSIZES][0];
+                int n = s < NSIZES ? sizes[s] : shapes[s - NSIZES][1];
+                pset p = make_pset(op, layout, m, n, o, s + o);
+                int cnt = 3;
+                defect d[3] = {{D_NONE, 0, 0}, make_defect(op, p.m, n, s + o), {D_NONE, 0, 0}};
+                run(op, form, layout, 1, &cnt, &p, d);
+            }
+        for (int z = 0; z < 3; z++) /* zero sizes */
+            for (int o = 0; o < no; o++) {
+                pset p = make_pset(op, layout, z == 1 ? 4 : 0, z == 2 ? 4 : 0, o, z);
+                if (op == OP_GECOND && z) continue;
+                int cnt = 2;
+                run(op, form, layout, 1, &cnt, &p, NULL);
+            }
+    } else if (form == F_STRIDED) {
+        const int ss[3][2] = {{6, 6}, {7, 10}, {33, 25}};
+        for (int s = 0; s < 3; s++)
+            for (int o = 0; o < no; o++) {
+                pset p = make_pset(op, layout, ss[s][0], ss[s][1], o, s + o);
+                int cnt = 4;
+                defect d[4] = {{D_NONE, 0, 0}, {D_NONE, 0, 0}, make_defect(op, p.m, p.n, s + o), {D_NONE, 0, 0}};
+                run(op, form, layout, 1, &cnt, &p, d);
+            }
+    } else if (form == F_VAR) {
+        int nv = NSIZES + nshape + 2;
+        pset *p = malloc(sizeof(pset) * (size_t)nv);
+        defect *d = malloc(sizeof(defect) * (size_t)nv);
+        int *ones = malloc(sizeof(int) * (size_t)nv);
+        ck_assert(p && d && ones);
+        for (int s = 0; s < nv; s++) {
+            int m, n;
+            if (s < NSIZES) m = n = sizes[s];
+            else if (s < NSIZES + nshape) { m = shapes[s - NSIZES][0]; n = shapes[s - NSIZES][1]; }
+            else { m = s % 2 ? 0 : 6; n = s % 2 ? 6 : 0; }
+            p[s] = make_pset(op, layout, m, n, s, s);
+            d[s] = s % 3 == 1 ? make_defect(op, p[s].m, p[s].n, s / 3) : (defect){D_NONE, 0, 0};
+            ones[s] = 1;
+        }
+        run(op, form, layout, nv, ones, p, d);
+        free(p); free(d); free(ones);
+    } else { /* groups of different shapes and norms, one empty */
+        for (int s = 0; s + 2 < NSIZES; s += 4) {
+            pset p[4];
+            int gs[4] = {2, 3, 0, 2};
+            int a = sizes[s], b = sizes[s + 1], c = sizes[s + 2];
+            p[0] = make_pset(op, layout, a, b, s, s);
+            p[1] = make_pset(op, layout, b, c, s + 1, s + 1);
+            p[2] = make_pset(op, layout, c, c, s + 2, s + 2);
+            p[3] = make_pset(op, layout, c, a, s + 3, s + 3);
+            defect d[7];
+            for (int i = 0; i < 7; i++) d[i] = (defect){D_NONE, 0, 0};
+            d[3] = make_defect(op, p[1].m, p[1].n, s);
+            d[5] = make_defect(op, p[3].m, p[3].n, s + 1);
+            run(op, form, layout, 4, gs, p, d);
+        }
+    }
+}
+
+static void sweep_test(int op, int i)
+{
+    tu_seed(3000 + 31 * op + i);
+    sweep(op, i / 2, i % 2 ? BblasRowMajor : BblasColMajor);
+}
+
+/* loop index i: form i / 2, layout i % 2 */
+START_TEST(t_lange) { sweep_test(OP_LANGE, _i); }
+END_TEST
+START_TEST(t_gecond) { sweep_test(OP_GECOND, _i); }
+END_TEST
+
+/* Empty batches: NULL arrays everywhere, a no-op with info[0] = 0. */
+START_TEST(t_empty)
+{
+    for (int f = 0; f < NFORM; f++)
+        for (int op = 0; op < NOP; op++) {
+            int info[2] = {BblasErrorsReportAll, 12345};
+            pset g = {BblasOneNorm, 1, 1, 1};
+            prob q0;
+            memset(&q0, 0, sizeof q0);
+            q0.p = g;
+            call(op, f, BblasRowMajor, f == F_GROUP ? 0 : 1, NULL, &g, 0, &q0, NULL, 1, NULL, info);
+            ck_assert_msg(info[0] == 0, "%s%s_%s: empty batch gave info[0] = %d", TU_PNAME, op_name[op],
+                          form_name[f], info[0]);
+            ck_assert_msg(info[1] == 12345, "%s%s_%s: empty batch wrote info[1]", TU_PNAME, op_name[op],
+                          form_name[f]);
+        }
+}
+END_TEST
+
+void X(add_norm_tests)(Suite *s)
+{
+    TCase *tc = tcase_create("norm_" TU_PNAME);
+    tcase_set_timeout(tc, 60);
+    tcase_add_loop_test(tc, t_lange, 0, 2 * NFORM);
+    tcase_add_loop_test(tc, t_gecond, 0, 2 * NFORM);
+    tcase_add_test(tc, t_empty);
+    suite_add_tcase(s, tc);
+}

@@ -30,9 +30,39 @@ tests_runner_LDADD = libbbtest_s.la libbbtest_d.la libbbtest_c.la libbbtest_z.la
 	libbatchblas.la $(CHECK_LIBS) $(BLAS_ALL) -lm
 TESTS = tests/runner tests/gen_current.sh
 TESTS_ENVIRONMENT = top_srcdir=$(top_srcdir) PYTHON3=$(PYTHON3)
+
+# The MKL-name shim: a plain C test program (no Check), linked with the shim.
+check_PROGRAMS += tests/test_mkl_shim
+TESTS += tests/test_mkl_shim
+tests_test_mkl_shim_SOURCES = tests/test_mkl_shim.c
+tests_test_mkl_shim_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/shim
+tests_test_mkl_shim_LDADD = libbatchblas_mkl.la libbatchblas.la -lm
+
+# The examples (examples/examples.mk names them).
+check_PROGRAMS += $(EXAMPLE_PROGS)
+TESTS += $(EXAMPLE_PROGS)
 else
 check-local:
 	@echo "Check (libcheck) was not found by configure: install the 'check' package"; exit 1
 endif
 
 include examples/examples.mk
+
+# The device-API test (CUDA builds): needs no libcheck, skips (77) without a
+# GPU.  Linked with the static CUDA runtime for cudaMalloc; the plugin is
+# taken from the build tree.
+if HAVE_CUDA
+if HAVE_CHECK
+check_PROGRAMS += tests/test_device
+TESTS += tests/test_device
+else
+check_PROGRAMS = tests/test_device
+TESTS = tests/test_device
+endif
+tests_test_device_SOURCES = tests/test_device.c tests/testutil.c tests/testutil.h
+tests_test_device_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests $(CUDA_CPPFLAGS) \
+	-DBB_TEST_PLUGIN='"$(abs_top_builddir)/.libs/libbatchblas_cuda.so"'
+tests_test_device_LDFLAGS = -L$(CUDA_HOME)/lib64 -L$(CUDA_HOME)/targets/x86_64-linux/lib
+tests_test_device_LDADD = libbatchblas.la -lcudart_static -lrt -lpthread -ldl -lm
+EXTRA_tests_test_device_DEPENDENCIES = libbatchblas_cuda.la
+endif

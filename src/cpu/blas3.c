@@ -1,13 +1,434 @@
-/* CPU kernels of the BLAS-3 family (compiled once per precision). */
+/*
+ * CPU kernels of the BLAS-3 family (compiled once per precision).
+ *
+ * Small problems (below the crossovers of cpu_policy.h) use our own code.
+ * The operands are brought into one canonical form in the per-thread
+ * workspace -- column-major, op() and conjugation applied, symmetric,
+ * Hermitian and triangular matrices expanded to full storage (explicit
+ * zeros, unit diagonal), complex data split into a real and an imaginary
+ * plane -- and one register-blocked kernel (ukernel: a block of MR rows by
+ * NR columns of the product, accumulated in vector registers) does the
+ * arithmetic for every routine: mm_core for gemm, symm, hemm, syrk, herk,
+ * syr2k, her2k and trmm, the blocked substitutions of trsm for their
+ * off-diagonal updates.  Real right-hand operands that already have the
+ * canonical form (no transposition) are used in place.  Larger problems
+ * call CBLAS (OpenBLAS, single-threaded).
+ *
+ * BLAS semantics kept by every path: beta == 0 never reads C, alpha == 0
+ * never reads A or B, syrk-type routines touch only the uplo triangle of C,
+ * herk/her2k zero the imaginary part of the diagonal of C, hemm ignores the
+ * imaginary part of the diagonal of A, trmm/trsm read only the uplo
+ * triangle of A and, with diag Unit, not its diagonal.
+ */
+#include <string.h>
 #include "small.h"
 
-/* op(A)(i,l) */
-static inline T opget(const T *A, int64_t ld, int trans, int i, int l)
+/* The hot loop nests are compiled for the baseline and for x86-64-v3 (AVX2,
+   FMA) and v4 (AVX-512); the loader picks the best the machine supports. */
+#if defined(__x86_64__) && defined(__GLIBC__) && defined(__has_attribute) && !defined(BB_NO_CLONES)
+#if __has_attribute(target_clones)
+#define HOT __attribute__((target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4")))
+#endif
+#endif
+#ifndef HOT
+#define HOT
+#endif
+#define INLINE static inline __attribute__((always_inline))
+
+#if BB_COMPLEX
+#define NPLANE 2
+#if defined(BB_PREC_C)
+#define MK(re, im) CMPLXF((re), (im))
+#else
+#define MK(re, im) CMPLX((re), (im))
+#endif
+#else
+#define NPLANE 1
+#define MK(re, im) ((T)(re))
+#endif
+
+/* Vectors of 32 bytes (GNU C vector extension): 4 doubles or 8 floats.  The
+   micro-kernel computes MR = nv*VL rows (nv = 1 or 2 vectors; complex: 1)
+   by NR columns. */
+typedef R vR __attribute__((vector_size(32)));
+#define VL ((int)(sizeof(vR) / sizeof(R)))
+#define NR 4
+#define MRMAX (2 * VL)
+
+/* unaligned load and store (macros: no vector crosses a function boundary) */
+#define VLD(v, p) memcpy(&(v), (p), sizeof(vR))
+#define VST(p, v) memcpy((p), &(v), sizeof(vR))
+
+/*
+ * A matrix operand: element (i, l) is re[i*step + l*ld] (+ i*im[...]).
+ * Left operands of the product (rows loaded as vectors) have step 1;
+ * padded: the rows up to the next multiple of the row block exist and are
+ * zero (else the last, partial block is copied into scratch).  Right
+ * operands are read one scalar at a time: step 2 reads a complex matrix in
+ * the caller's storage (im = re + 1).
+ */
+typedef struct {
+    const R *re, *im;
+    int64_t ld;
+    int step, padded;
+} mat_t;
+
+/* Per-call scratch: zeros (stand-in for the columns beyond n) and room for
+   one partial row block of an unpadded left operand. */
+typedef struct {
+    const R *zero;
+    R *edge;
+} scr_t;
+
+static inline int imin(int a, int b) { return a < b ? a : b; }
+static inline int imax(int a, int b) { return a > b ? a : b; }
+static inline int64_t round_up(int64_t x, int64_t q) { return (x + q - 1) / q * q; }
+/* rows of the row blocks of an m-row left operand */
+static inline int row_block(int m) { return (BB_COMPLEX || m <= VL) ? VL : 2 * VL; }
+
+/* Scratch from the workspace: n elements of R per plane. */
+static inline R *take(R **ws, size_t n)
 {
-    if (trans == BblasNoTrans) return A[i + l * ld];
-    T v = A[l + i * ld];
-    return trans == BblasConjTrans ? CONJ(v) : v;
+    R *p = *ws;
+    *ws += n * NPLANE;
+    return p;
 }
+
+static inline mat_t planes(R *d, size_t plane, int64_t ld)
+{
+    return (mat_t){d, d + (BB_COMPLEX ? plane : 0), ld, 1, 1};
+}
+
+/* ------------------------------------------------------------- packing */
+
+/* dst(i, l) = op(S)(i, l) for an r x c result, into planes (d, d + plane)
+   with leading dimension ld. */
+HOT static void pack(const T *S, int64_t lds, int op, int r, int c, R *d, size_t plane, int64_t ld)
+{
+#if BB_COMPLEX
+    R sg = op == BblasConjTrans ? (R)-1 : (R)1;
+#else
+    (void)plane;
+#endif
+    for (int l = 0; l < c; l++) {
+        R *pr = d + l * ld;
+        if (op == BblasNoTrans) {
+            const T *s = S + l * lds;
+            for (int i = 0; i < r; i++) pr[i] = REAL(s[i]);
+#if BB_COMPLEX
+            for (int i = 0; i < r; i++) pr[plane + i] = IMAG(s[i]);
+#endif
+        } else {
+            const T *s = S + l; /* row l of S is column l of op(S) */
+            for (int i = 0; i < r; i++) {
+                pr[i] = REAL(s[i * lds]);
+#if BB_COMPLEX
+                pr[plane + i] = sg * IMAG(s[i * lds]);
+#endif
+            }
+        }
+    }
+}
+
+/* zero rows r..ld-1 of the c columns of planes d */
+static void pad_rows(R *d, size_t plane, int r, int64_t ld, int c)
+{
+    if (r >= ld) return;
+    for (int l = 0; l < c; l++)
+        for (int q = 0; q < NPLANE; q++) memset(d + q * plane + l * ld + r, 0, (size_t)(ld - r) * sizeof(R));
+}
+
+/* op(S), r x c, packed with leading dimension ld >= r */
+static mat_t pack_op(const T *S, int64_t lds, int op, int r, int c, int64_t ld, R **ws)
+{
+    size_t plane = (size_t)ld * c;
+    R *d = take(ws, plane);
+    pack(S, lds, op, r, c, d, plane, ld);
+    pad_rows(d, plane, r, ld, c);
+    return planes(d, plane, ld);
+}
+
+/* op(S) (r x c) as a left operand: the caller's storage where it already
+   has that form (real, NoTrans), else packed with leading dimension ld. */
+static mat_t left_operand(const T *S, int64_t lds, int op, int r, int c, int64_t ld, R **ws)
+{
+#if !BB_COMPLEX
+    if (op == BblasNoTrans) return (mat_t){(const R *)S, NULL, lds, 1, 0};
+#endif
+    return pack_op(S, lds, op, r, c, ld, ws);
+}
+
+/* op(S) (r x c) as a right operand: the caller's storage when NoTrans. */
+static mat_t right_operand(const T *S, int64_t lds, int op, int r, int c, R **ws)
+{
+    if (op == BblasNoTrans)
+        return (mat_t){(const R *)S, BB_COMPLEX ? (const R *)S + 1 : NULL, lds * NPLANE, NPLANE, 0};
+    return pack_op(S, lds, op, r, c, r, ws);
+}
+
+/* Full n x n symmetric (herm = 0) or Hermitian matrix from the uplo triangle
+   of A, leading dimension ld >= n (padding rows zeroed). */
+static mat_t pack_sym(const T *A, int64_t lda, int uplo, int n, int herm, int64_t ld, R **ws)
+{
+    size_t plane = (size_t)ld * n;
+    R *d = take(ws, plane);
+    memset(d, 0, plane * NPLANE * sizeof(R));
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++) {
+            int stored = uplo == BblasUpper ? i <= j : i >= j;
+            T v = stored ? A[i + j * lda] : A[j + i * lda];
+            d[i + j * ld] = REAL(v);
+#if BB_COMPLEX
+            R im = IMAG(v);
+            if (herm) im = i == j ? (R)0 : stored ? im : -im;
+            d[plane + i + j * ld] = im;
+#else
+            (void)herm;
+#endif
+        }
+    return planes(d, plane, ld);
+}
+
+/* op(A) of a triangular n x n matrix in full: zeros outside the triangle,
+   ones on the diagonal when diag is Unit (A's diagonal is then not read);
+   leading dimension ld >= n.  *eu receives the triangle of op(A). */
+static mat_t pack_tri(const T *A, int64_t lda, int uplo, int trans, int diag, int n, int64_t ld,
+                      int *eu, R **ws)
+{
+    size_t plane = (size_t)ld * n;
+    R *d = take(ws, plane);
+    int up = (trans == BblasNoTrans) == (uplo == BblasUpper);
+    int unit = diag == BblasUnit;
+#if BB_COMPLEX
+    R sg = trans == BblasConjTrans ? (R)-1 : (R)1;
+#endif
+    memset(d, 0, plane * NPLANE * sizeof(R));
+    *eu = up ? BblasUpper : BblasLower;
+    for (int j = 0; j < n; j++) {
+        int i0 = up ? 0 : j, i1 = up ? j + 1 : n;
+        for (int i = i0; i < i1; i++) {
+            if (i == j && unit) {
+                d[i + j * ld] = 1;
+                continue;
+            }
+            T v = trans == BblasNoTrans ? A[i + j * lda] : A[j + i * lda];
+            d[i + j * ld] = REAL(v);
+#if BB_COMPLEX
+            d[plane + i + j * ld] = trans == BblasNoTrans ? IMAG(v) : sg * IMAG(v);
+#endif
+        }
+    }
+    return planes(d, plane, ld);
+}
+
+/* --------------------------------------------------------- micro-kernel */
+
+/*
+ * acc(r, c) = sum_{l < k} A(r, l) * B_c(l) for the MR = nv*VL rows of A
+ * starting at (ar, ai) (leading dimension lda) and the NR columns B_c
+ * (element l at br[c][l*bs], bi[c][l*bs]).  acc is column-major with leading
+ * dimension MRMAX, the imaginary block NR*MRMAX after the real one.
+ * Inlined into the loop nests so that it is compiled for each clone.
+ */
+INLINE void ukernel(int nv, int k, const R *ar, const R *ai, int64_t lda, const R *const *br,
+                    const R *const *bi, int bs, R *acc)
+{
+    const R *b0 = br[0], *b1 = br[1], *b2 = br[2], *b3 = br[3];
+    vR r0 = {0}, r1 = {0}, r2 = {0}, r3 = {0};
+#if BB_COMPLEX
+    /* complex: one vector of rows, real and imaginary accumulators */
+    const R *e0 = bi[0], *e1 = bi[1], *e2 = bi[2], *e3 = bi[3];
+    vR i0 = {0}, i1 = {0}, i2 = {0}, i3 = {0};
+    (void)nv;
+    for (int l = 0; l < k; l++) {
+        vR x, y;
+        VLD(x, ar + l * lda);
+        VLD(y, ai + l * lda);
+        R s, t;
+        const int64_t o = (int64_t)l * bs;
+        s = b0[o]; t = e0[o]; r0 += x * s; r0 -= y * t; i0 += x * t; i0 += y * s;
+        s = b1[o]; t = e1[o]; r1 += x * s; r1 -= y * t; i1 += x * t; i1 += y * s;
+        s = b2[o]; t = e2[o]; r2 += x * s; r2 -= y * t; i2 += x * t; i2 += y * s;
+        s = b3[o]; t = e3[o]; r3 += x * s; r3 -= y * t; i3 += x * t; i3 += y * s;
+    }
+    R *ac = acc + NR * MRMAX;
+    VST(ac, i0);
+    VST(ac + MRMAX, i1);
+    VST(ac + 2 * MRMAX, i2);
+    VST(ac + 3 * MRMAX, i3);
+#else
+    (void)ai;
+    (void)bi;
+    (void)bs; /* real operands always have unit step */
+    if (nv == 1) {
+        for (int l = 0; l < k; l++) {
+            vR x;
+            VLD(x, ar + l * lda);
+            r0 += x * b0[l]; r1 += x * b1[l]; r2 += x * b2[l]; r3 += x * b3[l];
+        }
+    } else {
+        vR q0 = {0}, q1 = {0}, q2 = {0}, q3 = {0};
+        for (int l = 0; l < k; l++) {
+            vR x, y;
+            VLD(x, ar + l * lda);
+            VLD(y, ar + l * lda + VL);
+            R s;
+            s = b0[l]; r0 += x * s; q0 += y * s;
+            s = b1[l]; r1 += x * s; q1 += y * s;
+            s = b2[l]; r2 += x * s; q2 += y * s;
+            s = b3[l]; r3 += x * s; q3 += y * s;
+        }
+        VST(acc + VL, q0);
+        VST(acc + MRMAX + VL, q1);
+        VST(acc + 2 * MRMAX + VL, q2);
+        VST(acc + 3 * MRMAX + VL, q3);
+    }
+#endif
+    VST(acc, r0);
+    VST(acc + MRMAX, r1);
+    VST(acc + 2 * MRMAX, r2);
+    VST(acc + 3 * MRMAX, r3);
+}
+
+/* ukernel with the block height chosen at run time, each variant inlined */
+INLINE void ukernel_any(int nv, int k, const R *ar, const R *ai, int64_t lda, const R *const *br,
+                        const R *const *bi, int bs, R *acc)
+{
+    if (nv == 1)
+        ukernel(1, k, ar, ai, lda, br, bi, bs, acc);
+    else
+        ukernel(2, k, ar, ai, lda, br, bi, bs, acc);
+}
+
+/* ------------------------------------------------------------ product */
+
+/*
+ * For every column j of C and the rows i selected by ctri (0: all m rows;
+ * BblasUpper: i <= j; BblasLower: i >= j):
+ *     C(i,j) = alpha * sum_l A(i,l) * B(l,j) + beta * C(i,j)
+ * A: m x k left operand, B: k x n right operand (see mat_t).  atri: A is
+ * triangular (zeros stored): column l is nonzero only in rows [0, l]
+ * (Upper) or [l, m) (Lower); btri likewise for B (column j nonzero in rows
+ * [0, j] or [j, k)); both only shorten the sums.  hdiag: zero the imaginary
+ * part of C(j,j).  beta == 0: C is not read.  Row blocks outer, column
+ * blocks inner, so a copied partial row block is copied once.
+ */
+HOT static void mm_core(int m, int n, int k, mat_t A, mat_t B, T alpha, T beta, T *C,
+                        int64_t ldc, int ctri, int atri, int btri, int hdiag, scr_t sc)
+{
+    const int mr = row_block(m);
+    const R ar = REAL(alpha), br = REAL(beta);
+    const int beta0 = beta == (T)0;
+    R acc[NPLANE * NR * MRMAX];
+#if BB_COMPLEX
+    const R ai = IMAG(alpha), bi = IMAG(beta);
+#else
+    (void)hdiag;
+#endif
+    for (int ib = 0; ib < m; ib += mr) {
+        /* block of mb rows, computed as hb = nv*VL >= mb rows */
+        const int mb = imin(mr, m - ib), nv = mb > VL ? 2 : 1, hb = nv * VL;
+        const R *are = A.re + ib, *aim = BB_COMPLEX ? A.im + ib : NULL;
+        int64_t lda = A.ld;
+        if (mb < hb && !A.padded) { /* copy the partial block, zero-padded */
+            R *e = sc.edge;
+            for (int l = 0; l < k; l++) {
+                for (int r = 0; r < mb; r++) e[r + l * hb] = are[r + l * lda];
+                for (int r = mb; r < hb; r++) e[r + l * hb] = 0;
+#if BB_COMPLEX
+                R *f = e + (size_t)hb * k;
+                for (int r = 0; r < mb; r++) f[r + l * hb] = aim[r + l * lda];
+                for (int r = mb; r < hb; r++) f[r + l * hb] = 0;
+#endif
+            }
+            are = e;
+            aim = BB_COMPLEX ? e + (size_t)hb * k : NULL;
+            lda = hb;
+        }
+        for (int jb = 0; jb < n; jb += NR) {
+            const int nr = imin(NR, n - jb);
+            if (ctri == BblasUpper && jb + nr - 1 < ib) continue;
+            if (ctri == BblasLower && jb > ib + mb - 1) break;
+            int l0 = 0, l1 = k;
+            if (atri == BblasUpper) l0 = ib;
+            else if (atri == BblasLower) l1 = imin(k, ib + mb);
+            if (btri == BblasUpper) l1 = imin(l1, jb + nr);
+            else if (btri == BblasLower) l0 = imax(l0, jb);
+            const R *pr[NR], *pi[NR];
+            for (int c = 0; c < NR; c++) {
+                pr[c] = c < nr ? B.re + (jb + c) * B.ld + l0 * B.step : sc.zero;
+                pi[c] = BB_COMPLEX && c < nr ? B.im + (jb + c) * B.ld + l0 * B.step : sc.zero;
+            }
+            ukernel_any(nv, imax(0, l1 - l0), are + l0 * lda, BB_COMPLEX ? aim + l0 * lda : NULL,
+                        lda, pr, pi, B.step, acc);
+            for (int c = 0; c < nr; c++) {
+                const int j = jb + c;
+                int r0 = 0, r1 = mb;
+                if (ctri == BblasUpper) r1 = imin(mb, j - ib + 1);
+                else if (ctri == BblasLower) r0 = imax(0, j - ib);
+                T *cc = C + ib + j * ldc;
+                const R *x = acc + c * MRMAX;
+#if BB_COMPLEX
+                const R *y = x + NR * MRMAX;
+                for (int r = r0; r < r1; r++) {
+                    R u = ar * x[r] - ai * y[r], v = ar * y[r] + ai * x[r];
+                    if (!beta0) {
+                        R cr = REAL(cc[r]), ci = IMAG(cc[r]);
+                        u += br * cr - bi * ci;
+                        v += br * ci + bi * cr;
+                    }
+                    cc[r] = MK(u, v);
+                }
+                if (hdiag && j >= ib + r0 && j < ib + r1) C[j + j * ldc] = MK(REAL(C[j + j * ldc]), 0);
+#else
+                if (r0 == 0 && r1 == hb) { /* whole block: vector update */
+                    for (int v = 0; v < nv; v++) {
+                        vR s, t;
+                        VLD(s, x + v * VL);
+                        s *= ar;
+                        if (!beta0) {
+                            VLD(t, cc + v * VL);
+                            s += br * t;
+                        }
+                        VST(cc + v * VL, s);
+                    }
+                } else if (beta0) {
+                    for (int r = r0; r < r1; r++) cc[r] = ar * x[r];
+                } else {
+                    for (int r = r0; r < r1; r++) cc[r] = ar * x[r] + br * cc[r];
+                }
+#endif
+            }
+        }
+    }
+}
+
+/* Workspace for n elements of R per plane, after the scratch for inner
+   dimensions up to k; NULL if out of memory. */
+static R *ws_get(bb_work *w, size_t n, int k, scr_t *sc)
+{
+    size_t nz = 2 * ((size_t)k + 1), ne = (size_t)MRMAX * k * NPLANE;
+    R *p = (R *)bb_work_get(w, (nz + ne + n * NPLANE) * sizeof(R));
+    if (!p) return NULL;
+    memset(p, 0, nz * sizeof(R));
+    sc->zero = p;
+    sc->edge = p + nz;
+    return p + nz + ne;
+}
+
+/* C = beta*C on the rows of ctri; A and B are not read (alpha == 0, k == 0) */
+static int scale_c(bb_work *w, int m, int n, T beta, T *C, int64_t ldc, int ctri, int hdiag)
+{
+    scr_t sc;
+    if (!ws_get(w, 0, 0, &sc)) return BB_INFO_NOMEM;
+    mat_t none = {sc.zero, sc.zero, 0, 1, 1};
+    mm_core(m, n, 0, none, none, (T)0, beta, C, ldc, ctri, 0, 0, hdiag, sc);
+    return 0;
+}
+
+static inline int is_zero(const double s[2]) { return s[0] == 0 && s[1] == 0; }
+
+/* ---------------------------------------------------------------- gemm */
 
 int X(cpu_gemm)(bb_problem *p, bb_work *w)
 {
@@ -16,23 +437,440 @@ int X(cpu_gemm)(bb_problem *p, bb_work *w)
     T alpha = bb_alpha(p), beta = bb_beta(p);
     int m = p->m, n = p->n, k = p->k;
     if (m == 0 || n == 0) return 0;
-    if ((int64_t)m * n * k > BB_CPU_GEMM_OWN_MAX_MNK && k > 0 && alpha != (T)0) {
+    if (k == 0 || is_zero(p->alpha)) return scale_c(w, m, n, beta, C, p->ldc, 0, 0);
+    if ((int64_t)m * n * k > BB_CPU_GEMM_OWN_MAX_MNK) {
         CBLAS(gemm)(CblasColMajor, bb_cblas_trans(p->trans), bb_cblas_trans(p->transb), m, n, k,
                     CBLAS_SCALAR(alpha), A, p->lda, B, p->ldb, CBLAS_SCALAR(beta), C, p->ldc);
         return 0;
     }
-    for (int j = 0; j < n; j++)
-        for (int i = 0; i < m; i++) {
-            T s = 0;
-            if (alpha != (T)0)
-                for (int l = 0; l < k; l++)
-                    s += opget(A, p->lda, p->trans, i, l) * opget(B, p->ldb, p->transb, l, j);
-            T c = beta == (T)0 ? (T)0 : beta * C[i + j * p->ldc];
-            C[i + j * p->ldc] = alpha * s + c;
-        }
+    int64_t mp = round_up(m, row_block(m));
+    scr_t sc;
+    R *ws = ws_get(w, (size_t)mp * k + (size_t)k * n, k, &sc);
+    if (!ws) return BB_INFO_NOMEM;
+    mat_t a = left_operand(A, p->lda, p->trans, m, k, mp, &ws);
+    mat_t b = right_operand(B, p->ldb, p->transb, k, n, &ws);
+    mm_core(m, n, k, a, b, alpha, beta, C, p->ldc, 0, 0, 0, 0, sc);
     return 0;
 }
 
-#define TODO_KERNEL(name) int X(cpu_##name)(bb_problem *p, bb_work *w) { return 0; }
-TODO_KERNEL(symm) TODO_KERNEL(hemm) TODO_KERNEL(syrk) TODO_KERNEL(herk)
-TODO_KERNEL(syr2k) TODO_KERNEL(her2k) TODO_KERNEL(trmm) TODO_KERNEL(trsm)
+/* ---------------------------------------------------------- symm, hemm */
+
+static int symm_like(bb_problem *p, bb_work *w, int herm)
+{
+    const T *A = p->a, *B = p->b;
+    T *C = p->c;
+    T alpha = bb_alpha(p), beta = bb_beta(p);
+    int m = p->m, n = p->n, left = p->side == BblasLeft;
+    int ka = left ? m : n;
+    if (m == 0 || n == 0) return 0;
+    if (is_zero(p->alpha)) return scale_c(w, m, n, beta, C, p->ldc, 0, 0);
+    if ((int64_t)m * n * ka > BB_CPU_SYMM_OWN_MAX_MNK) {
+#if BB_COMPLEX
+        if (herm) {
+            CBLAS(hemm)(CblasColMajor, bb_cblas_side(p->side), bb_cblas_uplo(p->uplo), m, n,
+                        CBLAS_SCALAR(alpha), A, p->lda, B, p->ldb, CBLAS_SCALAR(beta), C, p->ldc);
+            return 0;
+        }
+#endif
+        CBLAS(symm)(CblasColMajor, bb_cblas_side(p->side), bb_cblas_uplo(p->uplo), m, n,
+                    CBLAS_SCALAR(alpha), A, p->lda, B, p->ldb, CBLAS_SCALAR(beta), C, p->ldc);
+        return 0;
+    }
+    int64_t mp = round_up(m, row_block(m));
+    scr_t sc;
+    R *ws = ws_get(w, (size_t)mp * ka + (size_t)ka * ka, ka, &sc);
+    if (!ws) return BB_INFO_NOMEM;
+    if (left) { /* C = alpha * S * B */
+        mat_t s = pack_sym(A, p->lda, p->uplo, m, herm, mp, &ws);
+        mat_t b = right_operand(B, p->ldb, BblasNoTrans, m, n, &ws);
+        mm_core(m, n, m, s, b, alpha, beta, C, p->ldc, 0, 0, 0, 0, sc);
+    } else { /* C = alpha * B * S */
+        mat_t b = left_operand(B, p->ldb, BblasNoTrans, m, n, mp, &ws);
+        mat_t s = pack_sym(A, p->lda, p->uplo, n, herm, n, &ws);
+        mm_core(m, n, n, b, s, alpha, beta, C, p->ldc, 0, 0, 0, 0, sc);
+    }
+    return 0;
+}
+
+int X(cpu_symm)(bb_problem *p, bb_work *w) { return symm_like(p, w, 0); }
+
+#if BB_COMPLEX
+int X(cpu_hemm)(bb_problem *p, bb_work *w) { return symm_like(p, w, 1); }
+#endif
+
+/* ---------------------------------------------------------- syrk, herk */
+
+/* The transposition that undoes op() in syrk-type routines: T (symmetric;
+   a real ConjTrans means Trans) or C (Hermitian). */
+static inline int rk_adj(int herm) { return herm ? BblasConjTrans : BblasTrans; }
+
+static int syrk_like(bb_problem *p, bb_work *w, int herm)
+{
+    const T *A = p->a;
+    T *C = p->c;
+    T alpha = bb_alpha(p), beta = bb_beta(p); /* herk: real (imaginary parts 0) */
+    int n = p->n, k = p->k, nt = p->trans == BblasNoTrans;
+    if (n == 0) return 0;
+    if (k == 0 || is_zero(p->alpha)) return scale_c(w, n, n, beta, C, p->ldc, p->uplo, herm);
+    if ((int64_t)n * n * k > BB_CPU_SYRK_OWN_MAX_NNK) {
+#if BB_COMPLEX
+        if (herm) {
+            CBLAS(herk)(CblasColMajor, bb_cblas_uplo(p->uplo), nt ? CblasNoTrans : CblasConjTrans,
+                        n, k, (R)p->alpha[0], A, p->lda, (R)p->beta[0], C, p->ldc);
+            return 0;
+        }
+#endif
+        CBLAS(syrk)(CblasColMajor, bb_cblas_uplo(p->uplo), nt ? CblasNoTrans : CblasTrans, n, k,
+                    CBLAS_SCALAR(alpha), A, p->lda, CBLAS_SCALAR(beta), C, p->ldc);
+        return 0;
+    }
+    int64_t np = round_up(n, row_block(n));
+    scr_t sc;
+    R *ws = ws_get(w, (size_t)np * k + (size_t)k * n, k, &sc);
+    if (!ws) return BB_INFO_NOMEM;
+    /* C = alpha * P * P^T (P^H) + beta*C with P = op(A), n x k */
+    int adj = rk_adj(herm);
+    mat_t a = left_operand(A, p->lda, nt ? BblasNoTrans : adj, n, k, np, &ws);
+    mat_t b = right_operand(A, p->lda, nt ? adj : BblasNoTrans, k, n, &ws);
+    mm_core(n, n, k, a, b, alpha, beta, C, p->ldc, p->uplo, 0, 0, herm, sc);
+    return 0;
+}
+
+int X(cpu_syrk)(bb_problem *p, bb_work *w) { return syrk_like(p, w, 0); }
+
+#if BB_COMPLEX
+int X(cpu_herk)(bb_problem *p, bb_work *w) { return syrk_like(p, w, 1); }
+#endif
+
+/* -------------------------------------------------------- syr2k, her2k */
+
+#if BB_COMPLEX
+/* planes *= s (r x c) */
+static void scale_planes(mat_t d, int r, int c, T s)
+{
+    R sr = REAL(s), si = IMAG(s);
+    R *pr = (R *)d.re, *pi = (R *)d.im;
+    for (int l = 0; l < c; l++)
+        for (int i = 0; i < r; i++) {
+            int64_t o = i + l * d.ld;
+            R x = pr[o], y = pi[o];
+            pr[o] = sr * x - si * y;
+            pi[o] = sr * y + si * x;
+        }
+}
+#endif
+
+static int syr2k_like(bb_problem *p, bb_work *w, int herm)
+{
+    const T *A = p->a, *B = p->b;
+    T *C = p->c;
+    T alpha = bb_alpha(p), beta = bb_beta(p); /* her2k: beta real */
+    int n = p->n, k = p->k, nt = p->trans == BblasNoTrans;
+    if (n == 0) return 0;
+    if (k == 0 || is_zero(p->alpha)) return scale_c(w, n, n, beta, C, p->ldc, p->uplo, herm);
+    if ((int64_t)n * n * k > BB_CPU_SYR2K_OWN_MAX_NNK) {
+#if BB_COMPLEX
+        if (herm) {
+            CBLAS(her2k)(CblasColMajor, bb_cblas_uplo(p->uplo), nt ? CblasNoTrans : CblasConjTrans,
+                         n, k, CBLAS_SCALAR(alpha), A, p->lda, B, p->ldb, (R)p->beta[0], C,
+                         p->ldc);
+            return 0;
+        }
+#endif
+        CBLAS(syr2k)(CblasColMajor, bb_cblas_uplo(p->uplo), nt ? CblasNoTrans : CblasTrans, n, k,
+                     CBLAS_SCALAR(alpha), A, p->lda, B, p->ldb, CBLAS_SCALAR(beta), C, p->ldc);
+        return 0;
+    }
+    /* With P = op(A), Q = op(B) (n x k), one product of inner dimension 2k:
+       syr2k: C = alpha * [P Q] * [Q^T; P^T] + beta*C
+       her2k: C = [P Q] * [alpha Q^H; conj(alpha) P^H] + beta*C */
+    int64_t np = round_up(n, row_block(n)), k2 = 2 * (int64_t)k;
+    size_t pa = (size_t)np * k2, pb = (size_t)k2 * n;
+    scr_t sc;
+    R *ws = ws_get(w, pa + pb, 2 * k, &sc);
+    if (!ws) return BB_INFO_NOMEM;
+    int adj = rk_adj(herm), opl = nt ? BblasNoTrans : adj, opr = nt ? adj : BblasNoTrans;
+    R *da = take(&ws, pa), *db = take(&ws, pb);
+    pack(A, p->lda, opl, n, k, da, pa, np);
+    pack(B, p->ldb, opl, n, k, da + np * k, pa, np);
+    pack(B, p->ldb, opr, k, n, db, pb, k2);
+    pack(A, p->lda, opr, k, n, db + k, pb, k2);
+    pad_rows(da, pa, n, np, 2 * k);
+    mat_t a = planes(da, pa, np), b = planes(db, pb, k2);
+#if BB_COMPLEX
+    if (herm) {
+        scale_planes(b, k, n, alpha);
+        scale_planes(planes(db + k, pb, k2), k, n, conj(alpha));
+        alpha = 1;
+    }
+#endif
+    mm_core(n, n, 2 * k, a, b, alpha, beta, C, p->ldc, p->uplo, 0, 0, herm, sc);
+    return 0;
+}
+
+int X(cpu_syr2k)(bb_problem *p, bb_work *w) { return syr2k_like(p, w, 0); }
+
+#if BB_COMPLEX
+int X(cpu_her2k)(bb_problem *p, bb_work *w) { return syr2k_like(p, w, 1); }
+#endif
+
+/* ---------------------------------------------------------------- trmm */
+
+/* B = 0 (m x n): trmm/trsm with alpha == 0 */
+static void zero_b(int m, int n, T *B, int64_t ldb)
+{
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < m; i++) B[i + j * ldb] = 0;
+}
+
+int X(cpu_trmm)(bb_problem *p, bb_work *w)
+{
+    const T *A = p->a;
+    T *B = p->b;
+    T alpha = bb_alpha(p);
+    int m = p->m, n = p->n, left = p->side == BblasLeft;
+    int ka = left ? m : n;
+    if (m == 0 || n == 0) return 0;
+    if (is_zero(p->alpha)) {
+        zero_b(m, n, B, p->ldb);
+        return 0;
+    }
+    if ((int64_t)m * n * ka > BB_CPU_TRMM_OWN_MAX_MNK) {
+        CBLAS(trmm)(CblasColMajor, bb_cblas_side(p->side), bb_cblas_uplo(p->uplo),
+                    bb_cblas_trans(p->trans), bb_cblas_diag(p->diag), m, n, CBLAS_SCALAR(alpha),
+                    A, p->lda, B, p->ldb);
+        return 0;
+    }
+    int64_t mp = round_up(m, row_block(m));
+    scr_t sc;
+    R *ws = ws_get(w, (size_t)mp * ka + (size_t)ka * (left ? n : ka), ka, &sc);
+    if (!ws) return BB_INFO_NOMEM;
+    int eu;
+    /* B is the output: the product reads a copy of it */
+    if (left) { /* B = alpha * op(A) * B */
+        mat_t t = pack_tri(A, p->lda, p->uplo, p->trans, p->diag, m, mp, &eu, &ws);
+        mat_t b = pack_op(B, p->ldb, BblasNoTrans, m, n, m, &ws);
+        mm_core(m, n, m, t, b, alpha, (T)0, B, p->ldb, 0, eu, 0, 0, sc);
+    } else { /* B = alpha * B * op(A) */
+        mat_t b = pack_op(B, p->ldb, BblasNoTrans, m, n, mp, &ws);
+        mat_t t = pack_tri(A, p->lda, p->uplo, p->trans, p->diag, n, n, &eu, &ws);
+        mm_core(m, n, n, b, t, alpha, (T)0, B, p->ldb, 0, 0, eu, 0, sc);
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------- trsm */
+
+/* 1/(a + ib) without needless overflow (real: 1/a) */
+static inline void recip(R a, R b, R *re, R *im)
+{
+#if BB_COMPLEX
+    if (fabs(a) >= fabs(b)) {
+        R r = b / a, d = a + b * r;
+        *re = 1 / d;
+        *im = -r / d;
+    } else {
+        R r = a / b, d = b + a * r;
+        *re = r / d;
+        *im = -1 / d;
+    }
+#else
+    (void)b;
+    *re = 1 / a;
+    *im = 0;
+#endif
+}
+
+/* (u, v) -= (a, b) * (x, y) on real/imaginary parts (real: v, b, y unused) */
+#if BB_COMPLEX
+#define CSUB(u, v, a, b, x, y) do { (u) -= (a) * (x) - (b) * (y); (v) -= (a) * (y) + (b) * (x); } while (0)
+#define CMUL(u, v, a, b) do { R t_ = (u) * (a) - (v) * (b); (v) = (u) * (b) + (v) * (a); (u) = t_; } while (0)
+#else
+#define CSUB(u, v, a, b, x, y) ((u) -= (a) * (x))
+#define CMUL(u, v, a, b) ((u) *= (a))
+#endif
+
+/*
+ * Left: op(A) * X = B in place on the planes X (m x n, leading dimension
+ * ldx), t = op(A) packed (leading dimension a multiple of row_block(m),
+ * inverted diagonal).  Row blocks of MR in the order of the substitution;
+ * each block first subtracts the solved rows (ukernel), then solves its
+ * small triangle.
+ */
+HOT static void trsm_left(int m, int n, mat_t t, int eu, R *xr, R *xi, int64_t ldx, const R *zero)
+{
+    const int mr = row_block(m), nv = mr / VL, nblk = (m + mr - 1) / mr;
+    R acc[NPLANE * NR * MRMAX];
+#if !BB_COMPLEX
+    (void)xi;
+#endif
+    for (int s = 0; s < nblk; s++) {
+        const int ib = (eu == BblasLower ? s : nblk - 1 - s) * mr, mb = imin(mr, m - ib);
+        const int l0 = eu == BblasLower ? 0 : ib + mb, l1 = eu == BblasLower ? ib : m;
+        for (int jb = 0; jb < n; jb += NR) {
+            const int nr = imin(NR, n - jb);
+            const R *pr[NR], *pi[NR];
+            for (int c = 0; c < NR; c++) {
+                pr[c] = c < nr ? xr + (jb + c) * ldx + l0 : zero;
+                pi[c] = BB_COMPLEX && c < nr ? xi + (jb + c) * ldx + l0 : zero;
+            }
+            ukernel_any(nv, l1 - l0, t.re + ib + l0 * t.ld, BB_COMPLEX ? t.im + ib + l0 * t.ld : NULL,
+                        t.ld, pr, pi, 1, acc);
+            for (int c = 0; c < nr; c++) {
+                R *u = xr + ib + (jb + c) * ldx;
+                const R *g = acc + c * MRMAX;
+#if BB_COMPLEX
+                R *v = xi + ib + (jb + c) * ldx;
+                const R *h = g + NR * MRMAX;
+                for (int r = 0; r < mb; r++) {
+                    u[r] -= g[r];
+                    v[r] -= h[r];
+                }
+#else
+                for (int r = 0; r < mb; r++) u[r] -= g[r];
+#endif
+                for (int q = 0; q < mb; q++) {
+                    const int r = eu == BblasLower ? q : mb - 1 - q;
+                    const int64_t o = (ib + r) * (t.ld + 1);
+                    CMUL(u[r], v[r], t.re[o], t.im[o]);
+                    const int r0 = eu == BblasLower ? r + 1 : 0, r1 = eu == BblasLower ? mb : r;
+                    const R *cr = t.re + ib + (ib + r) * t.ld;
+#if BB_COMPLEX
+                    const R *ci = t.im + ib + (ib + r) * t.ld;
+#endif
+                    for (int i = r0; i < r1; i++) CSUB(u[i], v[i], cr[i], ci[i], u[r], v[r]);
+                }
+            }
+        }
+    }
+}
+
+/*
+ * Right: X * op(A) = B in place on the planes X (m x n, leading dimension a
+ * multiple of row_block(m), padding rows zero), t = op(A) packed (leading
+ * dimension n, inverted diagonal).  Column blocks of NR in the order of the
+ * substitution; for each block of MR rows, subtract the solved columns
+ * (ukernel), then solve the small triangle row by row.
+ */
+HOT static void trsm_right(int m, int n, mat_t t, int eu, R *xr, R *xi, int64_t ldx, const R *zero)
+{
+    const int mr = row_block(m), nv = mr / VL, nblk = (n + NR - 1) / NR;
+    R acc[NPLANE * NR * MRMAX];
+#if !BB_COMPLEX
+    (void)xi;
+#endif
+    for (int s = 0; s < nblk; s++) {
+        const int jb = (eu == BblasUpper ? s : nblk - 1 - s) * NR, nr = imin(NR, n - jb);
+        const int l0 = eu == BblasUpper ? 0 : jb + nr, l1 = eu == BblasUpper ? jb : n;
+        const R *pr[NR], *pi[NR];
+        for (int c = 0; c < NR; c++) {
+            pr[c] = c < nr ? t.re + (jb + c) * t.ld + l0 : zero;
+            pi[c] = BB_COMPLEX && c < nr ? t.im + (jb + c) * t.ld + l0 : zero;
+        }
+        for (int ib = 0; ib < m; ib += mr) {
+            const int mb = imin(mr, m - ib);
+            ukernel_any(nv, l1 - l0, xr + ib + l0 * ldx, BB_COMPLEX ? xi + ib + l0 * ldx : NULL,
+                        ldx, pr, pi, 1, acc);
+            for (int r = 0; r < mb; r++) {
+                R u[NR];
+#if BB_COMPLEX
+                R v[NR];
+#endif
+                for (int c = 0; c < nr; c++) {
+                    u[c] = xr[ib + r + (jb + c) * ldx] - acc[c * MRMAX + r];
+#if BB_COMPLEX
+                    v[c] = xi[ib + r + (jb + c) * ldx] - acc[(NR + c) * MRMAX + r];
+#endif
+                }
+                for (int q = 0; q < nr; q++) {
+                    const int c = eu == BblasUpper ? q : nr - 1 - q;
+                    const int c0 = eu == BblasUpper ? 0 : c + 1, c1 = eu == BblasUpper ? c : nr;
+                    for (int e = c0; e < c1; e++) {
+                        const int64_t o = jb + e + (jb + c) * t.ld;
+                        CSUB(u[c], v[c], u[e], v[e], t.re[o], t.im[o]);
+                    }
+                    const int64_t o = (jb + c) * (t.ld + 1);
+                    CMUL(u[c], v[c], t.re[o], t.im[o]);
+                }
+                for (int c = 0; c < nr; c++) {
+                    xr[ib + r + (jb + c) * ldx] = u[c];
+#if BB_COMPLEX
+                    xi[ib + r + (jb + c) * ldx] = v[c];
+#endif
+                }
+            }
+        }
+    }
+}
+
+int X(cpu_trsm)(bb_problem *p, bb_work *w)
+{
+    const T *A = p->a;
+    T *B = p->b;
+    T alpha = bb_alpha(p);
+    int m = p->m, n = p->n, left = p->side == BblasLeft;
+    int ka = left ? m : n;
+    int64_t ldb = p->ldb;
+    if (m == 0 || n == 0) return 0;
+    if (is_zero(p->alpha)) {
+        zero_b(m, n, B, ldb);
+        return 0;
+    }
+    if ((int64_t)m * n * ka > BB_CPU_TRSM_OWN_MAX_MNK) {
+        CBLAS(trsm)(CblasColMajor, bb_cblas_side(p->side), bb_cblas_uplo(p->uplo),
+                    bb_cblas_trans(p->trans), bb_cblas_diag(p->diag), m, n, CBLAS_SCALAR(alpha),
+                    A, p->lda, B, ldb);
+        return 0;
+    }
+    /* X = alpha*B: in place for a real left solve, else in split planes
+       (right solves: rows padded to the row block) */
+    const int64_t mp = round_up(m, row_block(m));
+    const int own_x = BB_COMPLEX || !left;
+    const int64_t ldx = own_x ? (left ? m : mp) : ldb;
+    scr_t sc;
+    R *ws = ws_get(w, (size_t)(left ? mp : n) * ka + (own_x ? (size_t)ldx * n : 0), ka, &sc);
+    if (!ws) return BB_INFO_NOMEM;
+    int eu;
+    mat_t t = pack_tri(A, p->lda, p->uplo, p->trans, p->diag, ka, left ? mp : n, &eu, &ws);
+    if (p->diag != BblasUnit)
+        for (int i = 0; i < ka; i++) {
+            const int64_t o = i * (t.ld + 1);
+            R re, im;
+            recip(t.re[o], BB_COMPLEX ? t.im[o] : 0, &re, &im);
+            ((R *)t.re)[o] = re;
+#if BB_COMPLEX
+            ((R *)t.im)[o] = im;
+#else
+            (void)im;
+#endif
+        }
+    const R ar = REAL(alpha);
+    R *xr = (R *)B, *xi = NULL;
+    if (own_x) {
+        size_t plane = (size_t)ldx * n;
+        xr = take(&ws, plane);
+        pack(B, ldb, BblasNoTrans, m, n, xr, plane, ldx);
+        pad_rows(xr, plane, m, ldx, n);
+        mat_t x = planes(xr, plane, ldx);
+        xi = (R *)x.im;
+#if BB_COMPLEX
+        scale_planes(x, m, n, alpha);
+#else
+        if (ar != 1)
+            for (int j = 0; j < n; j++)
+                for (int i = 0; i < m; i++) xr[i + j * ldx] *= ar;
+#endif
+    } else if (ar != 1) {
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < m; i++) xr[i + j * ldx] *= ar;
+    }
+    if (left)
+        trsm_left(m, n, t, eu, xr, xi, ldx, sc.zero);
+    else
+        trsm_right(m, n, t, eu, xr, xi, ldx, sc.zero);
+    if (own_x)
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < m; i++)
+                B[i + j * ldb] = MK(xr[i + j * ldx], BB_COMPLEX ? xi[i + j * ldx] : 0);
+    return 0;
+}

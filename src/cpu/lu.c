@@ -1,5 +1,637 @@
-/* CPU kernels of the LU family (compiled once per precision). */
+/*
+ * CPU kernels of the LU family (compiled once per precision): getrf, getrfnp,
+ * getrs, gesv, getri, getri_oop, gecon.  One problem per call.
+ *
+ *   - Small problems run our own unblocked code with vectorised inner loops
+ *     (the per-call overhead of LAPACKE/OpenBLAS dominates there); above the
+ *     crossovers of cpu_policy.h ("LU family") getrf/getrfnp recurse on
+ *     column halves with CBLAS trsm/gemm around the same unblocked panel
+ *     code, and getrs/getri/gecon call the LAPACKE _work routines.
+ *   - Singular pivots (getrf, getrfnp, gesv): a pivot that is exactly zero
+ *     or NaN; info is the first such k (1-based) and, as in LAPACK, the
+ *     factorisation goes on after it.  The partial-pivoting search takes the
+ *     first NaN of the column when there is one (otherwise the first entry of
+ *     largest |re| + |im|, as LAPACK's i?amax), so a NaN in the first
+ *     min(m, n) columns is always reported, whatever the size.
+ *   - Row-major problems (p->rowmajor) are transposed into scratch, computed
+ *     column-major and transposed back: results and pivots are bit for bit
+ *     those of the column-major call on the same logical matrices.
+ */
+#include <string.h>
+#include <lapacke.h>
 #include "small.h"
-#define TODO_KERNEL(name) int X(cpu_##name)(bb_problem *p, bb_work *w) { return 0; }
-TODO_KERNEL(getrf) TODO_KERNEL(getrfnp) TODO_KERNEL(getrs) TODO_KERNEL(gesv)
-TODO_KERNEL(getri) TODO_KERNEL(getri_oop) TODO_KERNEL(gecon)
+
+/* ---- helpers ---------------------------------------------------------- */
+
+#ifdef _OPENMP
+#  define SIMD _Pragma("omp simd")
+#  define SIMD_SUM1(a) _Pragma(BB_STR(omp simd reduction(+ : a)))
+#  define SIMD_SUM2(a, b) _Pragma(BB_STR(omp simd reduction(+ : a, b)))
+#else
+#  define SIMD
+#  define SIMD_SUM1(a)
+#  define SIMD_SUM2(a, b)
+#endif
+
+#if defined(BB_PREC_S) || defined(BB_PREC_C)
+#  define RFABS fabsf
+#  define R_SAFMIN FLT_MIN
+#else
+#  define RFABS fabs
+#  define R_SAFMIN DBL_MIN
+#endif
+
+#define RE(x) (__real__(x))
+#define IM(x) (__imag__(x))
+
+/* Complex products written out: C's operator checks for NaN results and calls
+   a library routine, which stops the vectoriser. */
+#if BB_COMPLEX
+static inline T mk(R re, R im) { return __builtin_complex(re, im); }
+static inline T mul(T a, T b)
+{
+    return mk(RE(a) * RE(b) - IM(a) * IM(b), RE(a) * IM(b) + IM(a) * RE(b));
+}
+static inline T cnj(T a) { return mk(RE(a), -IM(a)); }
+#else
+static inline T mul(T a, T b) { return a * b; }
+static inline T cnj(T a) { return a; }
+#endif
+
+static inline R abs1(T x) { return RFABS(RE(x)) + RFABS(IM(x)); }
+static inline int isnan_T(T x) { return x != x; }
+static inline int imin(int a, int b) { return a < b ? a : b; }
+
+static inline void swap_T(T *x, T *y)
+{
+    T t = *x;
+    *x = *y;
+    *y = t;
+}
+
+/* dst (r x c, column-major, ld ldd) = transpose of src (c x r, column-major,
+   ld lds).  A row-major r x c matrix with row stride ld is, as memory, the
+   column-major c x r matrix with leading dimension ld. */
+static void transpose(int r, int c, const T *src, int64_t lds, T *dst, int64_t ldd)
+{
+    enum { TB = 32 };
+    for (int j0 = 0; j0 < c; j0 += TB)
+        for (int i0 = 0; i0 < r; i0 += TB) {
+            int j1 = imin(c, j0 + TB), i1 = imin(r, i0 + TB);
+            for (int j = j0; j < j1; j++)
+                for (int i = i0; i < i1; i++) dst[i + j * ldd] = src[j + i * lds];
+        }
+}
+
+static void copy_cm(int r, int c, const T *src, int64_t lds, T *dst, int64_t ldd)
+{
+    for (int j = 0; j < c; j++) memcpy(dst + j * ldd, src + j * lds, (size_t)r * sizeof(T));
+}
+
+/* 0-based position in x[0..n) of the partial pivot: the first NaN, else the
+   first entry of largest |re| + |im|. */
+static inline int pivot_index(int n, const T *x)
+{
+    R best = -1;
+    int p = 0;
+    for (int i = 0; i < n; i++) {
+        R v = abs1(x[i]);
+        if (v > best) {
+            best = v;
+            p = i;
+        } else if (v != v) {
+            return i;
+        }
+    }
+    return p;
+}
+
+/* First k (1-based) with U(k,k) exactly zero or NaN, 0 if none. */
+static int first_singular(int mn, const T *a, int64_t lda)
+{
+    for (int k = 0; k < mn; k++) {
+        T d = a[k + k * lda];
+        if (d == 0 || isnan_T(d)) return k + 1;
+    }
+    return 0;
+}
+
+/* Row interchanges k1 <= k < k2 of ipiv (1-based) on ncol columns. */
+static void laswp(int ncol, T *a, int64_t lda, int k1, int k2, const int *ipiv)
+{
+    for (int j = 0; j < ncol; j++) {
+        T *aj = a + j * lda;
+        for (int k = k1; k < k2; k++) {
+            int p = ipiv[k] - 1;
+            if (p != k) swap_T(aj + k, aj + p);
+        }
+    }
+}
+
+/* Same interchanges applied backwards (k2-1 down to k1). */
+static void laswp_back(int ncol, T *a, int64_t lda, int k1, int k2, const int *ipiv)
+{
+    for (int j = 0; j < ncol; j++) {
+        T *aj = a + j * lda;
+        for (int k = k2 - 1; k >= k1; k--) {
+            int p = ipiv[k] - 1;
+            if (p != k) swap_T(aj + k, aj + p);
+        }
+    }
+}
+
+/* ---- LU factorisation --------------------------------------------------- */
+
+/* Unblocked right-looking LU of the m x n column-major a; ipiv NULL: no
+   pivoting.  Returns the first singular pivot (1-based) or 0. */
+static int getf2(int m, int n, T *a, int64_t lda, int *ipiv)
+{
+    int info = 0, mn = imin(m, n);
+    for (int k = 0; k < mn; k++) {
+        T *ak = a + k * lda;
+        int p = k;
+        if (ipiv) {
+            p = k + pivot_index(m - k, ak + k);
+            ipiv[k] = p + 1;
+        }
+        T piv = ak[p];
+        if ((piv == 0 || isnan_T(piv)) && info == 0) info = k + 1;
+        if (piv != 0) { /* NaN too, as LAPACK: the column becomes NaN */
+            if (p != k)
+                for (int j = 0; j < n; j++) swap_T(a + k + j * lda, a + p + j * lda);
+            if (abs1(piv) >= R_SAFMIN) {
+                T r = 1 / piv;
+                SIMD for (int i = k + 1; i < m; i++) ak[i] = mul(ak[i], r);
+            } else {
+                for (int i = k + 1; i < m; i++) ak[i] /= piv;
+            }
+        }
+        for (int j = k + 1; j < n; j++) {
+            T *aj = a + j * lda;
+            T u = aj[k];
+            SIMD for (int i = k + 1; i < m; i++) aj[i] -= mul(ak[i], u);
+        }
+    }
+    return info;
+}
+
+/* Recursive LU (column halves): the left half, its interchanges on the right
+   half, a triangular solve and one gemm update, then the trailing block.
+   Same pivots and info rule as getf2. */
+static int lu_rec(int m, int n, T *a, int64_t lda, int *ipiv)
+{
+    int mn = imin(m, n);
+    if (mn <= BB_CPU_LU_REC_BASE) return getf2(m, n, a, lda, ipiv);
+    int n1 = mn / 2, n2 = n - n1;
+    T *a12 = a + n1 * lda, *a21 = a + n1, *a22 = a12 + n1;
+    T one = 1, mone = -1;
+    int info = lu_rec(m, n1, a, lda, ipiv);
+    if (ipiv) laswp(n2, a12, lda, 0, n1, ipiv);
+    CBLAS(trsm)(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasUnit, n1, n2,
+                CBLAS_SCALAR(one), a, (int)lda, a12, (int)lda);
+    CBLAS(gemm)(CblasColMajor, CblasNoTrans, CblasNoTrans, m - n1, n2, n1, CBLAS_SCALAR(mone),
+                a21, (int)lda, a12, (int)lda, CBLAS_SCALAR(one), a22, (int)lda);
+    int info2 = lu_rec(m - n1, n2, a22, lda, ipiv ? ipiv + n1 : NULL);
+    if (info == 0 && info2 > 0) info = info2 + n1;
+    if (ipiv) {
+        for (int k = n1; k < mn; k++) ipiv[k] += n1;
+        laswp(n1, a, lda, n1, mn, ipiv);
+    }
+    return info;
+}
+
+static int lu_factor(int m, int n, T *a, int64_t lda, int *ipiv)
+{
+    if (imin(m, n) <= (ipiv ? BB_CPU_GETRF_OWN_MAX : BB_CPU_GETRFNP_OWN_MAX))
+        return getf2(m, n, a, lda, ipiv);
+    return lu_rec(m, n, a, lda, ipiv);
+}
+
+/* getrf / getrfnp on either layout; ipiv NULL: no pivoting. */
+static int factor_problem(bb_problem *p, bb_work *w, int *ipiv)
+{
+    int m = p->m, n = p->n;
+    if (m == 0 || n == 0) return 0;
+    if (!p->rowmajor) return lu_factor(m, n, p->a, p->lda, ipiv);
+    T *s = bb_work_get(w, (size_t)m * n * sizeof(T));
+    if (!s) return BB_INFO_NOMEM;
+    transpose(m, n, p->a, p->lda, s, m);
+    int info = lu_factor(m, n, s, m, ipiv);
+    transpose(n, m, s, m, p->a, p->lda);
+    return info;
+}
+
+int X(cpu_getrf)(bb_problem *p, bb_work *w) { return factor_problem(p, w, p->ipiv); }
+
+int X(cpu_getrfnp)(bb_problem *p, bb_work *w) { return factor_problem(p, w, NULL); }
+
+/* ---- triangular solves with the LU factors (one vector) ------------------ */
+
+/* x := inv(L) x, L unit lower */
+static void solve_l(int n, const T *a, int64_t lda, T *x)
+{
+    for (int k = 0; k < n; k++) {
+        const T *ak = a + k * lda;
+        T t = x[k];
+        SIMD for (int i = k + 1; i < n; i++) x[i] -= mul(ak[i], t);
+    }
+}
+
+/* x := inv(U) x; rd[k] = 1 / U(k,k) */
+static void solve_u(int n, const T *a, int64_t lda, const T *rd, T *x)
+{
+    for (int k = n - 1; k >= 0; k--) {
+        const T *ak = a + k * lda;
+        T t = mul(x[k], rd[k]);
+        x[k] = t;
+        SIMD for (int i = 0; i < k; i++) x[i] -= mul(ak[i], t);
+    }
+}
+
+/* sum_{lo <= i < hi} op(a[i]) x[i], op = conj when cj (complex only) */
+static inline T dot(int lo, int hi, const T *a, const T *x, int cj)
+{
+#if BB_COMPLEX
+    R sr = 0, si = 0;
+    if (cj) {
+        SIMD_SUM2(sr, si)
+        for (int i = lo; i < hi; i++) {
+            sr += RE(a[i]) * RE(x[i]) + IM(a[i]) * IM(x[i]);
+            si += RE(a[i]) * IM(x[i]) - IM(a[i]) * RE(x[i]);
+        }
+    } else {
+        SIMD_SUM2(sr, si)
+        for (int i = lo; i < hi; i++) {
+            sr += RE(a[i]) * RE(x[i]) - IM(a[i]) * IM(x[i]);
+            si += RE(a[i]) * IM(x[i]) + IM(a[i]) * RE(x[i]);
+        }
+    }
+    return mk(sr, si);
+#else
+    (void)cj;
+    R s = 0;
+    SIMD_SUM1(s)
+    for (int i = lo; i < hi; i++) s += a[i] * x[i];
+    return s;
+#endif
+}
+
+/* x := inv(op(U)) x, op = transpose (conjugate when cj); rd[k] = 1 / op(U(k,k)) */
+static void solve_ut(int n, const T *a, int64_t lda, const T *rd, T *x, int cj)
+{
+    for (int k = 0; k < n; k++) x[k] = mul(x[k] - dot(0, k, a + k * lda, x, cj), rd[k]);
+}
+
+/* x := inv(op(L)) x, L unit lower */
+static void solve_lt(int n, const T *a, int64_t lda, T *x, int cj)
+{
+    for (int k = n - 1; k >= 0; k--) x[k] -= dot(k + 1, n, a + k * lda, x, cj);
+}
+
+static void recip_diag(int n, const T *a, int64_t lda, int cj, T *rd)
+{
+    for (int k = 0; k < n; k++) {
+        T d = a[k + k * lda];
+        rd[k] = 1 / (cj ? cnj(d) : d);
+    }
+}
+
+/* op(A) X = B, column-major LU in a, n x nrhs B; work: n elements */
+static void getrs_cm(int trans, int n, int nrhs, const T *a, int64_t lda, const int *ipiv,
+                     T *b, int64_t ldb, T *work)
+{
+    if (n > BB_CPU_GETRS_OWN_MAX) {
+        char t = trans == BblasNoTrans ? 'N' : trans == BblasTrans ? 'T' : 'C';
+        LAPACKE(getrs_work)(LAPACK_COL_MAJOR, t, n, nrhs, a, lda, ipiv, b, ldb);
+        return;
+    }
+    int cj = BB_COMPLEX && trans == BblasConjTrans;
+    recip_diag(n, a, lda, cj, work);
+    if (trans == BblasNoTrans) {
+        laswp(nrhs, b, ldb, 0, n, ipiv);
+        for (int j = 0; j < nrhs; j++) {
+            solve_l(n, a, lda, b + j * ldb);
+            solve_u(n, a, lda, work, b + j * ldb);
+        }
+    } else {
+        for (int j = 0; j < nrhs; j++) {
+            solve_ut(n, a, lda, work, b + j * ldb, cj);
+            solve_lt(n, a, lda, b + j * ldb, cj);
+        }
+        laswp_back(nrhs, b, ldb, 0, n, ipiv);
+    }
+}
+
+/* getrs on either layout; the factors are only read */
+static int getrs_problem(bb_problem *p, bb_work *w)
+{
+    int n = p->n, nrhs = p->nrhs;
+    if (n == 0 || nrhs == 0) return 0;
+    size_t na = p->rowmajor ? (size_t)n * n + (size_t)n * nrhs : 0;
+    T *s = bb_work_get(w, (na + n) * sizeof(T));
+    if (!s) return BB_INFO_NOMEM;
+    if (!p->rowmajor) {
+        getrs_cm(p->trans, n, nrhs, p->a, p->lda, p->ipiv, p->b, p->ldb, s);
+        return 0;
+    }
+    T *sa = s, *sb = s + (size_t)n * n, *wk = sb + (size_t)n * nrhs;
+    transpose(n, n, p->a, p->lda, sa, n);
+    transpose(n, nrhs, p->b, p->ldb, sb, n);
+    getrs_cm(p->trans, n, nrhs, sa, n, p->ipiv, sb, n, wk);
+    transpose(nrhs, n, sb, n, p->b, p->ldb);
+    return 0;
+}
+
+int X(cpu_getrs)(bb_problem *p, bb_work *w) { return getrs_problem(p, w); }
+
+int X(cpu_gesv)(bb_problem *p, bb_work *w)
+{
+    int n = p->n, nrhs = p->nrhs;
+    if (n == 0) return 0;
+    if (!p->rowmajor) {
+        int info = lu_factor(n, n, p->a, p->lda, p->ipiv);
+        if (info != 0 || nrhs == 0) return info;
+        T *wk = bb_work_get(w, (size_t)n * sizeof(T));
+        if (!wk) return BB_INFO_NOMEM;
+        getrs_cm(BblasNoTrans, n, nrhs, p->a, p->lda, p->ipiv, p->b, p->ldb, wk);
+        return 0;
+    }
+    T *s = bb_work_get(w, ((size_t)n * n + (size_t)n * nrhs + n) * sizeof(T));
+    if (!s) return BB_INFO_NOMEM;
+    T *sa = s, *sb = s + (size_t)n * n, *wk = sb + (size_t)n * nrhs;
+    transpose(n, n, p->a, p->lda, sa, n);
+    int info = lu_factor(n, n, sa, n, p->ipiv);
+    transpose(n, n, sa, n, p->a, p->lda);
+    if (info != 0 || nrhs == 0) return info;
+    transpose(n, nrhs, p->b, p->ldb, sb, n);
+    getrs_cm(BblasNoTrans, n, nrhs, sa, n, p->ipiv, sb, n, wk);
+    transpose(nrhs, n, sb, n, p->b, p->ldb);
+    return 0;
+}
+
+/* ---- inverse from the factors -------------------------------------------- */
+
+/* Scratch elements getri_cm needs for order n. */
+static size_t getri_work_size(int n)
+{
+    return n > BB_CPU_GETRI_OWN_MAX ? (size_t)n * BB_CPU_GETRI_NB : (size_t)n;
+}
+
+/* In-place inverse of the column-major LU in a (diagonal checked nonzero by
+   the caller): inv(U), then X * L = inv(U), then the column interchanges. */
+static void getri_cm(int n, T *a, int64_t lda, const int *ipiv, T *work)
+{
+    if (n > BB_CPU_GETRI_OWN_MAX) {
+        LAPACKE(getri_work)(LAPACK_COL_MAJOR, n, a, lda, ipiv, work,
+                            (lapack_int)getri_work_size(n));
+        return;
+    }
+    for (int j = 0; j < n; j++) { /* inv(U), column j from the columns before it */
+        T *aj = a + j * lda;
+        aj[j] = 1 / aj[j];
+        T ajj = -aj[j];
+        for (int k = 0; k < j; k++) {
+            const T *ak = a + k * lda;
+            T t = aj[k];
+            SIMD for (int i = 0; i < k; i++) aj[i] += mul(ak[i], t);
+            aj[k] = mul(ak[k], t);
+        }
+        SIMD for (int i = 0; i < j; i++) aj[i] = mul(aj[i], ajj);
+    }
+    for (int j = n - 2; j >= 0; j--) { /* X * L = inv(U), right to left */
+        T *aj = a + j * lda;
+        for (int i = j + 1; i < n; i++) {
+            work[i] = aj[i];
+            aj[i] = 0;
+        }
+        for (int i = j + 1; i < n; i++) {
+            const T *ai = a + i * lda;
+            T t = work[i];
+            SIMD for (int r = 0; r < n; r++) aj[r] -= mul(ai[r], t);
+        }
+    }
+    for (int j = n - 2; j >= 0; j--) {
+        int jp = ipiv[j] - 1;
+        if (jp != j) {
+            T *x = a + j * lda, *y = a + jp * lda;
+            SIMD for (int r = 0; r < n; r++) {
+                T t = x[r];
+                x[r] = y[r];
+                y[r] = t;
+            }
+        }
+    }
+}
+
+/* Only an exactly zero U(k,k) is singular here (as LAPACK getri); nothing is
+   written then. */
+static int first_zero_diag(int n, const T *a, int64_t lda)
+{
+    for (int k = 0; k < n; k++)
+        if (a[k + k * lda] == 0) return k + 1;
+    return 0;
+}
+
+int X(cpu_getri)(bb_problem *p, bb_work *w)
+{
+    int n = p->n;
+    if (n == 0) return 0;
+    int info = first_zero_diag(n, p->a, p->lda); /* the diagonal reads the same in both layouts */
+    if (info) return info;
+    size_t nt = p->rowmajor ? (size_t)n * n : 0;
+    T *s = bb_work_get(w, (nt + getri_work_size(n)) * sizeof(T));
+    if (!s) return BB_INFO_NOMEM;
+    if (!p->rowmajor) {
+        getri_cm(n, p->a, p->lda, p->ipiv, s);
+        return 0;
+    }
+    transpose(n, n, p->a, p->lda, s, n);
+    getri_cm(n, s, n, p->ipiv, s + nt);
+    transpose(n, n, s, n, p->a, p->lda);
+    return 0;
+}
+
+int X(cpu_getri_oop)(bb_problem *p, bb_work *w)
+{
+    int n = p->n;
+    if (n == 0) return 0;
+    int info = first_zero_diag(n, p->a, p->lda);
+    if (info) return info;
+    size_t nt = p->rowmajor ? (size_t)n * n : 0;
+    T *s = bb_work_get(w, (nt + getri_work_size(n)) * sizeof(T));
+    if (!s) return BB_INFO_NOMEM;
+    if (!p->rowmajor) {
+        copy_cm(n, n, p->a, p->lda, p->b, p->ldb);
+        getri_cm(n, p->b, p->ldb, p->ipiv, s);
+        return 0;
+    }
+    transpose(n, n, p->a, p->lda, s, n);
+    getri_cm(n, s, n, p->ipiv, s + nt);
+    transpose(n, n, s, n, p->b, p->ldb);
+    return 0;
+}
+
+/* ---- condition estimate --------------------------------------------------- */
+
+/* x := M x (h = 0) or M^H x (h = 1) for M = inv(U) inv(L), the inverse of A
+   without its row permutation (which changes neither the one- nor the
+   infinity-norm); rd = 1/U(k,k), rdc = 1/conj(U(k,k)). */
+static void apply_inv(int n, const T *a, int64_t lda, const T *rd, const T *rdc, int h, T *x)
+{
+    if (!h) {
+        solve_l(n, a, lda, x);
+        solve_u(n, a, lda, rd, x);
+    } else {
+        solve_ut(n, a, lda, rdc, x, 1);
+        solve_lt(n, a, lda, x, 1);
+    }
+}
+
+static R sum_abs(int n, const T *x)
+{
+    R s = 0;
+    for (int i = 0; i < n; i++) s += BB_COMPLEX ? ABS(x[i]) : RFABS(RE(x[i]));
+    return s;
+}
+
+/* first i of largest |x[i]| */
+static int max_abs_index(int n, const T *x)
+{
+    int j = 0;
+    R best = -1;
+    for (int i = 0; i < n; i++) {
+        R v = BB_COMPLEX ? ABS(x[i]) : RFABS(RE(x[i]));
+        if (v > best) {
+            best = v;
+            j = i;
+        }
+    }
+    return j;
+}
+
+/*
+ * Hager's estimate of ||M||_1 with Higham's refinements (the method of
+ * LAPACK's lacn2): a few products with M and M^H on sign vectors, at most
+ * five iterations, then the alternating test vector.  h0 = 1 estimates
+ * ||M^H||_1 = ||M||_inf instead.  x: n elements, sgn: n ints (real only).
+ */
+static R norm1_estimate(int n, const T *a, int64_t lda, const T *rd, const T *rdc, int h0,
+                        T *x, int *sgn)
+{
+    enum { ITMAX = 5 };
+    for (int i = 0; i < n; i++) x[i] = (T)((R)1 / (R)n);
+    apply_inv(n, a, lda, rd, rdc, h0, x);
+    if (n == 1) return BB_COMPLEX ? ABS(x[0]) : RFABS(RE(x[0]));
+    R est = sum_abs(n, x);
+#if BB_COMPLEX
+    (void)sgn;
+#define BB_SIGNS(changed)                                                              \
+    do {                                                                               \
+        for (int i = 0; i < n; i++) {                                                  \
+            R ax = ABS(x[i]);                                                          \
+            x[i] = ax > R_SAFMIN ? x[i] / ax : (T)1;                                   \
+        }                                                                              \
+        changed = 1;                                                                   \
+    } while (0)
+#else
+#define BB_SIGNS(changed)                                                              \
+    do {                                                                               \
+        changed = 0;                                                                   \
+        for (int i = 0; i < n; i++) {                                                  \
+            int s_ = x[i] >= 0 ? 1 : -1;                                               \
+            changed |= s_ != sgn[i];                                                   \
+            sgn[i] = s_;                                                               \
+            x[i] = (T)s_;                                                              \
+        }                                                                              \
+    } while (0)
+    for (int i = 0; i < n; i++) sgn[i] = 0;
+#endif
+    int changed;
+    BB_SIGNS(changed);
+    apply_inv(n, a, lda, rd, rdc, !h0, x);
+    int j = max_abs_index(n, x);
+    for (int iter = 2;; iter++) {
+        for (int i = 0; i < n; i++) x[i] = 0;
+        x[j] = 1;
+        apply_inv(n, a, lda, rd, rdc, h0, x);
+        R estold = est;
+        est = sum_abs(n, x);
+        BB_SIGNS(changed);
+        if (!changed || est <= estold) break; /* repeated sign vector, or no progress */
+        apply_inv(n, a, lda, rd, rdc, !h0, x);
+        int jlast = j;
+        j = max_abs_index(n, x);
+        R xl = BB_COMPLEX ? ABS(x[jlast]) : RE(x[jlast]);
+        R xj = BB_COMPLEX ? ABS(x[j]) : RFABS(RE(x[j]));
+        if (xl == xj || iter >= ITMAX) break;
+    }
+#undef BB_SIGNS
+    R alt = 1;
+    for (int i = 0; i < n; i++) {
+        x[i] = (T)(alt * (1 + (R)i / (R)(n - 1)));
+        alt = -alt;
+    }
+    apply_inv(n, a, lda, rd, rdc, h0, x);
+    R temp = 2 * (sum_abs(n, x) / (R)(3 * n));
+    return temp > est ? temp : est;
+}
+
+/* rcond of the column-major LU in a */
+static R gecon_cm(int norm, int n, const T *a, int64_t lda, R anorm, void *scratch)
+{
+    if (n > BB_CPU_GECON_OWN_MAX) {
+        R rc = 0;
+        char nc = norm == BblasInfNorm ? 'I' : 'O';
+#if BB_COMPLEX
+        T *wk = scratch;
+        R *rw = (R *)(wk + 2 * (size_t)n);
+        LAPACKE(gecon_work)(LAPACK_COL_MAJOR, nc, n, a, lda, anorm, &rc, wk, rw);
+#else
+        T *wk = scratch;
+        lapack_int *iw = (lapack_int *)(wk + 4 * (size_t)n);
+        LAPACKE(gecon_work)(LAPACK_COL_MAJOR, nc, n, a, lda, anorm, &rc, wk, iw);
+#endif
+        return rc == rc ? rc : 0;
+    }
+    if (first_singular(n, a, lda)) return 0;
+    T *rd = scratch, *rdc = rd + n, *x = rdc + n;
+    int *sgn = (int *)(x + n);
+    recip_diag(n, a, lda, 0, rd);
+    recip_diag(n, a, lda, 1, rdc);
+    R est = norm1_estimate(n, a, lda, rd, rdc, norm == BblasInfNorm, x, sgn);
+    if (!(est == est) || est == 0) return 0; /* NaN; or all of inv(A) zero: cannot be */
+    R rc = ((R)1 / est) / anorm;
+    return rc == rc ? rc : 0;
+}
+
+int X(cpu_gecon)(bb_problem *p, bb_work *w)
+{
+    int n = p->n;
+    R anorm = *(const R *)p->x;
+    R *rcond = p->y;
+    if (n == 0) {
+        *rcond = 1;
+        return 0;
+    }
+    if (anorm != anorm) { /* NaN in: NaN out */
+        *rcond = anorm;
+        return 0;
+    }
+    if (anorm == 0 || isinf(anorm)) {
+        *rcond = 0;
+        return 0;
+    }
+    /* scratch: the transposed factors (row-major), then the estimator's
+       vectors (own code: 3n elements + n ints; LAPACKE: 4n elements + n ints) */
+    size_t nt = p->rowmajor ? (size_t)n * n : 0;
+    size_t bytes = (nt + 4 * (size_t)n) * sizeof(T) + (size_t)n * sizeof(lapack_int) + sizeof(int);
+    T *s = bb_work_get(w, bytes);
+    if (!s) return BB_INFO_NOMEM;
+    if (!p->rowmajor) {
+        *rcond = gecon_cm(p->norm, n, p->a, p->lda, anorm, s);
+        return 0;
+    }
+    transpose(n, n, p->a, p->lda, s, n);
+    *rcond = gecon_cm(p->norm, n, s, n, anorm, s + nt);
+    return 0;
+}

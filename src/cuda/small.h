@@ -1,3 +1,341 @@
-/* Register-resident kernels for tiny matrices (n <= 32). */
+/*
+ * Register-resident kernels for tiny matrices (every dimension <= 32):
+ * entry points used by the launch policy (launch.cu) and the device helpers
+ * shared by the kernel files small_*.cu.
+ *
+ * Layout of the work (seed 003): a group of N threads (N = 4, 8, 16 or 32,
+ * the size bound of the instantiation) works on one problem, thread i
+ * holding row i in registers; 32/N problems share a warp and BS/N a block.
+ * Every thread of a block runs the same number of grid-stride iterations
+ * (problems past the end or skipped by info compute on zeros and write
+ * nothing), so full-warp shuffles and __syncwarp() are always legal.  The
+ * run-time sizes (n <= N) are handled by padding: rows and columns past n
+ * hold zeros and are never written.  Problem indices are 64-bit.
+ *
+ * Per-group scratch lives in static shared memory: a matrix buffer with
+ * leading dimension N+1 (odd: conflict-free per-thread reads in either
+ * direction) and a 16-byte aligned row buffer for broadcasts.
+ */
 #pragma once
 #include "cuda_internal.h"
+
+/* ---- entry points (host) ----------------------------------------------
+   Each returns cudaSuccess, the launch error, or cudaErrorNotSupported if
+   the sizes do not fit (the policy checks bb_small_fits first). */
+#define BB_SMALL_MAX 32
+
+/* getrf (pivot = 1) / getrfnp (pivot = 0): m, n <= 32, p.rowmajor honoured */
+cudaError_t bb_small_getrf(bb_prec prec, const bb_problem &p, const bb_dev_batch &d,
+                           batchblas_queue *q, int pivot);
+/* getri (in place, oop = 0) / getri_oop (A -> B, oop = 1): n <= 32 */
+cudaError_t bb_small_getri(bb_prec prec, const bb_problem &p, const bb_dev_batch &d,
+                           batchblas_queue *q, int oop);
+/* gecond: Gauss-Jordan with implicit pivoting, cond in Y; n <= 32 */
+cudaError_t bb_small_gecond(bb_prec prec, const bb_problem &p, const bb_dev_batch &d,
+                            batchblas_queue *q);
+/* potrf, both uplo: n <= 32 */
+cudaError_t bb_small_potrf(bb_prec prec, const bb_problem &p, const bb_dev_batch &d,
+                           batchblas_queue *q);
+/* potrs (factor = 0) / posv (factor = 1): n <= 32, any nrhs, p.rhs_right honoured */
+cudaError_t bb_small_potrs(bb_prec prec, const bb_problem &p, const bb_dev_batch &d,
+                           batchblas_queue *q, int factor);
+/* trsm, every side/uplo/trans/diag: m, n <= 32 */
+cudaError_t bb_small_trsm(bb_prec prec, const bb_problem &p, const bb_dev_batch &d,
+                          batchblas_queue *q);
+/* gemm: m, n, k <= 32 */
+cudaError_t bb_small_gemm(bb_prec prec, const bb_problem &p, const bb_dev_batch &d,
+                          batchblas_queue *q);
+
+/* gemm through cuBLAS (any size; alpha != 0 expected): gemmStridedBatched
+   for strided batches, gemmBatched otherwise (skipped problems redirected
+   to a dummy matrix in the queue workspace); calls of <= 65535 problems */
+cudaError_t bb_cublas_gemm(bb_prec prec, const bb_problem &p, const bb_dev_batch &d,
+                           batchblas_queue *q);
+
+/* Size bound of the instantiation serving run-time size s (1..32). */
+static inline int bb_small_bound(int s) { return s <= 4 ? 4 : s <= 8 ? 8 : s <= 16 ? 16 : 32; }
+
+/* ---- host helpers shared by the kernel files ----------------------------- */
+
+/* Threads per block for a group size N and per-group static shared memory:
+   128 threads, fewer where 48 KB of static shared memory would not hold them. */
+constexpr int bb_small_threads(int N, int smem_per_group)
+{
+    return (128 / N) * smem_per_group <= 48 * 1024 ? 128
+         : (64 / N) * smem_per_group <= 48 * 1024 ? 64 : 32;
+}
+
+static inline unsigned bb_small_grid(int64_t count, int per_block)
+{
+    int64_t g = (count + per_block - 1) / per_block;
+    return (unsigned)(g < (int64_t)BB_CUDA_MAX_GRID ? g : (int64_t)BB_CUDA_MAX_GRID);
+}
+
+/* Runs f<T>() for the element type of prec. */
+#define BB_SMALL_BY_PREC(prec, CALL)                                   \
+    switch (prec) {                                                    \
+    case BB_P_S: { typedef float T; return CALL; }                     \
+    case BB_P_D: { typedef double T; return CALL; }                    \
+    case BB_P_C: { typedef cuFloatComplex T; return CALL; }            \
+    case BB_P_Z: { typedef cuDoubleComplex T; return CALL; }           \
+    }                                                                  \
+    return cudaErrorNotSupported
+
+/* Runs CALL with constexpr int N = the bound for size s. */
+#define BB_SMALL_BY_BOUND(s, CALL)                                     \
+    switch (bb_small_bound(s)) {                                       \
+    case 4: { constexpr int N = 4; return CALL; }                      \
+    case 8: { constexpr int N = 8; return CALL; }                      \
+    case 16: { constexpr int N = 16; return CALL; }                    \
+    default: { constexpr int N = 32; return CALL; }                    \
+    }
+
+#ifdef __CUDACC__
+/* ---- device helpers ---------------------------------------------------- */
+
+template <typename T> __device__ __forceinline__ T bb_zero() { return bb_make<T>(0.0, 0.0); }
+template <typename T> __device__ __forceinline__ T bb_one() { return bb_make<T>(1.0, 0.0); }
+
+/* |re| + |im| (LAPACK's cabs1: the pivot measure of i?amax) */
+__device__ __forceinline__ float bb_abs1(float a) { return fabsf(a); }
+__device__ __forceinline__ double bb_abs1(double a) { return fabs(a); }
+__device__ __forceinline__ float bb_abs1(cuFloatComplex a) { return fabsf(a.x) + fabsf(a.y); }
+__device__ __forceinline__ double bb_abs1(cuDoubleComplex a) { return fabs(a.x) + fabs(a.y); }
+
+/* modulus (norms) */
+__device__ __forceinline__ float bb_abs(float a) { return fabsf(a); }
+__device__ __forceinline__ double bb_abs(double a) { return fabs(a); }
+__device__ __forceinline__ float bb_abs(cuFloatComplex a) { return hypotf(a.x, a.y); }
+__device__ __forceinline__ double bb_abs(cuDoubleComplex a) { return hypot(a.x, a.y); }
+
+/* real scalar times element */
+__device__ __forceinline__ float bb_rmul(float s, float a) { return s * a; }
+__device__ __forceinline__ double bb_rmul(double s, double a) { return s * a; }
+__device__ __forceinline__ cuFloatComplex bb_rmul(float s, cuFloatComplex a) { return make_cuFloatComplex(s * a.x, s * a.y); }
+__device__ __forceinline__ cuDoubleComplex bb_rmul(double s, cuDoubleComplex a) { return make_cuDoubleComplex(s * a.x, s * a.y); }
+
+/* 1 / a */
+__device__ __forceinline__ float bb_inv(float a) { return 1.0f / a; }
+__device__ __forceinline__ double bb_inv(double a) { return 1.0 / a; }
+__device__ __forceinline__ cuFloatComplex bb_inv(cuFloatComplex a) { return cuCdivf(make_cuFloatComplex(1.f, 0.f), a); }
+__device__ __forceinline__ cuDoubleComplex bb_inv(cuDoubleComplex a) { return cuCdiv(make_cuDoubleComplex(1., 0.), a); }
+
+/* conj(a) if c, else a */
+template <typename T> __device__ __forceinline__ T bb_conj_if(T a, bool c) { return c ? bb_conj(a) : a; }
+
+__device__ __forceinline__ bool bb_is_zero(float a) { return a == 0.f; }
+__device__ __forceinline__ bool bb_is_zero(double a) { return a == 0.; }
+__device__ __forceinline__ bool bb_is_zero(cuFloatComplex a) { return a.x == 0.f && a.y == 0.f; }
+__device__ __forceinline__ bool bb_is_zero(cuDoubleComplex a) { return a.x == 0. && a.y == 0.; }
+
+/* warp shuffles (full warp; width = group size) */
+__device__ __forceinline__ float bb_shfl(float v, int src, int w) { return __shfl_sync(0xffffffffu, v, src, w); }
+__device__ __forceinline__ double bb_shfl(double v, int src, int w) { return __shfl_sync(0xffffffffu, v, src, w); }
+__device__ __forceinline__ int bb_shfl(int v, int src, int w) { return __shfl_sync(0xffffffffu, v, src, w); }
+__device__ __forceinline__ cuFloatComplex bb_shfl(cuFloatComplex v, int src, int w)
+{
+    return make_cuFloatComplex(__shfl_sync(0xffffffffu, v.x, src, w), __shfl_sync(0xffffffffu, v.y, src, w));
+}
+__device__ __forceinline__ cuDoubleComplex bb_shfl(cuDoubleComplex v, int src, int w)
+{
+    return make_cuDoubleComplex(__shfl_sync(0xffffffffu, v.x, src, w), __shfl_sync(0xffffffffu, v.y, src, w));
+}
+__device__ __forceinline__ float bb_shfl_xor(float v, int m, int w) { return __shfl_xor_sync(0xffffffffu, v, m, w); }
+__device__ __forceinline__ double bb_shfl_xor(double v, int m, int w) { return __shfl_xor_sync(0xffffffffu, v, m, w); }
+__device__ __forceinline__ int bb_shfl_xor(int v, int m, int w) { return __shfl_xor_sync(0xffffffffu, v, m, w); }
+
+/* max / sum over the N threads of a group (result in every thread) */
+template <int N, typename R> __device__ __forceinline__ R bb_group_max(R v)
+{
+#pragma unroll
+    for (int o = 1; o < N; o <<= 1) v = fmax(v, bb_shfl_xor(v, o, N));
+    return v;
+}
+
+/* Elements per 16-byte vector and 16-byte copies between registers and
+   16-byte aligned shared memory.  p must be 16-byte aligned. */
+template <typename T> struct bb_vec { static constexpr int E = 16 / (int)sizeof(T); };
+
+__device__ __forceinline__ void bb_st16(float *p, const float *r) { *(float4 *)p = make_float4(r[0], r[1], r[2], r[3]); }
+__device__ __forceinline__ void bb_st16(double *p, const double *r) { *(double2 *)p = make_double2(r[0], r[1]); }
+__device__ __forceinline__ void bb_st16(cuFloatComplex *p, const cuFloatComplex *r) { *(float4 *)p = make_float4(r[0].x, r[0].y, r[1].x, r[1].y); }
+__device__ __forceinline__ void bb_st16(cuDoubleComplex *p, const cuDoubleComplex *r) { *(double2 *)p = make_double2(r[0].x, r[0].y); }
+__device__ __forceinline__ void bb_ld16(const float *p, float *r) { float4 v = *(const float4 *)p; r[0] = v.x; r[1] = v.y; r[2] = v.z; r[3] = v.w; }
+__device__ __forceinline__ void bb_ld16(const double *p, double *r) { double2 v = *(const double2 *)p; r[0] = v.x; r[1] = v.y; }
+__device__ __forceinline__ void bb_ld16(const cuFloatComplex *p, cuFloatComplex *r) { float4 v = *(const float4 *)p; r[0] = make_cuFloatComplex(v.x, v.y); r[1] = make_cuFloatComplex(v.z, v.w); }
+__device__ __forceinline__ void bb_ld16(const cuDoubleComplex *p, cuDoubleComplex *r) { double2 v = *(const double2 *)p; r[0] = make_cuDoubleComplex(v.x, v.y); }
+
+/* Row buffer copies: elements [from, N) of r, widened down to a 16-byte
+   boundary (the extra leading elements are copied too and ignored).  from
+   must fold to a constant after unrolling. */
+template <typename T, int N> __device__ __forceinline__ void bb_row_put(T *buf, const T (&r)[N], int from)
+{
+    constexpr int E = bb_vec<T>::E;
+#pragma unroll
+    for (int j = 0; j < N; j += E)
+        if (j + E > from) bb_st16(buf + j, &r[j]);
+}
+template <typename T, int N> __device__ __forceinline__ void bb_row_get(const T *buf, T (&r)[N], int from)
+{
+    constexpr int E = bb_vec<T>::E;
+#pragma unroll
+    for (int j = 0; j < N; j += E)
+        if (j + E > from) bb_ld16(buf + j, &r[j]);
+}
+
+/* Per-thread problem bookkeeping: which problem the group handles in this
+   grid-stride iteration and whether it computes it. */
+struct bb_small_slot {
+    int64_t pid;
+    bool active;
+};
+__device__ __forceinline__ bb_small_slot bb_small_take(const bb_dev_batch &d, int64_t base, int g)
+{
+    bb_small_slot s;
+    s.pid = base + g;
+    s.active = s.pid < d.count && (d.info == NULL || d.info[s.pid] == 0);
+    return s;
+}
+__device__ __forceinline__ float bb_rsqrt(float a) { return rsqrtf(a); }
+__device__ __forceinline__ double bb_rsqrt(double a) { return rsqrt(a); }
+
+/* Shared-memory matrix of one group: column-major, leading dimension N+1;
+   one extra element keeps neighbouring groups on different banks. */
+template <typename T, int N> struct bb_smat {
+    static constexpr int LD = N + 1;
+    static constexpr int SIZE = N * LD + 1;
+};
+
+/*
+ * Left triangular solve M X = B on a block of rows held by the group:
+ * thread i holds row i of B in b[] (rows i < nr take part).  M (nr x nr) is
+ * op(A) with A column-major in shared memory S (leading dimension LD):
+ * M(i,k) = A(k,i) (conjugated if cj) when trans, else A(i,k).  lower: M is
+ * lower triangular (forward substitution), else upper.  dinv_i is thread
+ * i's 1/M(i,i) (one for a unit diagonal).  rb: the group's 16-byte aligned
+ * [2][N] row buffer.  Row k of X is broadcast through rb at step k; the
+ * step loop is not unrolled (k is never a register index).
+ */
+template <typename T, int N>
+__device__ __forceinline__ void bb_left_solve(T (&b)[N], int i, int nr, const T *S, int LD, bool lower,
+                                              bool trans, bool cj, T dinv_i, T *rb)
+{
+    for (int s = 0; s < nr; s++) {
+        const int k = lower ? s : nr - 1 - s;
+        T *buf = rb + (s & 1) * N;
+        if (i == k) {
+#pragma unroll
+            for (int j = 0; j < N; j++) b[j] = b[j] * dinv_i;
+            bb_row_put<T, N>(buf, b, 0);
+        }
+        __syncwarp();
+        if (lower ? (i > k && i < nr) : (i < k)) {
+            T c = trans ? bb_conj_if(S[k + i * LD], cj) : S[i + k * LD];
+            T x[N];
+            bb_row_get<T, N>(buf, x, 0);
+#pragma unroll
+            for (int j = 0; j < N; j++) b[j] = b[j] - c * x[j];
+        }
+    }
+    __syncwarp();
+}
+
+/*
+ * Right triangular solve x M = b for the row held by this thread (b[]),
+ * M = op(A) (n x n, A column-major in S as above).  UP: M upper triangular
+ * (forward), else lower (backward).  TR: M(k,j) = A(j,k) (conjugated if
+ * cj), else A(k,j).  dv[k] = 1/M(k,k) in shared memory (ones for a unit
+ * diagonal).  Purely thread-local: every thread of a group reads the same
+ * element of S at a time (broadcast).
+ */
+template <typename T, int N, bool UP, bool TR>
+__device__ __forceinline__ void bb_right_solve(T (&b)[N], int n, const T *S, int LD, bool cj, const T *dv)
+{
+    if (UP) {
+#pragma unroll
+        for (int k = 0; k < N; k++) {
+            if (k < n) {
+                b[k] = b[k] * dv[k];
+                const T xk = b[k];
+#pragma unroll
+                for (int j = k + 1; j < N; j++) {
+                    T mkj = TR ? S[j + k * LD] : S[k + j * LD];
+                    if (TR && cj) mkj = bb_conj(mkj);
+                    b[j] = b[j] - xk * mkj;
+                }
+            }
+        }
+    } else {
+#pragma unroll
+        for (int k = N - 1; k >= 0; k--) {
+            if (k < n) {
+                b[k] = b[k] * dv[k];
+                const T xk = b[k];
+#pragma unroll
+                for (int j = 0; j < k; j++) {
+                    T mkj = TR ? S[j + k * LD] : S[k + j * LD];
+                    if (TR && cj) mkj = bb_conj(mkj);
+                    b[j] = b[j] - xk * mkj;
+                }
+            }
+        }
+    }
+}
+
+/*
+ * Cholesky of the rows held by a group (right-looking, step k unrolled):
+ * lower: thread i holds row i of A's lower triangle (zeros elsewhere) and
+ * ends with row i of L; upper: thread i holds row i of the upper triangle
+ * and ends with row i of U (A = U^H U).  Returns LAPACK's info (first
+ * column whose pivot is not positive, or NaN); the factorisation stops
+ * there, leaving the columns before it factored.  rb: [2][N] row buffer.
+ */
+template <typename T, int N>
+__device__ __forceinline__ int bb_potrf_rows(T (&r)[N], int i, int n, bool upper, T *rb)
+{
+    typedef typename bb_real<T>::type R;
+    int info = 0;
+    bool ok = true;
+#pragma unroll
+    for (int k = 0; k < N; k++) {
+        if (k < n) {
+            T *buf = rb + (k & 1) * N;
+            const R dkk = bb_re(bb_shfl(r[k], k, N));
+            if (ok && !(dkk > 0)) { ok = false; info = k + 1; }
+            const R rs = ok ? bb_rsqrt(dkk) : R(0);
+            if (!upper) {
+                if (ok) {
+                    if (i == k) r[k] = bb_make<T>(dkk * rs, 0.0);
+                    else if (i > k) r[k] = bb_rmul(rs, r[k]);
+                }
+                if (i > k) buf[i] = r[k];
+                __syncwarp();
+                if (ok && i > k) {
+                    T col[N];
+                    bb_row_get<T, N>(buf, col, k + 1);
+                    const T l = r[k];
+#pragma unroll
+                    for (int j = k + 1; j < N; j++) r[j] = r[j] - l * bb_conj(col[j]);
+                }
+            } else {
+                if (ok && i == k) {
+                    r[k] = bb_make<T>(dkk * rs, 0.0);
+#pragma unroll
+                    for (int j = k + 1; j < N; j++) r[j] = bb_rmul(rs, r[j]);
+                    bb_row_put<T, N>(buf, r, k);
+                }
+                __syncwarp();
+                if (ok && i > k) {
+                    T row[N];
+                    bb_row_get<T, N>(buf, row, k + 1);
+                    const T u = bb_conj(buf[i]);
+#pragma unroll
+                    for (int j = k + 1; j < N; j++) r[j] = r[j] - u * row[j];
+                }
+            }
+        }
+    }
+    __syncwarp();
+    return info;
+}
+#endif /* __CUDACC__ */

@@ -1,0 +1,931 @@
+/*
+ * Device-API test (CUDA): the _dev variants on queues, and the plain calls
+ * forced onto the CUDA backend (host data staged by the driver).  Every
+ * result is compared with the same problems run by the CPU backend on host
+ * copies, with the acceptance rule of testutil.h.
+ *
+ * Covered, in d and z: gemm, potrf, getrf, trsm; strided, fixed (pointer
+ * arrays in host and in device memory), group and variable forms; row- and
+ * column-major; argument errors and numerical failures inside a batch (the
+ * codes must match the CPU's and a skipped problem must be left untouched);
+ * ReportNone followed by batchblas_queue_sync; a queue on a user stream;
+ * batches of more than 65535 problems.
+ *
+ * Exits 77 (skipped) when no CUDA device is present.  Not a Check suite:
+ * CUDA must not be initialised before a fork, and this program never forks.
+ * BATCHBLAS_CUDA_PLUGIN defaults to the plugin in the build tree.  The host
+ * path stages through small buffers here (BATCHBLAS_CUDA_STAGE_BYTES,
+ * unless set) so that its chunked pipeline is exercised.
+ */
+#include <complex.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cuda_runtime_api.h>
+#include "batchblas.h"
+#include "testutil.h"
+
+#ifndef BB_TEST_PLUGIN
+#define BB_TEST_PLUGIN ".libs/libbatchblas_cuda.so"
+#endif
+
+static int npassed = 0, nfailed = 0;
+
+static void report(int ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void report(int ok, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (ok) {
+        npassed++;
+    } else {
+        nfailed++;
+        fputs("FAIL: ", stdout);
+        vprintf(fmt, ap);
+        fputc('\n', stdout);
+        fflush(stdout);
+    }
+    va_end(ap);
+}
+
+/* A CUDA call of the test itself failed: nothing sensible can follow. */
+static void cuda_or_die(cudaError_t e, const char *what)
+{
+    if (e != cudaSuccess) {
+        printf("FATAL: %s: %s\n", what, cudaGetErrorString(e));
+        printf("%d passed, %d failed\n", npassed, nfailed + 1);
+        exit(1);
+    }
+}
+
+static void *xmalloc(size_t bytes)
+{
+    void *p = malloc(bytes ? bytes : 1);
+    if (!p) {
+        printf("FATAL: out of host memory\n");
+        exit(1);
+    }
+    return p;
+}
+
+static void *dmalloc(size_t bytes)
+{
+    void *p = NULL;
+    cuda_or_die(cudaMalloc(&p, bytes ? bytes : 1), "cudaMalloc");
+    return p;
+}
+
+/* ------------------------------------------------------------------------- */
+/* Test cases                                                                 */
+/* ------------------------------------------------------------------------- */
+
+enum { R_GEMM, R_POTRF, R_GETRF, R_TRSM };
+static const char *rname[] = {"gemm", "potrf", "getrf", "trsm"};
+enum { F_STRIDED, F_FIXED, F_GROUP, F_VAR };
+enum { PA_HOST, PA_DEV };              /* where a _dev call's pointer arrays live */
+enum { RUN_REF, RUN_DEV, RUN_HOSTCUDA }; /* CPU reference, _dev call, plain call on cuda */
+enum { O_A, O_B, O_C, O_P, NO };       /* operands; O_P = ipiv */
+
+#define MAXG 8
+
+typedef struct {
+    int side, uplo, ta, tb, diag, m, n, k, lda, ldb, ldc;
+    double al[2], be[2];
+    int fix;   /* 0, or a fix-up of this problem's data: see fixups() */
+} prm;
+
+enum { FIX_NONE, FIX_NOT_SPD, FIX_SINGULAR, FIX_NAN_C };
+
+typedef struct {
+    const char *label;
+    int r, z, layout, form, parr, mode, path;
+    int64_t count;
+    int ngroups, gsize[MAXG];
+    prm *p; /* [count] */
+} tcase;
+
+/* Parameters in API shape: one entry per group (group form), per problem
+   (variable form) or just the first (fixed, strided). */
+typedef struct {
+    int64_t np;
+    int *side, *uplo, *ta, *tb, *diag, *m, *n, *k, *lda, *ldb, *ldc;
+    double *al, *be; /* 1 (d) or 2 (z) doubles each */
+} params;
+
+static void params_build(const tcase *t, params *P)
+{
+    int64_t np = t->form == F_GROUP ? t->ngroups : t->form == F_VAR ? t->count : 1;
+    int de = t->z ? 2 : 1;
+    P->np = np;
+    int **f[] = {&P->side, &P->uplo, &P->ta, &P->tb, &P->diag, &P->m, &P->n, &P->k,
+                 &P->lda, &P->ldb, &P->ldc};
+    for (int q = 0; q < 11; q++) *f[q] = (int *)xmalloc((size_t)np * sizeof(int));
+    P->al = (double *)xmalloc((size_t)(np * de) * sizeof(double));
+    P->be = (double *)xmalloc((size_t)(np * de) * sizeof(double));
+    int64_t first = 0;
+    for (int64_t g = 0; g < np; g++) {
+        int64_t i = t->form == F_GROUP ? first : g;
+        if (t->form == F_GROUP) first += t->gsize[g];
+        if (i >= t->count) i = t->count - 1; /* an empty last group: any valid values */
+        const prm *s = &t->p[i];
+        P->side[g] = s->side; P->uplo[g] = s->uplo; P->ta[g] = s->ta; P->tb[g] = s->tb;
+        P->diag[g] = s->diag; P->m[g] = s->m; P->n[g] = s->n; P->k[g] = s->k;
+        P->lda[g] = s->lda; P->ldb[g] = s->ldb; P->ldc[g] = s->ldc;
+        for (int c = 0; c < de; c++) {
+            P->al[g * de + c] = s->al[c];
+            P->be[g * de + c] = s->be[c];
+        }
+    }
+}
+
+static void params_free(params *P)
+{
+    int *f[] = {P->side, P->uplo, P->ta, P->tb, P->diag, P->m, P->n, P->k, P->lda, P->ldb, P->ldc};
+    for (int q = 0; q < 11; q++) free(f[q]);
+    free(P->al);
+    free(P->be);
+}
+
+/* rows x cols of operand o of problem s (logical, user view) */
+static void dims(int r, const prm *s, int o, int *rows, int *cols)
+{
+    *rows = *cols = 0;
+    switch (r) {
+    case R_GEMM:
+        if (o == O_A) { *rows = s->ta == BblasNoTrans ? s->m : s->k; *cols = s->ta == BblasNoTrans ? s->k : s->m; }
+        if (o == O_B) { *rows = s->tb == BblasNoTrans ? s->k : s->n; *cols = s->tb == BblasNoTrans ? s->n : s->k; }
+        if (o == O_C) { *rows = s->m; *cols = s->n; }
+        break;
+    case R_POTRF:
+        if (o == O_A) *rows = *cols = s->n;
+        break;
+    case R_GETRF:
+        if (o == O_A) { *rows = s->m; *cols = s->n; }
+        if (o == O_P) { *rows = s->m < s->n ? s->m : s->n; *cols = 1; }
+        break;
+    case R_TRSM:
+        if (o == O_A) *rows = *cols = s->side == BblasLeft ? s->m : s->n;
+        if (o == O_B) { *rows = s->m; *cols = s->n; }
+        break;
+    }
+}
+
+static int ld_of(const prm *s, int o) { return o == O_A ? s->lda : o == O_B ? s->ldb : o == O_C ? s->ldc : 1; }
+
+static int writes(int r, int o)
+{
+    switch (r) {
+    case R_GEMM: return o == O_C;
+    case R_POTRF: return o == O_A;
+    case R_GETRF: return o == O_A || o == O_P;
+    case R_TRSM: return o == O_B;
+    }
+    return 0;
+}
+
+static int has(int r, int o)
+{
+    switch (r) {
+    case R_GEMM: return o <= O_C;
+    case R_POTRF: return o == O_A;
+    case R_GETRF: return o == O_A || o == O_P;
+    case R_TRSM: return o <= O_B;
+    }
+    return 0;
+}
+
+/* footprint of operand o of problem s, in elements */
+static int64_t foot(const tcase *t, const prm *s, int o)
+{
+    int rows, cols;
+    dims(t->r, s, o, &rows, &cols);
+    if (o == O_P) return rows > 0 ? rows : 1;
+    int64_t ld = ld_of(s, o);
+    int64_t f = t->layout == BblasColMajor ? ld * cols : ld * rows;
+    return f > 0 ? f : 1;
+}
+
+/* ------------------------------------------------------------------------- */
+/* Operand buffers                                                            */
+/* ------------------------------------------------------------------------- */
+
+/* count problems spaced by `stride` elements: the initial content, the CPU
+   reference, the result under test; device copies and pointer arrays. */
+typedef struct {
+    int used;
+    size_t es;
+    int64_t stride, count;
+    char *h0, *ref, *got;
+    char *dev;
+    void **href, **hgot; /* host pointers into ref / got */
+    void **hdev;         /* host array of device pointers */
+    void **ddev;         /* device array of device pointers */
+} buf;
+
+static size_t buf_bytes(const buf *b) { return (size_t)(b->count * b->stride) * b->es; }
+
+static void buf_make(buf *b, const tcase *t, int o)
+{
+    memset(b, 0, sizeof *b);
+    if (!has(t->r, o)) return;
+    b->used = 1;
+    b->es = o == O_P ? sizeof(int) : t->z ? 2 * sizeof(double) : sizeof(double);
+    b->count = t->count;
+    b->stride = 1;
+    for (int64_t i = 0; i < t->count; i++) {
+        int64_t f = foot(t, &t->p[i], o);
+        if (f > b->stride) b->stride = f;
+    }
+    size_t bytes = buf_bytes(b);
+    b->h0 = (char *)xmalloc(bytes);
+    b->ref = (char *)xmalloc(bytes);
+    b->got = (char *)xmalloc(bytes);
+    if (o == O_P) {
+        int *ip = (int *)b->h0;
+        for (int64_t i = 0; i < b->count * b->stride; i++) ip[i] = -7;
+    } else {
+        double *d = (double *)b->h0;
+        for (int64_t i = 0; i < (int64_t)(bytes / sizeof(double)); i++) d[i] = tu_rand();
+    }
+    b->dev = (char *)dmalloc(bytes);
+    b->href = (void **)xmalloc((size_t)b->count * sizeof(void *));
+    b->hgot = (void **)xmalloc((size_t)b->count * sizeof(void *));
+    b->hdev = (void **)xmalloc((size_t)b->count * sizeof(void *));
+    for (int64_t i = 0; i < b->count; i++) {
+        size_t off = (size_t)(i * b->stride) * b->es;
+        b->href[i] = b->ref + off;
+        b->hgot[i] = b->got + off;
+        b->hdev[i] = b->dev + off;
+    }
+    b->ddev = (void **)dmalloc((size_t)b->count * sizeof(void *));
+    cuda_or_die(cudaMemcpy(b->ddev, b->hdev, (size_t)b->count * sizeof(void *), cudaMemcpyHostToDevice),
+                "pointer array upload");
+}
+
+static void buf_free(buf *b)
+{
+    if (!b->used) return;
+    free(b->h0); free(b->ref); free(b->got);
+    free(b->href); free(b->hgot); free(b->hdev);
+    cudaFree(b->dev);
+    cudaFree(b->ddev);
+}
+
+/* element (i, j) of the matrix of problem p: pointer to its real part */
+static double *el(const tcase *t, buf *b, int64_t p, int ld, int i, int j)
+{
+    int64_t off = t->layout == BblasColMajor ? (int64_t)i + (int64_t)j * ld : (int64_t)j + (int64_t)i * ld;
+    return (double *)(b->h0 + (size_t)(p * b->stride + off) * b->es);
+}
+
+/* Problem data the routines need: SPD for potrf, well-conditioned
+   triangles for trsm, plus the failures asked for. */
+static void fixups(const tcase *t, buf *bufs)
+{
+    int de = t->z ? 2 : 1;
+    for (int64_t p = 0; p < t->count; p++) {
+        const prm *s = &t->p[p];
+        if (t->r == R_POTRF) {
+            int n = s->n;
+            for (int i = 0; i < n; i++)
+                for (int j = 0; j <= i; j++) {
+                    double *x = el(t, &bufs[O_A], p, s->lda, i, j);
+                    double *y = el(t, &bufs[O_A], p, s->lda, j, i);
+                    if (i == j) {
+                        x[0] = n + 1.0 + fabs(x[0]);
+                        if (de == 2) x[1] = 0;
+                    } else {
+                        y[0] = x[0];
+                        if (de == 2) y[1] = -x[1];
+                    }
+                }
+            if (s->fix == FIX_NOT_SPD && n > 0) el(t, &bufs[O_A], p, s->lda, n / 2, n / 2)[0] = -1.0;
+        }
+        if (t->r == R_TRSM) {
+            int na = s->side == BblasLeft ? s->m : s->n;
+            for (int i = 0; i < na; i++)
+                for (int j = 0; j < na; j++) {
+                    double *x = el(t, &bufs[O_A], p, s->lda, i, j);
+                    if (i == j) x[0] = 2.0 + fabs(x[0]);
+                    else {
+                        x[0] *= 0.5 / na;
+                        if (de == 2) x[1] *= 0.5 / na;
+                    }
+                }
+        }
+        if (t->r == R_GETRF && s->fix == FIX_SINGULAR && s->n > 1) {
+            for (int i = 0; i < s->m; i++) { /* column 1 (0-based) zero: U(2,2) == 0 */
+                double *x = el(t, &bufs[O_A], p, s->lda, i, 1);
+                x[0] = 0;
+                if (de == 2) x[1] = 0;
+            }
+            for (int i = 0; i < s->m; i++) { /* and column 0 nonzero: a clean failure at k = 2 */
+                double *x = el(t, &bufs[O_A], p, s->lda, i, 0);
+                x[0] = 1.0 + i;
+            }
+        }
+        if (t->r == R_GEMM && s->fix == FIX_NAN_C) {
+            for (int i = 0; i < s->m; i++)
+                for (int j = 0; j < s->n; j++) el(t, &bufs[O_C], p, s->ldc, i, j)[0] = NAN;
+        }
+    }
+}
+
+/* ------------------------------------------------------------------------- */
+/* The calls                                                                  */
+/* ------------------------------------------------------------------------- */
+
+/* One call site per form and routine: d or z, plain or _dev. */
+#define GO(z, dev, dfn, zfn, ...)                                                  \
+    do {                                                                           \
+        if (dev) {                                                                 \
+            if (z) zfn##_dev(__VA_ARGS__, q); else dfn##_dev(__VA_ARGS__, q);      \
+        } else {                                                                   \
+            if (z) zfn(__VA_ARGS__); else dfn(__VA_ARGS__);                        \
+        }                                                                          \
+    } while (0)
+
+static void call(const tcase *t, int run, buf *bufs, int *info, batchblas_queue_t q)
+{
+    int dev = run == RUN_DEV, z = t->z;
+    void *base[NO], *arr[NO];
+    int64_t st[NO];
+    for (int o = 0; o < NO; o++) {
+        buf *b = &bufs[o];
+        base[o] = arr[o] = NULL;
+        st[o] = b->stride;
+        if (!b->used) continue;
+        base[o] = run == RUN_REF ? b->ref : run == RUN_DEV ? b->dev : b->got;
+        arr[o] = run == RUN_REF ? (void *)b->href : run == RUN_HOSTCUDA ? (void *)b->hgot
+               : t->parr == PA_HOST ? (void *)b->hdev : (void *)b->ddev;
+    }
+    params P;
+    params_build(t, &P);
+    const prm *s = &t->p[0];
+    double _Complex al = s->al[0] + I * s->al[1], be = s->be[0] + I * s->be[1];
+    int L = t->layout, cnt = (int)t->count;
+    switch (t->r) {
+    case R_GEMM:
+        switch (t->form) {
+        case F_STRIDED:
+            GO(z, dev, blas_dgemm_batch_strided, blas_zgemm_batch_strided, L, s->ta, s->tb, s->m, s->n,
+               s->k, al, base[O_A], s->lda, st[O_A], base[O_B], s->ldb, st[O_B], be, base[O_C], s->ldc,
+               st[O_C], cnt, info);
+            break;
+        case F_FIXED:
+            GO(z, dev, blas_dgemm_batchf, blas_zgemm_batchf, cnt, L, s->ta, s->tb, s->m, s->n, s->k, al,
+               arr[O_A], s->lda, arr[O_B], s->ldb, be, arr[O_C], s->ldc, info);
+            break;
+        case F_GROUP:
+            GO(z, dev, blas_dgemm_batch, blas_zgemm_batch, t->ngroups, t->gsize, L, P.ta, P.tb, P.m, P.n,
+               P.k, (void *)P.al, arr[O_A], P.lda, arr[O_B], P.ldb, (void *)P.be, arr[O_C], P.ldc, info);
+            break;
+        case F_VAR:
+            GO(z, dev, blas_dgemm_batchv, blas_zgemm_batchv, cnt, L, P.ta, P.tb, P.m, P.n, P.k,
+               (void *)P.al, arr[O_A], P.lda, arr[O_B], P.ldb, (void *)P.be, arr[O_C], P.ldc, info);
+            break;
+        }
+        break;
+    case R_POTRF:
+        switch (t->form) {
+        case F_STRIDED:
+            GO(z, dev, lapack_dpotrf_batch_strided, lapack_zpotrf_batch_strided, L, s->uplo, s->n,
+               base[O_A], s->lda, st[O_A], cnt, info);
+            break;
+        case F_FIXED:
+            GO(z, dev, lapack_dpotrf_batchf, lapack_zpotrf_batchf, cnt, L, s->uplo, s->n, arr[O_A],
+               s->lda, info);
+            break;
+        case F_GROUP:
+            GO(z, dev, lapack_dpotrf_batch, lapack_zpotrf_batch, t->ngroups, t->gsize, L, P.uplo, P.n,
+               arr[O_A], P.lda, info);
+            break;
+        case F_VAR:
+            GO(z, dev, lapack_dpotrf_batchv, lapack_zpotrf_batchv, cnt, L, P.uplo, P.n, arr[O_A], P.lda,
+               info);
+            break;
+        }
+        break;
+    case R_GETRF:
+        switch (t->form) {
+        case F_STRIDED:
+            GO(z, dev, lapack_dgetrf_batch_strided, lapack_zgetrf_batch_strided, L, s->m, s->n,
+               base[O_A], s->lda, st[O_A], base[O_P], st[O_P], cnt, info);
+            break;
+        case F_FIXED:
+            GO(z, dev, lapack_dgetrf_batchf, lapack_zgetrf_batchf, cnt, L, s->m, s->n, arr[O_A], s->lda,
+               arr[O_P], info);
+            break;
+        case F_GROUP:
+            GO(z, dev, lapack_dgetrf_batch, lapack_zgetrf_batch, t->ngroups, t->gsize, L, P.m, P.n,
+               arr[O_A], P.lda, arr[O_P], info);
+            break;
+        case F_VAR:
+            GO(z, dev, lapack_dgetrf_batchv, lapack_zgetrf_batchv, cnt, L, P.m, P.n, arr[O_A], P.lda,
+               arr[O_P], info);
+            break;
+        }
+        break;
+    case R_TRSM:
+        switch (t->form) {
+        case F_STRIDED:
+            GO(z, dev, blas_dtrsm_batch_strided, blas_ztrsm_batch_strided, L, s->side, s->uplo, s->ta,
+               s->diag, s->m, s->n, al, base[O_A], s->lda, st[O_A], base[O_B], s->ldb, st[O_B], cnt,
+               info);
+            break;
+        case F_FIXED:
+            GO(z, dev, blas_dtrsm_batchf, blas_ztrsm_batchf, cnt, L, s->side, s->uplo, s->ta, s->diag,
+               s->m, s->n, al, arr[O_A], s->lda, arr[O_B], s->ldb, info);
+            break;
+        case F_GROUP:
+            GO(z, dev, blas_dtrsm_batch, blas_ztrsm_batch, t->ngroups, t->gsize, L, P.side, P.uplo, P.ta,
+               P.diag, P.m, P.n, (void *)P.al, arr[O_A], P.lda, arr[O_B], P.ldb, info);
+            break;
+        case F_VAR:
+            GO(z, dev, blas_dtrsm_batchv, blas_ztrsm_batchv, cnt, L, P.side, P.uplo, P.ta, P.diag, P.m,
+               P.n, (void *)P.al, arr[O_A], P.lda, arr[O_B], P.ldb, info);
+            break;
+        }
+        break;
+    }
+    params_free(&P);
+}
+
+/* ------------------------------------------------------------------------- */
+/* Running and checking one case                                              */
+/* ------------------------------------------------------------------------- */
+
+static int64_t info_len(const tcase *t)
+{
+    return t->mode == BblasErrorsReportAll ? t->count + 1 : t->mode == BblasErrorsReportGroup ? t->ngroups + 1 : 1;
+}
+
+static double region_ratio(const tcase *t, const buf *b, int64_t p, double dim)
+{
+    const double *g = (const double *)(b->got + (size_t)(p * b->stride) * b->es);
+    const double *r = (const double *)(b->ref + (size_t)(p * b->stride) * b->es);
+    int64_t nd = b->stride * (int64_t)(b->es / sizeof(double));
+    double err = 0, scale = 0;
+    for (int64_t i = 0; i < nd; i++) {
+        double d = g[i] - r[i];
+        if (isnan(g[i]) && isnan(r[i])) d = 0; /* both untouched NaN */
+        err += d * d;
+        scale += r[i] * r[i];
+    }
+    return tu_ratio(sqrt(err), sqrt(scale), dim, t->z ? 3 : 1);
+}
+
+static int region_same(const buf *b, int64_t p, const char *x)
+{
+    size_t off = (size_t)(p * b->stride) * b->es, n = (size_t)b->stride * b->es;
+    return memcmp(b->got + off, x + off, n) == 0;
+}
+
+static void run_case(const tcase *t, batchblas_queue_t q)
+{
+    buf bufs[NO];
+    for (int o = 0; o < NO; o++) buf_make(&bufs[o], t, o);
+    fixups(t, bufs);
+    int64_t ni = info_len(t);
+    int *info_ref = (int *)xmalloc((size_t)ni * sizeof(int));
+    int *info_got = (int *)xmalloc((size_t)ni * sizeof(int));
+    for (int64_t i = 0; i < ni; i++) info_ref[i] = info_got[i] = -999;
+    info_ref[0] = info_got[0] = t->mode;
+
+    /* CPU reference */
+    for (int o = 0; o < NO; o++)
+        if (bufs[o].used) memcpy(bufs[o].ref, bufs[o].h0, buf_bytes(&bufs[o]));
+    batchblas_set_backend(BatchblasBackendCPU);
+    call(t, RUN_REF, bufs, info_ref, NULL);
+
+    /* under test */
+    if (t->path == RUN_DEV) {
+        for (int o = 0; o < NO; o++)
+            if (bufs[o].used)
+                cuda_or_die(cudaMemcpy(bufs[o].dev, bufs[o].h0, buf_bytes(&bufs[o]), cudaMemcpyHostToDevice),
+                            "upload");
+        call(t, RUN_DEV, bufs, info_got, q);
+        if (t->mode == BblasErrorsReportNone) {
+            int rc = batchblas_queue_sync(q);
+            report(rc == BblasSuccess, "%s: batchblas_queue_sync returned %d", t->label, rc);
+        }
+        for (int o = 0; o < NO; o++)
+            if (bufs[o].used)
+                cuda_or_die(cudaMemcpy(bufs[o].got, bufs[o].dev, buf_bytes(&bufs[o]), cudaMemcpyDeviceToHost),
+                            "download");
+    } else {
+        for (int o = 0; o < NO; o++)
+            if (bufs[o].used) memcpy(bufs[o].got, bufs[o].h0, buf_bytes(&bufs[o]));
+        batchblas_set_backend(BatchblasBackendCUDA);
+        call(t, RUN_HOSTCUDA, bufs, info_got, NULL);
+        batchblas_set_backend(BatchblasBackendCPU);
+    }
+
+    /* codes */
+    int64_t bad_info = -1;
+    for (int64_t i = 0; i < ni && bad_info < 0; i++)
+        if (info_ref[i] != info_got[i]) bad_info = i;
+    report(bad_info < 0, "%s: info[%lld] = %d, cpu %d", t->label, (long long)bad_info,
+           bad_info >= 0 ? info_got[bad_info] : 0, bad_info >= 0 ? info_ref[bad_info] : 0);
+
+    /* per-problem codes as the CPU saw them: decide what to compare */
+    int *code = (int *)xmalloc((size_t)t->count * sizeof(int));
+    if (t->mode == BblasErrorsReportAll) {
+        for (int64_t i = 0; i < t->count; i++) code[i] = info_ref[1 + i];
+    } else {
+        for (int64_t i = 0; i < t->count; i++) code[i] = 0; /* the cases with failures report all */
+    }
+
+    double worst = 0;
+    int64_t worst_p = -1;
+    int worst_o = -1, untouched_ok = 1, ro_ok = 1, piv_ok = 1;
+    for (int64_t p = 0; p < t->count; p++) {
+        const prm *s = &t->p[p];
+        int dmax = s->m > s->n ? s->m : s->n;
+        if (s->k > dmax) dmax = s->k;
+        for (int o = 0; o < NO; o++) {
+            buf *b = &bufs[o];
+            if (!b->used) continue;
+            if (code[p] < 0 || !writes(t->r, o)) { /* skipped problem or input: not written */
+                if (!region_same(b, p, b->h0)) {
+                    if (code[p] < 0) untouched_ok = 0; else ro_ok = 0;
+                    if (worst_p < 0) { worst_p = p; worst_o = o; }
+                }
+                continue;
+            }
+            if (code[p] > 0) continue; /* numerical failure: partial results may differ */
+            if (o == O_P) {
+                if (!region_same(b, p, b->ref)) piv_ok = 0;
+                continue;
+            }
+            double r = region_ratio(t, b, p, dmax);
+            if (!isnan(worst) && (isnan(r) || r > worst)) { /* a NaN ratio sticks */
+                worst = r;
+                worst_p = p;
+                worst_o = o;
+            }
+        }
+    }
+    report(tu_accept(worst), "%s: problem %lld operand %d: ratio %.3g", t->label, (long long)worst_p,
+           worst_o, worst);
+    report(untouched_ok, "%s: a skipped problem was written (problem %lld)", t->label, (long long)worst_p);
+    report(ro_ok, "%s: an input operand was written (problem %lld, operand %d)", t->label,
+           (long long)worst_p, worst_o);
+    report(piv_ok, "%s: pivots differ from the cpu's", t->label);
+
+    free(code);
+    free(info_ref);
+    free(info_got);
+    for (int o = 0; o < NO; o++) buf_free(&bufs[o]);
+}
+
+/* ------------------------------------------------------------------------- */
+/* Case builders                                                              */
+/* ------------------------------------------------------------------------- */
+
+static tcase base_case(const char *label, int r, int z, int form, int64_t count)
+{
+    tcase t;
+    memset(&t, 0, sizeof t);
+    t.label = label;
+    t.r = r;
+    t.z = z;
+    t.layout = BblasColMajor;
+    t.form = form;
+    t.parr = PA_DEV;
+    t.mode = BblasErrorsReportAll;
+    t.path = RUN_DEV;
+    t.count = count;
+    t.ngroups = 1;
+    t.gsize[0] = (int)count;
+    t.p = (prm *)xmalloc((size_t)count * sizeof(prm));
+    return t;
+}
+
+/* smallest valid leading dimension plus `pad` */
+static void set_lds(const tcase *t, prm *s, int pad)
+{
+    int rows, cols;
+    int *ld[3] = {&s->lda, &s->ldb, &s->ldc};
+    for (int o = O_A; o <= O_C; o++) {
+        dims(t->r, s, o, &rows, &cols);
+        int need = t->layout == BblasColMajor ? rows : cols;
+        *ld[o] = (need > 1 ? need : 1) + pad;
+    }
+}
+
+static prm mk(int z, int side, int uplo, int ta, int tb, int diag, int m, int n, int k)
+{
+    prm s;
+    memset(&s, 0, sizeof s);
+    s.side = side; s.uplo = uplo; s.ta = ta; s.tb = tb; s.diag = diag;
+    s.m = m; s.n = n; s.k = k;
+    s.al[0] = 0.75; s.al[1] = z ? -0.25 : 0.0;
+    s.be[0] = -0.5; s.be[1] = z ? 0.125 : 0.0;
+    return s;
+}
+
+/* all problems alike */
+static void uniform(tcase *t, prm s, int pad)
+{
+    set_lds(t, &s, pad);
+    for (int64_t i = 0; i < t->count; i++) t->p[i] = s;
+}
+
+static int ctrans(int z) { return z ? BblasConjTrans : BblasTrans; }
+
+static char labels[256][96];
+static int nlabels = 0;
+
+static const char *label(int r, int z, const char *what)
+{
+    char *l = labels[nlabels++ % 256];
+    snprintf(l, sizeof labels[0], "%c%s %s", z ? 'z' : 'd', rname[r], what);
+    return l;
+}
+
+/* A group case: `ng` groups of sizes gs[], parameters from ps[g]. */
+static tcase group_case(const char *lbl, int r, int z, int ng, const int *gs, const prm *ps, int pad)
+{
+    int64_t count = 0;
+    for (int g = 0; g < ng; g++) count += gs[g];
+    tcase t = base_case(lbl, r, z, F_GROUP, count);
+    t.ngroups = ng;
+    int64_t i = 0;
+    for (int g = 0; g < ng; g++) {
+        t.gsize[g] = gs[g];
+        prm s = ps[g];
+        set_lds(&t, &s, pad);
+        for (int j = 0; j < gs[g]; j++) t.p[i++] = s;
+    }
+    return t;
+}
+
+static void run_and_free(tcase *t, batchblas_queue_t q)
+{
+    run_case(t, q);
+    free(t->p);
+}
+
+/* The forms of one routine, from its typical problem `s` and a generator of
+   variable problems. */
+typedef prm (*var_gen)(int z, int64_t i);
+
+static prm gen_gemm(int z, int64_t i)
+{
+    static const int sz[] = {1, 3, 8, 0, 5};
+    int m = sz[i % 5], n = sz[(i / 5) % 5], k = sz[(i / 25) % 5];
+    prm s = mk(z, 0, 0, i % 3 == 0 ? BblasNoTrans : ctrans(z), i % 2 ? BblasNoTrans : BblasTrans, 0, m, n, k);
+    if (i % 7 == 0) s.al[0] = -1.25;
+    return s;
+}
+
+static prm gen_potrf(int z, int64_t i)
+{
+    return mk(z, 0, i % 2 ? BblasUpper : BblasLower, 0, 0, 0, 0, (int)(1 + i % 12), 0);
+}
+
+static prm gen_getrf(int z, int64_t i)
+{
+    static const int sz[] = {4, 7, 1, 10};
+    return mk(z, 0, 0, 0, 0, 0, sz[i % 4], sz[(i / 4) % 4], 0);
+}
+
+static prm gen_trsm(int z, int64_t i)
+{
+    static const int sz[] = {2, 5, 9};
+    return mk(z, i % 2 ? BblasLeft : BblasRight, (i / 2) % 2 ? BblasUpper : BblasLower,
+              (i / 4) % 2 ? BblasNoTrans : ctrans(z), 0, (i / 8) % 2 ? BblasUnit : BblasNonUnit,
+              sz[i % 3], sz[(i / 3) % 3], 0);
+}
+
+static tcase var_case(const char *lbl, int r, int z, int64_t count, var_gen gen, int layout, int pad)
+{
+    tcase t = base_case(lbl, r, z, F_VAR, count);
+    t.layout = layout;
+    for (int64_t i = 0; i < count; i++) {
+        prm s = gen(z, i);
+        set_lds(&t, &s, pad + (int)(i % 3));
+        t.p[i] = s;
+    }
+    return t;
+}
+
+static void routine_tests(int r, int z, batchblas_queue_t q)
+{
+    prm s, s2, s3;
+    switch (r) {
+    case R_GEMM:
+        s = mk(z, 0, 0, BblasNoTrans, BblasNoTrans, 0, 5, 4, 3);
+        s2 = mk(z, 0, 0, ctrans(z), BblasNoTrans, 0, 4, 6, 5);
+        s3 = mk(z, 0, 0, BblasNoTrans, BblasTrans, 0, 7, 2, 9);
+        break;
+    case R_POTRF:
+        s = mk(z, 0, BblasLower, 0, 0, 0, 0, 6, 0);
+        s2 = mk(z, 0, BblasUpper, 0, 0, 0, 0, 9, 0);
+        s3 = mk(z, 0, BblasLower, 0, 0, 0, 0, 1, 0);
+        break;
+    case R_GETRF:
+        s = mk(z, 0, 0, 0, 0, 0, 7, 5, 0);
+        s2 = mk(z, 0, 0, 0, 0, 0, 6, 6, 0);
+        s3 = mk(z, 0, 0, 0, 0, 0, 3, 8, 0);
+        break;
+    default:
+        s = mk(z, BblasLeft, BblasLower, BblasNoTrans, 0, BblasNonUnit, 6, 3, 0);
+        s2 = mk(z, BblasRight, BblasUpper, ctrans(z), 0, BblasUnit, 4, 7, 0);
+        s3 = mk(z, BblasLeft, BblasUpper, BblasTrans, 0, BblasNonUnit, 5, 5, 0);
+        break;
+    }
+    tcase t;
+
+    /* strided, column-major, padded lds; with a numerical failure for the LAPACK ones */
+    t = base_case(label(r, z, "strided col"), r, z, F_STRIDED, 37);
+    uniform(&t, s, 2);
+    if (r == R_POTRF) t.p[5].fix = FIX_NOT_SPD;
+    if (r == R_GETRF) t.p[3].fix = FIX_SINGULAR;
+    run_and_free(&t, q);
+
+    /* strided, row-major */
+    t = base_case(label(r, z, "strided row"), r, z, F_STRIDED, 20);
+    t.layout = BblasRowMajor;
+    uniform(&t, s2, 1);
+    if (r == R_GETRF) t.p[7].fix = FIX_SINGULAR;
+    run_and_free(&t, q);
+
+    /* fixed, pointer arrays in host memory */
+    t = base_case(label(r, z, "fixed host-ptrs"), r, z, F_FIXED, 33);
+    t.parr = PA_HOST;
+    uniform(&t, s3, 0);
+    run_and_free(&t, q);
+
+    /* fixed, pointer arrays in device memory, row-major */
+    t = base_case(label(r, z, "fixed dev-ptrs row"), r, z, F_FIXED, 29);
+    t.layout = BblasRowMajor;
+    uniform(&t, s, 3);
+    run_and_free(&t, q);
+
+    /* group form: three groups (one empty), device then host pointer arrays */
+    {
+        int gs[3] = {5, 0, 7};
+        prm ps[3] = {s, s2, s3};
+        t = group_case(label(r, z, "group dev-ptrs"), r, z, 3, gs, ps, 1);
+        run_and_free(&t, q);
+        t = group_case(label(r, z, "group host-ptrs report-group"), r, z, 3, gs, ps, 0);
+        t.parr = PA_HOST;
+        t.mode = BblasErrorsReportGroup;
+        run_and_free(&t, q);
+    }
+
+    /* variable form: repeated parameter sets (grouped into launches) */
+    var_gen gen = r == R_GEMM ? gen_gemm : r == R_POTRF ? gen_potrf : r == R_GETRF ? gen_getrf : gen_trsm;
+    t = var_case(label(r, z, "variable dev-ptrs"), r, z, 61, gen, BblasColMajor, 0);
+    if (r == R_POTRF) { t.p[4].lda = t.p[4].n > 1 ? t.p[4].n - 1 : 0; } /* argument error: skipped */
+    if (r == R_POTRF) t.p[9].fix = FIX_NOT_SPD;
+    run_and_free(&t, q);
+    t = var_case(label(r, z, "variable host-ptrs row"), r, z, 47, gen, BblasRowMajor, 1);
+    t.parr = PA_HOST;
+    if (r == R_TRSM) t.p[6].ldb = 0; /* argument error */
+    run_and_free(&t, q);
+
+    /* ReportNone: returns without waiting; then queue_sync */
+    t = base_case(label(r, z, "strided report-none"), r, z, F_STRIDED, 40);
+    t.mode = BblasErrorsReportNone;
+    uniform(&t, s2, 0);
+    run_and_free(&t, q);
+
+    /* host data on the cuda backend (the plain calls) */
+    t = base_case(label(r, z, "host strided"), r, z, F_STRIDED, 300);
+    t.path = RUN_HOSTCUDA;
+    uniform(&t, s, 1);
+    if (r == R_GEMM) { t.p[0].be[0] = t.p[0].be[1] = 0; uniform(&t, t.p[0], 1); t.p[11].fix = FIX_NAN_C; }
+    if (r == R_POTRF) t.p[17].fix = FIX_NOT_SPD;
+    run_and_free(&t, q);
+    t = base_case(label(r, z, "host strided row"), r, z, F_STRIDED, 50);
+    t.path = RUN_HOSTCUDA;
+    t.layout = BblasRowMajor;
+    uniform(&t, s2, 2);
+    if (r == R_GETRF) t.p[1].fix = FIX_SINGULAR;
+    run_and_free(&t, q);
+    {
+        int gs[3] = {9, 4, 0};
+        prm ps[3] = {s3, s, s2};
+        t = group_case(label(r, z, "host group"), r, z, 3, gs, ps, 2);
+        t.path = RUN_HOSTCUDA;
+        run_and_free(&t, q);
+    }
+    t = var_case(label(r, z, "host variable"), r, z, 77, gen, BblasColMajor, 0);
+    t.path = RUN_HOSTCUDA;
+    if (r == R_POTRF) t.p[10].lda = t.p[10].n > 1 ? t.p[10].n - 1 : 0;
+    run_and_free(&t, q);
+    t = var_case(label(r, z, "host variable row"), r, z, 40, gen, BblasRowMajor, 1);
+    t.path = RUN_HOSTCUDA;
+    t.form = F_FIXED; /* fixed form on host pointer arrays: all like problem 0 */
+    uniform(&t, t.p[0], 1);
+    run_and_free(&t, q);
+}
+
+/* More than 65535 problems: the grid limit, 64-bit counts, the chunked
+   host pipeline. */
+static void big_tests(int z, batchblas_queue_t q)
+{
+    const int64_t N = 70001;
+    prm s = mk(z, 0, 0, BblasNoTrans, BblasTrans, 0, 3, 2, 4);
+    tcase t;
+    t = base_case(label(R_GEMM, z, "big strided"), R_GEMM, z, F_STRIDED, N);
+    uniform(&t, s, 0);
+    run_and_free(&t, q);
+    t = base_case(label(R_GEMM, z, "big fixed dev-ptrs"), R_GEMM, z, F_FIXED, N);
+    uniform(&t, s, 1);
+    run_and_free(&t, q);
+    t = var_case(label(R_GEMM, z, "big variable dev-ptrs"), R_GEMM, z, N, gen_gemm, BblasColMajor, 0);
+    run_and_free(&t, q);
+    t = var_case(label(R_POTRF, z, "big variable host-ptrs"), R_POTRF, z, N, gen_potrf, BblasColMajor, 0);
+    t.parr = PA_HOST;
+    run_and_free(&t, q);
+    t = base_case(label(R_GEMM, z, "big host strided"), R_GEMM, z, F_STRIDED, N);
+    t.path = RUN_HOSTCUDA;
+    uniform(&t, s, 0);
+    run_and_free(&t, q);
+    t = var_case(label(R_GETRF, z, "big host variable"), R_GETRF, z, N, gen_getrf, BblasColMajor, 1);
+    t.path = RUN_HOSTCUDA;
+    run_and_free(&t, q);
+}
+
+/* ------------------------------------------------------------------------- */
+/* Queues                                                                     */
+/* ------------------------------------------------------------------------- */
+
+static void queue_tests(int ndev)
+{
+    batchblas_queue_t q = NULL;
+    int rc = batchblas_queue_create(&q, 0);
+    report(rc == BblasSuccess && q != NULL, "queue_create(0) = %d", rc);
+    if (q) {
+        report(batchblas_queue_stream(q) != NULL, "queue_stream of a new queue is NULL");
+        report(batchblas_queue_sync(q) == BblasSuccess, "queue_sync of an idle queue");
+        report(batchblas_queue_destroy(q) == BblasSuccess, "queue_destroy");
+    }
+    report(batchblas_queue_destroy(NULL) == BblasSuccess, "queue_destroy(NULL)");
+    batchblas_queue_t bad = (batchblas_queue_t)1;
+    rc = batchblas_queue_create(&bad, ndev);
+    report(rc == BblasErrInvalid && bad == NULL, "queue_create(device count) = %d", rc);
+    rc = batchblas_queue_create(&bad, -1);
+    report(rc == BblasErrInvalid, "queue_create(-1) = %d", rc);
+
+    /* a queue on the caller's stream: used, then left alive */
+    cudaStream_t user;
+    cuda_or_die(cudaStreamCreate(&user), "cudaStreamCreate");
+    rc = batchblas_queue_create_with_stream(&q, 0, (void *)user);
+    report(rc == BblasSuccess, "queue_create_with_stream = %d", rc);
+    if (rc == BblasSuccess) {
+        report(batchblas_queue_stream(q) == (void *)user, "queue_stream is not the caller's stream");
+        tcase t = base_case("dgemm on a user stream", R_GEMM, 0, F_STRIDED, 64);
+        uniform(&t, mk(0, 0, 0, BblasNoTrans, BblasNoTrans, 0, 4, 4, 4), 0);
+        run_and_free(&t, q);
+        t = base_case("dgemm on a user stream, report-none", R_GEMM, 0, F_STRIDED, 64);
+        t.mode = BblasErrorsReportNone;
+        uniform(&t, mk(0, 0, 0, BblasNoTrans, ctrans(0), 0, 4, 5, 6), 1);
+        run_and_free(&t, q);
+        report(batchblas_queue_destroy(q) == BblasSuccess, "queue_destroy (user stream)");
+        report(cudaStreamSynchronize(user) == cudaSuccess, "user stream destroyed with its queue");
+    }
+    cudaStreamDestroy(user);
+}
+
+int main(void)
+{
+    int ndev = 0;
+    if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev <= 0) {
+        printf("no CUDA device: skipped\n");
+        return 77;
+    }
+    setenv("BATCHBLAS_CUDA_PLUGIN", BB_TEST_PLUGIN, 0);
+    setenv("BATCHBLAS_CUDA_STAGE_BYTES", "1048576", 0); /* several chunks for the big host batches */
+    if (!batchblas_backend_available(BatchblasBackendCUDA)) {
+        printf("FAIL: a CUDA device is present but the cuda backend is not available "
+               "(BATCHBLAS_CUDA_PLUGIN=%s; BATCHBLAS_VERBOSE=1 says why)\n", getenv("BATCHBLAS_CUDA_PLUGIN"));
+        printf("0 passed, 1 failed\n");
+        return 1;
+    }
+    tu_seed(2024);
+    queue_tests(ndev);
+
+    batchblas_queue_t q = NULL;
+    int rc = batchblas_queue_create(&q, 0);
+    if (rc != BblasSuccess) {
+        printf("FAIL: queue_create: %d\n", rc);
+        printf("%d passed, %d failed\n", npassed, nfailed + 1);
+        return 1;
+    }
+    for (int z = 0; z <= 1; z++) {
+        for (int r = R_GEMM; r <= R_TRSM; r++) routine_tests(r, z, q);
+        big_tests(z, q);
+    }
+    report(batchblas_queue_destroy(q) == BblasSuccess, "queue_destroy at the end");
+    batchblas_set_backend(BatchblasBackendAuto);
+
+    printf("%d passed, %d failed\n", npassed, nfailed);
+    return nfailed ? 1 : 0;
+}
