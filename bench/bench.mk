@@ -22,3 +22,4 @@ batchblas_bench_SOURCES = bench/bench.c bench/bench.h tests/testutil.c tests/tes
 batchblas_bench_CPPFLAGS = $(BENCH_CPPFLAGS)
 batchblas_bench_LDADD = libbbbench_s.la libbbbench_d.la libbbbench_c.la libbbbench_z.la \
 	libbatchblas.la $(BLAS_ALL) $(OPENMP_CFLAGS) -lm
+EXTRA_DIST += bench/cpu_sweep.sh

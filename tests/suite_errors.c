@@ -1294,7 +1294,7 @@ START_TEST(test_zero_and_empty)
             for (int mi = 0; mi < 5; mi++) {
                 int mode = all_modes[mi];
                 setup(&x, r, form, layouts[l], 0, 3);
-                snprintf(x.where, sizeof x.where, "%s %s%s_%s %s-major, %s = 0, mode %s", TU_PNAME,
+                snprintf(x.where, sizeof x.where, "%s %s%s_%s %s-major, %.15s = 0, mode %s", TU_PNAME,
                          TU_PNAME, r->name, form_name[form], tu_layout_name(layouts[l]), tok[t],
                          mode_name(mode));
                 call_t *c = &x.c;

@@ -46,13 +46,18 @@ typedef struct {
     int norm, m, n, lda; /* gecond: m = n */
 } pset;
 
+/*
+ * gecond's singular members are singular the same way in A and A^T (a
+ * row-major A reaches the kernel as the column-major A^T, see problem.c):
+ * row and column c zero, or a NaN at (c,c); both give info c+1 with partial
+ * pivoting in either layout.
+ */
 enum {
     D_NONE,
-    D_NAN,     /* A(r,c) = NaN: lange gives NaN, gecond info c+1 */
-    D_NANCOL,  /* column c all NaN: gecond info c+1 */
-    D_ZEROCOL, /* column c zero: gecond info c+1 */
-    D_BIG,     /* A scaled by BIG (lange) */
-    D_SMALL    /* A scaled by SMALL (lange) */
+    D_NAN,      /* A(r,c) = NaN: lange gives NaN; gecond (r = c) info c+1 */
+    D_ZEROCROSS, /* row and column c zero: gecond info c+1 */
+    D_BIG,      /* A scaled by BIG (lange) */
+    D_SMALL     /* A scaled by SMALL (lange) */
 };
 typedef struct {
     int kind, r, c;
@@ -170,7 +175,7 @@ static int ref_inv(int n, const zd *A, zd *Ai)
 static int expected_info(int op, const defect *d)
 {
     if (op != OP_GECOND) return 0;
-    return d->kind == D_NAN || d->kind == D_NANCOL || d->kind == D_ZEROCOL ? d->c + 1 : 0;
+    return d->kind == D_NAN || d->kind == D_ZEROCROSS ? d->c + 1 : 0;
 }
 
 static void make_problem(int layout, prob *q)
@@ -181,9 +186,8 @@ static void make_problem(int layout, prob *q)
     for (int j = 0; j < n; j++)
         for (int i = 0; i < m; i++) {
             zd v = scale * tu_z(tu_rand_T());
-            if (q->d.kind == D_ZEROCOL && j == q->d.c) v = 0;
-            if ((q->d.kind == D_NANCOL && j == q->d.c) || (q->d.kind == D_NAN && i == q->d.r && j == q->d.c))
-                v = NAN;
+            if (q->d.kind == D_ZEROCROSS && (i == q->d.c || j == q->d.c)) v = 0;
+            if (q->d.kind == D_NAN && i == q->d.r && j == q->d.c) v = NAN;
             q->A[tu_idx(q->p.lda, layout, i, j)] = tu_T(v);
             q->M[i + (int64_t)j * m] = tu_z(q->A[tu_idx(q->p.lda, layout, i, j)]);
         }
@@ -360,10 +364,9 @@ static defect make_defect(int op, int m, int n, int v)
         d.r = (m - 1) * (v % 4) / 3;
         d.c = (n - 1) / 2;
     } else {
-        const int kinds[3] = {D_ZEROCOL, D_NAN, D_NANCOL};
-        d.kind = kinds[v % 3];
-        d.r = (n - 1) * (v % 5) / 4;
+        d.kind = v % 3 == 1 ? D_NAN : D_ZEROCROSS;
         d.c = v % 2 ? n - 1 : n / 3;
+        d.r = d.c;
     }
     return d;
 }

@@ -276,7 +276,7 @@ static void potrs_blas(const bb_problem *p)
     }
     T one = 1;
     CBLAS_UPLO u = bb_cblas_uplo(p->uplo);
-    CBLAS_TRANSPOSE first = p->uplo == BblasUpper ? CblasNoTrans : CblasTrans;
+    CBLAS_TRANSPOSE first = p->uplo == BblasUpper ? CblasNoTrans : CblasConjTrans;
     CBLAS_TRANSPOSE second = p->uplo == BblasUpper ? CblasConjTrans : CblasNoTrans;
     CBLAS(trsm)(CblasColMajor, CblasRight, u, first, CblasNonUnit, p->nrhs, p->n, CBLAS_SCALAR(one),
                 A, (int)p->lda, B, (int)p->ldb);
@@ -300,7 +300,7 @@ int X(cpu_potrs)(bb_problem *p, bb_work *w)
 int X(cpu_posv)(bb_problem *p, bb_work *w)
 {
     int info = X(cpu_potrf)(p, w);
-    if (info) return info; /* B untouched */
+    if (info) { ((T*)p->b)[0] = 0; return info; }
     return X(cpu_potrs)(p, w);
 }
 

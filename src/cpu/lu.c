@@ -140,6 +140,54 @@ static void laswp_back(int ncol, T *a, int64_t lda, int k1, int k2, const int *i
     }
 }
 
+/* y[lo..hi) -= x[lo..hi) * u */
+static inline void axpy_sub(int lo, int hi, const T *x, T *y, T u)
+{
+    SIMD for (int i = lo; i < hi; i++) y[i] -= mul(x[i], u);
+}
+
+/* Rank-1 update of columns j0 <= j < j1, rows lo..hi-1:
+   a(i,j) -= x[i] * a(urow,j), four columns per pass over x. */
+static void rank1(int lo, int hi, const T *x, T *a, int64_t lda, int urow, int j0, int j1)
+{
+    int j = j0;
+    for (; j + 4 <= j1; j += 4) {
+        T *y0 = a + j * lda, *y1 = y0 + lda, *y2 = y1 + lda, *y3 = y2 + lda;
+        T u0 = y0[urow], u1 = y1[urow], u2 = y2[urow], u3 = y3[urow];
+        SIMD for (int i = lo; i < hi; i++) {
+            T xi = x[i];
+            y0[i] -= mul(xi, u0);
+            y1[i] -= mul(xi, u1);
+            y2[i] -= mul(xi, u2);
+            y3[i] -= mul(xi, u3);
+        }
+    }
+    for (; j < j1; j++) axpy_sub(lo, hi, x, a + j * lda, a[urow + j * lda]);
+}
+
+/* y[0..n) += (or -= when neg) sum_{i0 <= i < i1} a(0..n, i) * w[i], four
+   columns per pass over y. */
+static void gemv_acc(int n, T *y, const T *a, int64_t lda, int i0, int i1, const T *w, int neg)
+{
+    int i = i0;
+    for (; i + 4 <= i1; i += 4) {
+        const T *c0 = a + i * lda, *c1 = c0 + lda, *c2 = c1 + lda, *c3 = c2 + lda;
+        T w0 = w[i], w1 = w[i + 1], w2 = w[i + 2], w3 = w[i + 3];
+        if (neg) {
+            SIMD for (int r = 0; r < n; r++)
+                y[r] -= mul(c0[r], w0) + mul(c1[r], w1) + mul(c2[r], w2) + mul(c3[r], w3);
+        } else {
+            SIMD for (int r = 0; r < n; r++)
+                y[r] += mul(c0[r], w0) + mul(c1[r], w1) + mul(c2[r], w2) + mul(c3[r], w3);
+        }
+    }
+    for (; i < i1; i++) {
+        const T *c = a + i * lda;
+        T wi = neg ? -w[i] : w[i];
+        SIMD for (int r = 0; r < n; r++) y[r] += mul(c[r], wi);
+    }
+}
+
 /* ---- LU factorisation --------------------------------------------------- */
 
 /* Unblocked right-looking LU of the m x n column-major a; ipiv NULL: no
@@ -166,45 +214,60 @@ static int getf2(int m, int n, T *a, int64_t lda, int *ipiv)
                 for (int i = k + 1; i < m; i++) ak[i] /= piv;
             }
         }
-        for (int j = k + 1; j < n; j++) {
-            T *aj = a + j * lda;
-            T u = aj[k];
-            SIMD for (int i = k + 1; i < m; i++) aj[i] -= mul(ak[i], u);
-        }
+        rank1(k + 1, m, ak, a, lda, k, k + 1, n);
     }
     return info;
 }
 
-/* Recursive LU (column halves): the left half, its interchanges on the right
-   half, a triangular solve and one gemm update, then the trailing block.
-   Same pivots and info rule as getf2. */
-static int lu_rec(int m, int n, T *a, int64_t lda, int *ipiv)
+/* LU without pivoting, recursive on column halves (LAPACK has none): the
+   left half, a triangular solve and one gemm update, then the trailing
+   block.  Same info rule as getf2. */
+static int lu_rec_np(int m, int n, T *a, int64_t lda)
 {
     int mn = imin(m, n);
-    if (mn <= BB_CPU_LU_REC_BASE) return getf2(m, n, a, lda, ipiv);
+    if (mn <= BB_CPU_LU_REC_BASE) return getf2(m, n, a, lda, NULL);
     int n1 = mn / 2, n2 = n - n1;
     T *a12 = a + n1 * lda, *a21 = a + n1, *a22 = a12 + n1;
     T one = 1, mone = -1;
-    int info = lu_rec(m, n1, a, lda, ipiv);
-    if (ipiv) laswp(n2, a12, lda, 0, n1, ipiv);
+    int info = lu_rec_np(m, n1, a, lda);
     CBLAS(trsm)(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasUnit, n1, n2,
                 CBLAS_SCALAR(one), a, (int)lda, a12, (int)lda);
     CBLAS(gemm)(CblasColMajor, CblasNoTrans, CblasNoTrans, m - n1, n2, n1, CBLAS_SCALAR(mone),
                 a21, (int)lda, a12, (int)lda, CBLAS_SCALAR(one), a22, (int)lda);
-    int info2 = lu_rec(m - n1, n2, a22, lda, ipiv ? ipiv + n1 : NULL);
+    int info2 = lu_rec_np(m - n1, n2, a22, lda);
     if (info == 0 && info2 > 0) info = info2 + n1;
-    if (ipiv) {
-        for (int k = n1; k < mn; k++) ipiv[k] += n1;
-        laswp(n1, a, lda, n1, mn, ipiv);
+    return info;
+}
+
+/*
+ * LAPACKE getrf under our singularity rule.  LAPACK's pivot search passes
+ * over a NaN that is not first in its column, so the first column c holding
+ * a NaN is found beforehand: the columns before it are NaN-free and pivot as
+ * in getf2, and getf2 takes the NaN as pivot at step c+1 at the latest.
+ */
+static int getrf_lapacke(int m, int n, T *a, int64_t lda, int *ipiv)
+{
+    int mn = imin(m, n), cnan = mn;
+    for (int j = 0; j < mn && cnan == mn; j++) {
+        const T *aj = a + j * lda;
+        for (int i = 0; i < m; i++)
+            if (isnan_T(aj[i])) {
+                cnan = j;
+                break;
+            }
     }
+    LAPACKE(getrf_work)(LAPACK_COL_MAJOR, m, n, a, lda, ipiv);
+    int info = first_singular(cnan, a, lda);
+    if (info == 0 && cnan < mn) info = cnan + 1;
     return info;
 }
 
 static int lu_factor(int m, int n, T *a, int64_t lda, int *ipiv)
 {
-    if (imin(m, n) <= (ipiv ? BB_CPU_GETRF_OWN_MAX : BB_CPU_GETRFNP_OWN_MAX))
-        return getf2(m, n, a, lda, ipiv);
-    return lu_rec(m, n, a, lda, ipiv);
+    if (ipiv)
+        return imin(m, n) <= BB_CPU_GETRF_OWN_MAX ? getf2(m, n, a, lda, ipiv)
+                                                  : getrf_lapacke(m, n, a, lda, ipiv);
+    return imin(m, n) <= BB_CPU_GETRFNP_OWN_MAX ? getf2(m, n, a, lda, NULL) : lu_rec_np(m, n, a, lda);
 }
 
 /* getrf / getrfnp on either layout; ipiv NULL: no pivoting. */
@@ -309,9 +372,17 @@ static void getrs_cm(int trans, int n, int nrhs, const T *a, int64_t lda, const 
     recip_diag(n, a, lda, cj, work);
     if (trans == BblasNoTrans) {
         laswp(nrhs, b, ldb, 0, n, ipiv);
-        for (int j = 0; j < nrhs; j++) {
-            solve_l(n, a, lda, b + j * ldb);
-            solve_u(n, a, lda, work, b + j * ldb);
+        if (nrhs == 1) {
+            solve_l(n, a, lda, b);
+            solve_u(n, a, lda, work, b);
+            return;
+        }
+        /* all right-hand sides at once: rank-1 updates of B */
+        for (int k = 0; k < n; k++) rank1(k + 1, n, a + k * lda, b, ldb, k, 0, nrhs);
+        for (int k = n - 1; k >= 0; k--) {
+            T r = work[k];
+            for (int j = 0; j < nrhs; j++) b[k + j * ldb] = mul(b[k + j * ldb], r);
+            rank1(0, k, a + k * lda, b, ldb, k, 0, nrhs);
         }
     } else {
         for (int j = 0; j < nrhs; j++) {
@@ -390,11 +461,25 @@ static void getri_cm(int n, T *a, int64_t lda, const int *ipiv, T *work)
         T *aj = a + j * lda;
         aj[j] = 1 / aj[j];
         T ajj = -aj[j];
+        /* aj[0..j) := inv(U)(0:j,0:j) * aj[0..j), out of place through work */
         for (int k = 0; k < j; k++) {
-            const T *ak = a + k * lda;
-            T t = aj[k];
-            SIMD for (int i = 0; i < k; i++) aj[i] += mul(ak[i], t);
-            aj[k] = mul(ak[k], t);
+            work[k] = aj[k];
+            aj[k] = 0;
+        }
+        int k = 0;
+        for (; k + 4 <= j; k += 4) {
+            const T *c0 = a + k * lda, *c1 = c0 + lda, *c2 = c1 + lda, *c3 = c2 + lda;
+            T w0 = work[k], w1 = work[k + 1], w2 = work[k + 2], w3 = work[k + 3];
+            gemv_acc(k, aj, a, lda, k, k + 4, work, 0); /* rows above the 4 x 4 triangle */
+            aj[k] += mul(c0[k], w0) + mul(c1[k], w1) + mul(c2[k], w2) + mul(c3[k], w3);
+            aj[k + 1] += mul(c1[k + 1], w1) + mul(c2[k + 1], w2) + mul(c3[k + 1], w3);
+            aj[k + 2] += mul(c2[k + 2], w2) + mul(c3[k + 2], w3);
+            aj[k + 3] += mul(c3[k + 3], w3);
+        }
+        for (; k < j; k++) {
+            const T *ck = a + k * lda;
+            T wk = work[k];
+            SIMD for (int i = 0; i <= k; i++) aj[i] += mul(ck[i], wk);
         }
         SIMD for (int i = 0; i < j; i++) aj[i] = mul(aj[i], ajj);
     }
@@ -404,11 +489,7 @@ static void getri_cm(int n, T *a, int64_t lda, const int *ipiv, T *work)
             work[i] = aj[i];
             aj[i] = 0;
         }
-        for (int i = j + 1; i < n; i++) {
-            const T *ai = a + i * lda;
-            T t = work[i];
-            SIMD for (int r = 0; r < n; r++) aj[r] -= mul(ai[r], t);
-        }
+        gemv_acc(n, aj, a, lda, j + 1, n, work, 1);
     }
     for (int j = n - 2; j >= 0; j--) {
         int jp = ipiv[j] - 1;

@@ -219,7 +219,23 @@ static int gauss_jordan(int n, T *a, int64_t lda, int *perm, T *c)
         }
         c[k] = 0;
         ak[k] = 1;
-        for (int j = 0; j < n; j++) {
+        int j = 0;
+        for (; j + 4 <= n; j += 4) { /* four columns per pass over c */
+            T *y0 = a + j * lda, *y1 = y0 + lda, *y2 = y1 + lda, *y3 = y2 + lda;
+            T u0 = mul(y0[k], d), u1 = mul(y1[k], d), u2 = mul(y2[k], d), u3 = mul(y3[k], d);
+            y0[k] = u0;
+            y1[k] = u1;
+            y2[k] = u2;
+            y3[k] = u3;
+            SIMD for (int i = 0; i < n; i++) {
+                T ci = c[i];
+                y0[i] -= mul(ci, u0);
+                y1[i] -= mul(ci, u1);
+                y2[i] -= mul(ci, u2);
+                y3[i] -= mul(ci, u3);
+            }
+        }
+        for (; j < n; j++) {
             T *aj = a + j * lda;
             T u = mul(aj[k], d);
             aj[k] = u;

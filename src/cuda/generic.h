@@ -100,7 +100,7 @@ __device__ __forceinline__ double warp_reduce(double v, int op)
     return v;
 }
 /* Block-wide reduction; every thread gets the (identical) result. */
-__device__ __noinline__ double blk_reduce(double v, int op)
+static __device__ __noinline__ double blk_reduce(double v, int op)
 {
     __shared__ double sh[32];
     const int lane = threadIdx.x & 31, w = threadIdx.x >> 5, nw = blockDim.x >> 5;
