@@ -310,8 +310,8 @@ void bench_print_header(FILE *f, const bench_opts *o, const char *const *labels,
             ri->flops, o->prec >= 2 ? " x 4 (complex)" : "", ri->bytes, bench_elem_size(o->prec));
     fprintf(f, "# roofline: floor = max(bytes / %.1f GB/s, flops / %.0f GFLOP/s); %%roof = floor / time\n",
             o->bw_gbs, o->peak_gflops);
-    fprintf(f, "# timing: median of %d reps after 1 warm-up; written operands restored from a pristine copy "
-               "before every run, outside the timed region\n", o->reps);
+    fprintf(f, "# timing: median of %d reps after 1 warm-up (ours and baseline reps interleaved); written operands "
+               "restored from a pristine copy before every run, outside the timed region\n", o->reps);
     if (o->baseline)
         fprintf(f, "# baseline: #pragma omp parallel for schedule(%s) over the problems, one %s per problem, "
                    "OpenBLAS 1 thread\n", o->base_static ? "static" : "dynamic", ri->baseline);
@@ -383,29 +383,39 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-void bench_measure(const bench_prec_ops *ops, bench_set *s, void (*run)(bench_set *), bench_result *r)
+void bench_measure(const bench_prec_ops *ops, bench_set *s, void (*const *run)(bench_set *), int nimpl,
+                   bench_result *r)
 {
     const bench_opts *o = s->o;
-    memset(r, 0, sizeof *r);
-    /* warm-up on pristine inputs, then the check of its outputs */
-    ops->restore(s);
-    run(s);
-    r->err = ops->check(s, &r->ok, &r->info_bad);
-    double *t = malloc(sizeof(double) * (size_t)o->reps);
-    for (int k = 0; k < o->reps; k++) {
+    /* warm-up of each implementation on pristine inputs, then the check of
+       its outputs */
+    for (int k = 0; k < nimpl; k++) {
+        memset(&r[k], 0, sizeof r[k]);
         ops->restore(s);
-        double t0 = tu_now();
-        run(s);
-        t[k] = tu_now() - t0;
+        run[k](s);
+        r[k].err = ops->check(s, &r[k].ok, &r[k].info_bad);
     }
-    qsort(t, (size_t)o->reps, sizeof *t, cmp_double);
-    int h = o->reps / 2;
-    r->ms = 1e3 * (o->reps % 2 ? t[h] : 0.5 * (t[h - 1] + t[h]));
-    r->ms_min = 1e3 * t[0];
-    r->ms_max = 1e3 * t[o->reps - 1];
-    r->measured = 1;
+    /* timed runs, the implementations interleaved so that both see the same
+       machine (other load, memory, frequency) */
+    double *t = malloc(sizeof(double) * (size_t)o->reps * (size_t)nimpl);
+    for (int rep = 0; rep < o->reps; rep++)
+        for (int k = 0; k < nimpl; k++) {
+            ops->restore(s);
+            double t0 = tu_now();
+            run[k](s);
+            t[k * o->reps + rep] = tu_now() - t0;
+        }
+    for (int k = 0; k < nimpl; k++) {
+        double *tk = t + k * o->reps;
+        qsort(tk, (size_t)o->reps, sizeof *tk, cmp_double);
+        int h = o->reps / 2;
+        r[k].ms = 1e3 * (o->reps % 2 ? tk[h] : 0.5 * (tk[h - 1] + tk[h]));
+        r[k].ms_min = 1e3 * tk[0];
+        r[k].ms_max = 1e3 * tk[o->reps - 1];
+        r[k].measured = 1;
+        bench_fill_rates(o, s, &r[k]);
+    }
     free(t);
-    bench_fill_rates(o, s, r);
 }
 
 /* ---- --probe: the two ceilings of this machine ------------------------------ */
@@ -725,8 +735,8 @@ int main(int argc, char **argv)
         if (ops->setup(&o, sizes[k], &s)) { failed = 1; continue; }
         bench_result r[2];
         memset(r, 0, sizeof r);
-        bench_measure(ops, &s, ops->run_ours, &r[0]);
-        if (o.baseline) bench_measure(ops, &s, ops->run_base, &r[1]);
+        void (*const runs[2])(bench_set *) = {ops->run_ours, ops->run_base};
+        bench_measure(ops, &s, runs, nres, r);
         bench_print_row(stdout, &o, &s, r, nres);
         if (csv) {
             bench_csv_row(csv, &o, &s, "ours", &r[0]);

@@ -166,8 +166,10 @@ void bench_print_row(FILE *f, const bench_opts *o, const bench_set *s,
 void bench_csv_header(FILE *f);
 void bench_csv_row(FILE *f, const bench_opts *o, const bench_set *s, const char *impl,
                    const bench_result *r);
-/* Median time of o->reps runs after a warm-up and a check (restore untimed). */
-void bench_measure(const bench_prec_ops *ops, bench_set *s, void (*run)(bench_set *),
+/* For each of nimpl implementations: a warm-up and the check, then o->reps
+   timed runs (the implementations interleaved, restore untimed); fills r[k]
+   with the median, min, max and the rates. */
+void bench_measure(const bench_prec_ops *ops, bench_set *s, void (*const *run)(bench_set *), int nimpl,
                    bench_result *r);
 
 #endif

@@ -6,22 +6,25 @@
 #   CSV    CSV file the rows are appended to   [cpu_sweep.csv]
 # Extra options for every run can be given in BENCH_OPTS (e.g. "--reps 7").
 # The machine must be otherwise idle: before each routine the script waits
-# (up to 5 minutes) for the 1-minute load average to fall below 0.5 and
-# prints the value it started at.
+# (up to IDLE_WAIT seconds, default 300) for the 1-minute load average to fall
+# below IDLE_LOAD (default 0.5); the header of each table shows the load.
 BENCH=${1:-./batchblas-bench}
 CSV=${2:-cpu_sweep.csv}
 SIZES=2,4,8,16,32,64,128,256
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-2}
 
+IDLE_LOAD=${IDLE_LOAD:-0.5}
+IDLE_WAIT=${IDLE_WAIT:-300}
+
 wait_idle() {
     i=0
-    while [ $i -lt 60 ]; do
+    while [ $i -lt "$IDLE_WAIT" ]; do
         l=$(cut -d' ' -f1 /proc/loadavg)
-        if awk -v l="$l" 'BEGIN { exit !(l < 0.5) }'; then return 0; fi
+        if awk -v l="$l" -v t="$IDLE_LOAD" 'BEGIN { exit !(l < t) }'; then return 0; fi
         sleep 5
-        i=$((i + 1))
+        i=$((i + 5))
     done
-    echo "# warning: load average still $(cut -d' ' -f1 /proc/loadavg) after 5 minutes"
+    echo "# warning: load average still $(cut -d' ' -f1 /proc/loadavg) after $IDLE_WAIT s"
 }
 
 run() {

@@ -495,27 +495,36 @@ static void run(int op, int form, int layout, int ng, const int *gs, const pset 
 
 /* ---- sweeps ---- */
 
-/* odd sizes up to 41, a few even ones, 0, and 70 (beyond the own-loop
-   crossovers: LAPACKE/CBLAS) */
+/* odd sizes up to 41, a few even ones, 0, and 70 (beyond most own-loop
+   crossovers, cpu_policy.h) */
 static const int sizes[] = {0, 1, 2, 3, 4, 5, 7, 8, 9, 11, 13, 15, 17, 19, 21, 23,
                             25, 27, 29, 31, 33, 35, 37, 39, 41, 70};
 #define NSIZES ((int)(sizeof sizes / sizeof sizes[0]))
 
-/* parameters for size index s: nrhs cycles 1, 3, n; leading dimensions
+/* beyond every crossover of the routine (fixed form only, one problem):
+   LAPACKE/CBLAS in all four precisions except d trtri, whose own loops stay
+   faster up to 256 */
+static int big_size(int op) { return op == OP_TRTRI || op == OP_POTRI ? 200 : 130; }
+
+/* parameters for size n, variant v: nrhs cycles 1, 3, n; leading dimensions
    alternately tight and padded */
-static pset make_pset(int op, int layout, int uplo, int diag, int s)
+static pset make_pset_n(int op, int layout, int uplo, int diag, int n, int v)
 {
     pset p;
-    int n = sizes[s];
     p.uplo = uplo;
     p.diag = diag;
     p.n = n;
-    p.nrhs = has_b(op) ? (s % 3 == 0 ? 1 : s % 3 == 1 ? 3 : n) : 0;
-    int pad = s % 2 ? 0 : 2;
+    p.nrhs = has_b(op) ? (v % 3 == 0 ? 1 : v % 3 == 1 ? 3 : n) : 0;
+    int pad = v % 2 ? 0 : 2;
     p.lda = (n > 0 ? n : 1) + pad;
     int brows = layout == BblasColMajor ? n : p.nrhs; /* ld counts these */
-    p.ldb = has_b(op) ? (brows > 0 ? brows : 1) + (s % 2 ? 1 : 0) : 0;
+    p.ldb = has_b(op) ? (brows > 0 ? brows : 1) + (v % 2 ? 1 : 0) : 0;
     return p;
+}
+
+static pset make_pset(int op, int layout, int uplo, int diag, int s)
+{
+    return make_pset_n(op, layout, uplo, diag, sizes[s], s);
 }
 
 static void sweep(int op, int form, int layout)
@@ -525,9 +534,11 @@ static void sweep(int op, int form, int layout)
         int diag = dg ? BblasUnit : BblasNonUnit;
         if (form == F_FIXED || form == F_STRIDED) {
             for (int u = 0; u < 2; u++)
-                for (int s = 0; s < NSIZES; s++) {
-                    pset p = make_pset(op, layout, u ? BblasLower : BblasUpper, diag, s);
-                    int cnt = 2;
+                for (int s = 0; s <= NSIZES; s++) {
+                    int cnt = s < NSIZES ? 2 : 1, uplo = u ? BblasLower : BblasUpper;
+                    if (s == NSIZES && form != F_FIXED) break;
+                    pset p = s < NSIZES ? make_pset(op, layout, uplo, diag, s)
+                                        : make_pset_n(op, layout, uplo, diag, big_size(op), 4 + u);
                     run(op, form, layout, 1, &cnt, &p, NULL);
                 }
         } else if (form == F_VAR) { /* all sizes in one batch, uplo alternating */

@@ -23,6 +23,9 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 #include "batch.h" /* BB_P_*: the precision ids of TU_PREC_ID */
 #include "prec.h"
 #include "tu_prec.h"
@@ -73,8 +76,9 @@ typedef struct call {
     int64_t stride[NOPD];
     R x[NP], y[NP]; /* per-problem real input / output */
     int *info;
-    const char *null_arg; /* pass NULL for this argument ("*": every pointer,
-                             "**": every pointer but group_sizes) */
+    int dev; /* call the _dev variant (with a NULL queue) */
+    const char *null_arg[2]; /* pass NULL for these arguments ("*": every pointer,
+                                "**": every pointer but group_sizes) */
 } call_t;
 
 typedef struct {
@@ -90,10 +94,14 @@ typedef struct {
 /* argument passing, NULL where asked */
 static int null_match(const call_t *c, const char *nm)
 {
-    if (!c->null_arg) return 0;
-    if (!strcmp(c->null_arg, "*")) return 1;                          /* every pointer */
-    if (!strcmp(c->null_arg, "**")) return strcmp(nm, "group_sizes"); /* all but group_sizes */
-    return !strcmp(c->null_arg, nm);
+    for (int j = 0; j < 2; j++) {
+        const char *a = c->null_arg[j];
+        if (!a) continue;
+        if (!strcmp(a, "*")) return 1;                                   /* every pointer */
+        if (!strcmp(a, "**") && strcmp(nm, "group_sizes")) return 1;     /* all but group_sizes */
+        if (!strcmp(a, nm)) return 1;
+    }
+    return 0;
 }
 #define NUL(nm, e) (null_match(c, nm) ? NULL : (e))
 #define PI(f, nm) ((const int *)NUL(nm, c->f))
@@ -114,13 +122,24 @@ static int null_match(const call_t *c, const char *nm)
 #define GS ((const int *)NUL("group_sizes", c->gs))
 #define UNPAREN(...) __VA_ARGS__
 
-/* One public function per form; P: per-set arrays, F: fixed, SA: strided. */
-#define DISPATCH(pfx, op, P, F, SA)                                                        \
-    switch (c->form) {                                                                     \
+/* One public function per form; P: per-set arrays, F: fixed, SA: strided.
+   c->dev: the _dev variant of the form, with a NULL queue. */
+#define DISPATCH(pfx, op, P, F, SA)                                                         \
+    if (!c->dev) switch (c->form) {                                                         \
     case F_GROUP: BB_PUB(pfx, op, batch)(c->count, GS, c->layout, UNPAREN P, c->info); break; \
-    case F_VAR: BB_PUB(pfx, op, batchv)(c->count, c->layout, UNPAREN P, c->info); break;  \
-    case F_FIXED: BB_PUB(pfx, op, batchf)(c->count, c->layout, UNPAREN F, c->info); break; \
+    case F_VAR: BB_PUB(pfx, op, batchv)(c->count, c->layout, UNPAREN P, c->info); break;   \
+    case F_FIXED: BB_PUB(pfx, op, batchf)(c->count, c->layout, UNPAREN F, c->info); break;  \
     default: BB_PUB(pfx, op, batch_strided)(c->layout, UNPAREN SA, c->count, c->info); break; \
+    }                                                                                       \
+    else switch (c->form) {                                                                 \
+    case F_GROUP:                                                                           \
+        BB_PUB(pfx, op, batch_dev)(c->count, GS, c->layout, UNPAREN P, c->info, NULL);      \
+        break;                                                                              \
+    case F_VAR: BB_PUB(pfx, op, batchv_dev)(c->count, c->layout, UNPAREN P, c->info, NULL); break; \
+    case F_FIXED: BB_PUB(pfx, op, batchf_dev)(c->count, c->layout, UNPAREN F, c->info, NULL); break; \
+    default:                                                                                \
+        BB_PUB(pfx, op, batch_strided_dev)(c->layout, UNPAREN SA, c->count, c->info, NULL); \
+        break;                                                                              \
     }
 
 static void call_gemm(call_t *c)
@@ -751,6 +770,7 @@ typedef struct {
     char arg[16];
     int kind;
     int val;
+    int primary; /* the first value of this (argument, kind) */
 } bad_t;
 
 static int writes_opd(const routine_t *r, int o) { return (r->writes >> o) & 1u; }
@@ -835,6 +855,11 @@ static int make_cases(const routine_t *r, int form, bad_t *out, int max)
         }
     }
 #undef ADD
+    for (int j = 0; j < n; j++) {
+        out[j].primary = 1;
+        for (int q = 0; q < j; q++)
+            if (!strcmp(out[q].arg, out[j].arg) && out[q].kind == out[j].kind) out[j].primary = 0;
+    }
     return n;
 }
 
@@ -883,7 +908,7 @@ static void apply(ctx_t *x, const bad_t *b)
         break;
     }
     case K_NULLARR:
-        c->null_arg = b->arg;
+        c->null_arg[c->null_arg[0] ? 1 : 0] = b->arg;
         break;
     case K_NULLPTR: {
         int o = opd_of(b->arg);
@@ -1219,8 +1244,9 @@ static const int all_modes[] = {BblasErrorsReportAll, BblasErrorsReportGroup,
     const routine_t *r = &routines[(i) / NFORM];                                             \
     int form = (i) % NFORM
 
-/* Every bad form of every argument, alone, in every info mode, both layouts
-   and both option variants; plus the valid call. */
+/* Every bad form of every argument, alone: every value and every info mode
+   (and info == NULL) in column-major with the first option variant; the
+   first value of each in mode all for row-major and the second variant. */
 START_TEST(test_bad_argument)
 {
     ROUTINE_FORM(_i, r, form);
@@ -1231,13 +1257,11 @@ START_TEST(test_bad_argument)
     const int layouts[2] = {BblasColMajor, BblasRowMajor};
     for (int l = 0; l < 2; l++)
         for (int v = 0; v < 2; v++) {
-            for (int mi = 0; mi < 5; mi++) run_case(&x, r, form, layouts[l], v, NULL, 0, all_modes[mi]);
+            int full = l == 0 && v == 0, nmodes = full ? 5 : 1;
+            for (int mi = 0; mi < nmodes; mi++) run_case(&x, r, form, layouts[l], v, NULL, 0, all_modes[mi]);
             for (int j = 0; j < nc; j++) {
-                if (cases[j].kind == K_INFO) {
-                    run_case(&x, r, form, layouts[l], v, &cases[j], 1, BblasErrorsReportAll);
-                    continue;
-                }
-                for (int mi = 0; mi < 5; mi++)
+                if (!full && !cases[j].primary) continue;
+                for (int mi = 0; mi < (cases[j].kind == K_INFO ? 1 : nmodes); mi++)
                     run_case(&x, r, form, layouts[l], v, &cases[j], 1, all_modes[mi]);
             }
         }
@@ -1245,37 +1269,45 @@ START_TEST(test_bad_argument)
 }
 END_TEST
 
-/* Two bad arguments at once: the one with the lower position wins. */
+#if defined(BB_PREC_D) || defined(BB_PREC_Z) /* positions do not depend on the precision */
+/* Two bad arguments at once: the one with the lower position wins.  One
+   case per argument (NULL parameter arrays: one representative); a
+   batch-level error is paired with a per-problem one only if it comes first. */
 START_TEST(test_first_bad_wins)
 {
     ROUTINE_FORM(_i, r, form);
     bad_t all[96], cases[48];
-    int na = make_cases(r, form, all, 96), nc = 0;
-    for (int j = 0; j < na; j++) { /* the first bad value of every (argument, kind) */
-        if (all[j].kind == K_INFO) continue;
+    int na = make_cases(r, form, all, 96), nc = 0, have_par_null = 0;
+    for (int j = 0; j < na; j++) {
+        const bad_t *b = &all[j];
+        if (!b->primary || b->kind == K_INFO || b->kind == K_STRIDE_OVL) continue;
+        if (b->kind == K_NULLARR && !is_mat(b->arg) && !is_vec(b->arg) && strcmp(b->arg, "group_sizes")) {
+            if (have_par_null++) continue; /* one NULL parameter array is enough */
+        }
+        /* matrices in the pointer forms: the NULL pointer in one problem */
+        if (b->kind == K_NULLARR && is_mat(b->arg) && form != F_STRIDED) continue;
         int dup = 0;
         for (int q = 0; q < nc; q++)
-            if (!strcmp(cases[q].arg, all[j].arg) && cases[q].kind == all[j].kind) dup = 1;
-        if (!dup && nc < 48) cases[nc++] = all[j];
+            if (!strcmp(cases[q].arg, b->arg)) dup = 1;
+        if (!dup && nc < 48) cases[nc++] = *b;
     }
     ctx_t x;
     memset(&x, 0, sizeof x);
-    const int layouts[2] = {BblasColMajor, BblasRowMajor};
-    for (int l = 0; l < 2; l++)
-        for (int a = 0; a < nc; a++)
-            for (int b = a + 1; b < nc; b++) {
-                if (!strcmp(cases[a].arg, cases[b].arg)) continue;
-                int ba = is_batch_level(&cases[a], form), bb = is_batch_level(&cases[b], form);
-                if (ba != bb) { /* batch-level with a per-problem one: only if it comes first */
-                    const bad_t *bl = ba ? &cases[a] : &cases[b], *pp = ba ? &cases[b] : &cases[a];
-                    if (pos_of(r, form, bl->arg) > pos_of(r, form, pp->arg)) continue;
-                }
-                bad_t two[2] = {cases[a], cases[b]};
-                run_case(&x, r, form, layouts[l], 0, two, 2, BblasErrorsReportAll);
+    int layout = TU_PREC_ID == 1 ? BblasColMajor : BblasRowMajor;
+    for (int a = 0; a < nc; a++)
+        for (int b = a + 1; b < nc; b++) {
+            int ba = is_batch_level(&cases[a], form), bb = is_batch_level(&cases[b], form);
+            if (ba != bb) {
+                const bad_t *bl = ba ? &cases[a] : &cases[b], *pp = ba ? &cases[b] : &cases[a];
+                if (pos_of(r, form, bl->arg) > pos_of(r, form, pp->arg)) continue;
             }
+            bad_t two[2] = {cases[a], cases[b]};
+            run_case(&x, r, form, layout, 0, two, 2, BblasErrorsReportAll);
+        }
     ck_assert_msg(x.nfail == 0, "%d failures; first: %s", x.nfail, x.first);
 }
 END_TEST
+#endif
 
 /* Zero sizes (with NULL pointers for the empty matrices) and empty batches
    (every array NULL) are legal no-ops. */
@@ -1291,8 +1323,8 @@ START_TEST(test_zero_and_empty)
         /* one size zero at a time */
         for (int t = 0; t < nt; t++) {
             if (!is_size(tok[t])) continue;
-            for (int mi = 0; mi < 5; mi++) {
-                int mode = all_modes[mi];
+            for (int mi = 0; mi < 2; mi++) {
+                int mode = mi == 0 ? BblasErrorsReportAll : MODE_NULL;
                 setup(&x, r, form, layouts[l], 0, 3);
                 snprintf(x.where, sizeof x.where, "%s %s%s_%s %s-major, %.15s = 0, mode %s", TU_PNAME,
                          TU_PNAME, r->name, form_name[form], tu_layout_name(layouts[l]), tok[t],
@@ -1336,12 +1368,12 @@ START_TEST(test_zero_and_empty)
                 int mode = all_modes[mi];
                 setup(&x, r, form, layouts[l], 0, 3);
                 call_t *c = &x.c;
-                c->null_arg = "*";
+                c->null_arg[0] = "*";
                 c->count = 0;
                 if (variant > 0) { /* group form: 2 groups of size 0 */
                     c->count = 2;
                     c->gs[0] = c->gs[1] = 0;
-                    c->null_arg = variant == 1 ? "**" : "A"; /* all but group_sizes / only A */
+                    c->null_arg[0] = variant == 1 ? "**" : "A"; /* all but group_sizes / only A */
                 }
                 snprintf(x.where, sizeof x.where, "%s %s%s_%s %s-major, empty batch (%s), mode %s",
                          TU_PNAME, TU_PNAME, r->name, form_name[form], tu_layout_name(layouts[l]),
@@ -1697,13 +1729,85 @@ START_TEST(test_mixed_argument_and_numerical)
 }
 END_TEST
 
+/* The _dev variants take the same arguments plus a queue after info; a
+   NULL queue is a batch-level error at that position (nothing computed),
+   checked after the counts and the layout; an empty batch is still a no-op. */
+START_TEST(test_dev_forms)
+{
+    ROUTINE_FORM(_i, r, form);
+    ctx_t x;
+    memset(&x, 0, sizeof x);
+    int qpos = pos_of(r, form, "info") + 1;
+    for (int what = 0; what < 4; what++) {
+        int mode = what == 3 ? BblasErrorsReportNone : BblasErrorsReportAll;
+        setup(&x, r, form, BblasColMajor, 0, 3);
+        static const char *const what_name[4] = {"valid arguments", "empty batch", "bad layout",
+                                                  "valid arguments, mode none"};
+        snprintf(x.where, sizeof x.where, "%s %s_%s%s_%s_dev, NULL queue, %s", TU_PNAME,
+                 r->lapack ? "lapack" : "blas", TU_PNAME, r->name, form_name[form], what_name[what]);
+        x.c.dev = 1;
+        expect_t e;
+        memset(&e, 0, sizeof e);
+        e.batch = 1;
+        e.code0 = -qpos;
+        if (what == 1) {
+            x.c.count = 0;
+            e.code0 = 0;
+        }
+        if (what == 2) {
+            x.c.layout = 0;
+            e.code0 = -pos_of(r, form, "layout");
+        }
+        for (int j = 0; j < NP + 4; j++) x.infobuf[j] = INFO_SENT;
+        x.infobuf[0] = mode;
+        x.c.info = x.infobuf;
+        snapshot(&x);
+        r->call(&x.c);
+        verify(&x, &e, mode, 0);
+        teardown(&x);
+    }
+    ck_assert_msg(x.nfail == 0, "%d failures; first: %s", x.nfail, x.first);
+}
+END_TEST
+
+/*
+ * The argument-check cases make tens of thousands of calls on a few tiny
+ * matrices each; they run with one OpenMP thread, which keeps them fast on
+ * a loaded machine (the checks happen before any thread starts).  The
+ * numerical and witness cases run with the default number of threads.
+ */
+static int saved_threads = 0;
+
+static void one_thread(void)
+{
+#ifdef _OPENMP
+    saved_threads = omp_get_max_threads();
+    omp_set_num_threads(1);
+#endif
+}
+
+static void restore_threads(void)
+{
+#ifdef _OPENMP
+    if (saved_threads > 0) omp_set_num_threads(saved_threads);
+#endif
+}
+
 void X(add_errors_tests)(Suite *s)
 {
+    TCase *ta = tcase_create("errors_args_" TU_PNAME);
+    tcase_set_timeout(ta, 300);
+    tcase_add_checked_fixture(ta, one_thread, restore_threads);
+    tcase_add_loop_test(ta, test_bad_argument, 0, NROUT * NFORM);
+#if defined(BB_PREC_D) || defined(BB_PREC_Z) /* positions do not depend on the precision */
+    tcase_add_loop_test(ta, test_first_bad_wins, 0, NROUT * NFORM);
+#endif
+    tcase_add_loop_test(ta, test_zero_and_empty, 0, NROUT * NFORM);
+    tcase_add_loop_test(ta, test_dev_forms, 0, NROUT * NFORM);
+    suite_add_tcase(s, ta);
+
     TCase *tc = tcase_create("errors_" TU_PNAME);
     tcase_set_timeout(tc, 120);
-    tcase_add_loop_test(tc, test_bad_argument, 0, NROUT * NFORM);
-    tcase_add_loop_test(tc, test_first_bad_wins, 0, NROUT * NFORM);
-    tcase_add_loop_test(tc, test_zero_and_empty, 0, NROUT * NFORM);
     tcase_add_test(tc, test_gemm_scalars_zero);
     tcase_add_loop_test(tc, test_mixed_numerical, 0, NMIXED * NFORM);
     tcase_add_test(tc, test_mixed_argument_and_numerical);

@@ -1,8 +1,9 @@
 /*
  * Tests of the LU family (compiled once per precision): getrf, getrfnp,
  * getrs, gesv, getri, getri_oop and gecon through the public API: every
- * form, both layouts, every trans/norm option, odd sizes up to 41 and one of
- * 70 (beyond the own-code crossovers), non-square getrf/getrfnp, padded
+ * form, both layouts, every trans/norm option, odd sizes up to 41 and 70
+ * (beyond most own-code crossovers; 130 and 260 for the solves and gecon,
+ * whose own code goes further), non-square getrf/getrfnp, padded
  * leading dimensions, zero sizes, empty batches, and mixed batches whose
  * singular members (a zero column, a NaN, a zero U(k,k)) must report the
  * right k while the others stay exact.
@@ -664,6 +665,16 @@ static void sweep(int op, int form, int layout)
                 defect d[3] = {{D_NONE, 0, 0}, make_defect(op, p.m, n, s + o), {D_NONE, 0, 0}};
                 run(op, form, layout, 1, &cnt, &p, d);
             }
+        /* above every crossover of any precision: the LAPACKE paths of the
+           solves (130) and of gecon (260) */
+        if (op == OP_GETRS || op == OP_GESV || op == OP_GECON) {
+            int nb = op == OP_GECON ? 260 : 130;
+            for (int v = 0; v < (op == OP_GECON ? 1 : 2); v++) {
+                pset p = make_pset(op, layout, nb, nb, layout == BblasRowMajor, v);
+                int cnt = 1;
+                run(op, form, layout, 1, &cnt, &p, NULL);
+            }
+        }
         /* zero sizes */
         for (int z = 0; z < 3; z++) {
             int m = z == 1 ? 3 : 0, n = z == 2 ? 3 : 0;

@@ -48,12 +48,12 @@
 #endif
 
 /* Vectors of 32 bytes (GNU C vector extension): 4 doubles or 8 floats.  The
-   micro-kernel computes MR = nv*VL rows (nv = 1 or 2 vectors; complex: 1)
+   micro-kernel computes MR = nv*VL rows (nv = 1, 2 or 3 vectors; complex: 1)
    by NR columns. */
 typedef R vR __attribute__((vector_size(32)));
 #define VL ((int)(sizeof(vR) / sizeof(R)))
 #define NR 4
-#define MRMAX (2 * VL)
+#define MRMAX (3 * VL)
 
 /* unaligned load and store (macros: no vector crosses a function boundary) */
 #define VLD(v, p) memcpy(&(v), (p), sizeof(vR))
@@ -84,7 +84,11 @@ static inline int imin(int a, int b) { return a < b ? a : b; }
 static inline int imax(int a, int b) { return a > b ? a : b; }
 static inline int64_t round_up(int64_t x, int64_t q) { return (x + q - 1) / q * q; }
 /* rows of the row blocks of an m-row left operand */
-static inline int row_block(int m) { return (BB_COMPLEX || m <= VL) ? VL : 2 * VL; }
+static inline int row_block(int m) { return (BB_COMPLEX || m <= VL) ? VL : m <= 2 * VL ? 2 * VL : 3 * VL; }
+/* trsm: rows of the diagonal blocks (inverted explicitly, so kept small) */
+static inline int trsm_block(int m) { return (BB_COMPLEX || m <= VL) ? VL : 2 * VL; }
+/* vectors needed for a block of mb rows */
+static inline int vectors(int mb) { return (mb + VL - 1) / VL; }
 
 /* Scratch from the workspace: n elements of R per plane. */
 static inline R *take(R **ws, size_t n)
@@ -103,7 +107,8 @@ static inline mat_t planes(R *d, size_t plane, int64_t ld)
 
 /* dst(i, l) = op(S)(i, l) for an r x c result, into planes (d, d + plane)
    with leading dimension ld. */
-HOT static void pack(const T *S, int64_t lds, int op, int r, int c, R *d, size_t plane, int64_t ld)
+HOT static void pack(const T *restrict S, int64_t lds, int op, int r, int c, R *restrict d,
+                     size_t plane, int64_t ld)
 {
 #if BB_COMPLEX
     R sg = op == BblasConjTrans ? (R)-1 : (R)1;
@@ -111,12 +116,17 @@ HOT static void pack(const T *S, int64_t lds, int op, int r, int c, R *d, size_t
     (void)plane;
 #endif
     for (int l = 0; l < c; l++) {
-        R *pr = d + l * ld;
+        R *restrict pr = d + l * ld;
         if (op == BblasNoTrans) {
-            const T *s = S + l * lds;
-            for (int i = 0; i < r; i++) pr[i] = REAL(s[i]);
+            const R *restrict s = (const R *)(S + l * lds);
 #if BB_COMPLEX
-            for (int i = 0; i < r; i++) pr[plane + i] = IMAG(s[i]);
+            R *restrict pi = pr + plane;
+            for (int i = 0; i < r; i++) {
+                pr[i] = s[2 * i];
+                pi[i] = s[2 * i + 1];
+            }
+#else
+            for (int i = 0; i < r; i++) pr[i] = s[i];
 #endif
         } else {
             const T *s = S + l; /* row l of S is column l of op(S) */
@@ -189,18 +199,21 @@ static mat_t pack_sym(const T *A, int64_t lda, int uplo, int n, int herm, int64_
     return planes(d, plane, ld);
 }
 
-/* op(A) of a triangular n x n matrix in full: zeros outside the triangle,
-   ones on the diagonal when diag is Unit (A's diagonal is then not read);
-   leading dimension ld >= n.  *eu receives the triangle of op(A). */
-static mat_t pack_tri(const T *A, int64_t lda, int uplo, int trans, int diag, int n, int64_t ld,
-                      int *eu, R **ws)
+/* A triangular n x n matrix, transposed and/or conjugated, in full: zeros
+   outside the triangle, ones on the diagonal when diag is Unit (A's
+   diagonal is then not read); leading dimension ld >= n.  *eu receives the
+   triangle of the result. */
+static mat_t pack_tri(const T *A, int64_t lda, int uplo, int transpose, int cj, int diag, int n,
+                      int64_t ld, int *eu, R **ws)
 {
     size_t plane = (size_t)ld * n;
     R *d = take(ws, plane);
-    int up = (trans == BblasNoTrans) == (uplo == BblasUpper);
+    int up = !transpose == (uplo == BblasUpper);
     int unit = diag == BblasUnit;
 #if BB_COMPLEX
-    R sg = trans == BblasConjTrans ? (R)-1 : (R)1;
+    R sg = cj ? (R)-1 : (R)1;
+#else
+    (void)cj;
 #endif
     memset(d, 0, plane * NPLANE * sizeof(R));
     *eu = up ? BblasUpper : BblasLower;
@@ -211,10 +224,10 @@ static mat_t pack_tri(const T *A, int64_t lda, int uplo, int trans, int diag, in
                 d[i + j * ld] = 1;
                 continue;
             }
-            T v = trans == BblasNoTrans ? A[i + j * lda] : A[j + i * lda];
+            T v = transpose ? A[j + i * lda] : A[i + j * lda];
             d[i + j * ld] = REAL(v);
 #if BB_COMPLEX
-            d[plane + i + j * ld] = trans == BblasNoTrans ? IMAG(v) : sg * IMAG(v);
+            d[plane + i + j * ld] = sg * IMAG(v);
 #endif
         }
     }
@@ -228,10 +241,14 @@ static mat_t pack_tri(const T *A, int64_t lda, int uplo, int trans, int diag, in
  * starting at (ar, ai) (leading dimension lda) and the NR columns B_c
  * (element l at br[c][l*bs], bi[c][l*bs]).  acc is column-major with leading
  * dimension MRMAX, the imaginary block NR*MRMAX after the real one.
- * Inlined into the loop nests so that it is compiled for each clone.
+ * Real only: with cf != NULL the block goes straight to C instead,
+ * cf = alpha*acc + beta*cf (cf: MR x NR, leading dimension ldc; not read
+ * when beta0).  Inlined into the loop nests so that it is compiled for
+ * each clone.
  */
 INLINE void ukernel(int nv, int k, const R *ar, const R *ai, int64_t lda, const R *const *br,
-                    const R *const *bi, int bs, R *acc)
+                    const R *const *bi, int bs, R *acc, T *cf, int64_t ldc, R alpha, R beta,
+                    int beta0)
 {
     const R *b0 = br[0], *b1 = br[1], *b2 = br[2], *b3 = br[3];
     vR r0 = {0}, r1 = {0}, r2 = {0}, r3 = {0};
@@ -252,6 +269,11 @@ INLINE void ukernel(int nv, int k, const R *ar, const R *ai, int64_t lda, const 
         s = b3[o]; t = e3[o]; r3 += x * s; r3 -= y * t; i3 += x * t; i3 += y * s;
     }
     R *ac = acc + NR * MRMAX;
+    (void)cf;
+    (void)ldc;
+    (void)alpha;
+    (void)beta;
+    (void)beta0;
     VST(ac, i0);
     VST(ac + MRMAX, i1);
     VST(ac + 2 * MRMAX, i2);
@@ -260,6 +282,17 @@ INLINE void ukernel(int nv, int k, const R *ar, const R *ai, int64_t lda, const 
     (void)ai;
     (void)bi;
     (void)bs; /* real operands always have unit step */
+/* cp = alpha*v + beta*cp */
+#define UPD(cp, v)                                                                              \
+    do {                                                                                        \
+        vR t_;                                                                                  \
+        v *= alpha;                                                                             \
+        if (!beta0) {                                                                           \
+            VLD(t_, cp);                                                                        \
+            v += beta * t_;                                                                     \
+        }                                                                                       \
+        VST(cp, v);                                                                             \
+    } while (0)
     if (nv == 1) {
         for (int l = 0; l < k; l++) {
             vR x;
@@ -267,22 +300,58 @@ INLINE void ukernel(int nv, int k, const R *ar, const R *ai, int64_t lda, const 
             r0 += x * b0[l]; r1 += x * b1[l]; r2 += x * b2[l]; r3 += x * b3[l];
         }
     } else {
-        vR q0 = {0}, q1 = {0}, q2 = {0}, q3 = {0};
+        /* nv = 2 or 3 (a constant after inlining): 8 or 12 accumulators */
+        vR q0 = {0}, q1 = {0}, q2 = {0}, q3 = {0}, p0 = {0}, p1 = {0}, p2 = {0}, p3 = {0};
         for (int l = 0; l < k; l++) {
-            vR x, y;
+            vR x, y, z;
             VLD(x, ar + l * lda);
             VLD(y, ar + l * lda + VL);
             R s;
-            s = b0[l]; r0 += x * s; q0 += y * s;
-            s = b1[l]; r1 += x * s; q1 += y * s;
-            s = b2[l]; r2 += x * s; q2 += y * s;
-            s = b3[l]; r3 += x * s; q3 += y * s;
+            if (nv == 3) {
+                VLD(z, ar + l * lda + 2 * VL);
+                s = b0[l]; r0 += x * s; q0 += y * s; p0 += z * s;
+                s = b1[l]; r1 += x * s; q1 += y * s; p1 += z * s;
+                s = b2[l]; r2 += x * s; q2 += y * s; p2 += z * s;
+                s = b3[l]; r3 += x * s; q3 += y * s; p3 += z * s;
+            } else {
+                s = b0[l]; r0 += x * s; q0 += y * s;
+                s = b1[l]; r1 += x * s; q1 += y * s;
+                s = b2[l]; r2 += x * s; q2 += y * s;
+                s = b3[l]; r3 += x * s; q3 += y * s;
+            }
         }
-        VST(acc + VL, q0);
-        VST(acc + MRMAX + VL, q1);
-        VST(acc + 2 * MRMAX + VL, q2);
-        VST(acc + 3 * MRMAX + VL, q3);
+        if (cf) {
+            UPD(cf + VL, q0);
+            UPD(cf + ldc + VL, q1);
+            UPD(cf + 2 * ldc + VL, q2);
+            UPD(cf + 3 * ldc + VL, q3);
+            if (nv == 3) {
+                UPD(cf + 2 * VL, p0);
+                UPD(cf + ldc + 2 * VL, p1);
+                UPD(cf + 2 * ldc + 2 * VL, p2);
+                UPD(cf + 3 * ldc + 2 * VL, p3);
+            }
+        } else {
+            VST(acc + VL, q0);
+            VST(acc + MRMAX + VL, q1);
+            VST(acc + 2 * MRMAX + VL, q2);
+            VST(acc + 3 * MRMAX + VL, q3);
+            if (nv == 3) {
+                VST(acc + 2 * VL, p0);
+                VST(acc + MRMAX + 2 * VL, p1);
+                VST(acc + 2 * MRMAX + 2 * VL, p2);
+                VST(acc + 3 * MRMAX + 2 * VL, p3);
+            }
+        }
     }
+    if (cf) {
+        UPD(cf, r0);
+        UPD(cf + ldc, r1);
+        UPD(cf + 2 * ldc, r2);
+        UPD(cf + 3 * ldc, r3);
+        return;
+    }
+#undef UPD
 #endif
     VST(acc, r0);
     VST(acc + MRMAX, r1);
@@ -295,9 +364,11 @@ INLINE void ukernel_any(int nv, int k, const R *ar, const R *ai, int64_t lda, co
                         const R *const *bi, int bs, R *acc)
 {
     if (nv == 1)
-        ukernel(1, k, ar, ai, lda, br, bi, bs, acc);
+        ukernel(1, k, ar, ai, lda, br, bi, bs, acc, NULL, 0, 0, 0, 1);
+    else if (nv == 2)
+        ukernel(2, k, ar, ai, lda, br, bi, bs, acc, NULL, 0, 0, 0, 1);
     else
-        ukernel(2, k, ar, ai, lda, br, bi, bs, acc);
+        ukernel(3, k, ar, ai, lda, br, bi, bs, acc, NULL, 0, 0, 0, 1);
 }
 
 /* ------------------------------------------------------------ product */
@@ -327,7 +398,7 @@ HOT static void mm_core(int m, int n, int k, mat_t A, mat_t B, T alpha, T beta, 
 #endif
     for (int ib = 0; ib < m; ib += mr) {
         /* block of mb rows, computed as hb = nv*VL >= mb rows */
-        const int mb = imin(mr, m - ib), nv = mb > VL ? 2 : 1, hb = nv * VL;
+        const int mb = imin(mr, m - ib), nv = vectors(mb), hb = nv * VL;
         const R *are = A.re + ib, *aim = BB_COMPLEX ? A.im + ib : NULL;
         int64_t lda = A.ld;
         if (mb < hb && !A.padded) { /* copy the partial block, zero-padded */
@@ -359,8 +430,23 @@ HOT static void mm_core(int m, int n, int k, mat_t A, mat_t B, T alpha, T beta, 
                 pr[c] = c < nr ? B.re + (jb + c) * B.ld + l0 * B.step : sc.zero;
                 pi[c] = BB_COMPLEX && c < nr ? B.im + (jb + c) * B.ld + l0 * B.step : sc.zero;
             }
-            ukernel_any(nv, imax(0, l1 - l0), are + l0 * lda, BB_COMPLEX ? aim + l0 * lda : NULL,
-                        lda, pr, pi, B.step, acc);
+            const int kk = imax(0, l1 - l0);
+            const R *a0 = are + l0 * lda, *a1 = BB_COMPLEX ? aim + l0 * lda : NULL;
+#if !BB_COMPLEX
+            /* a whole block inside the written part: straight to C */
+            if (mb == hb && nr == NR &&
+                (ctri == 0 || (ctri == BblasUpper ? ib + mb - 1 <= jb : ib >= jb + NR - 1))) {
+                T *cf = C + ib + jb * ldc;
+                if (nv == 1)
+                    ukernel(1, kk, a0, a1, lda, pr, pi, 1, acc, cf, ldc, ar, br, beta0);
+                else if (nv == 2)
+                    ukernel(2, kk, a0, a1, lda, pr, pi, 1, acc, cf, ldc, ar, br, beta0);
+                else
+                    ukernel(3, kk, a0, a1, lda, pr, pi, 1, acc, cf, ldc, ar, br, beta0);
+                continue;
+            }
+#endif
+            ukernel_any(nv, kk, a0, a1, lda, pr, pi, B.step, acc);
             for (int c = 0; c < nr; c++) {
                 const int j = jb + c;
                 int r0 = 0, r1 = mb;
@@ -370,14 +456,21 @@ HOT static void mm_core(int m, int n, int k, mat_t A, mat_t B, T alpha, T beta, 
                 const R *x = acc + c * MRMAX;
 #if BB_COMPLEX
                 const R *y = x + NR * MRMAX;
-                for (int r = r0; r < r1; r++) {
-                    R u = ar * x[r] - ai * y[r], v = ar * y[r] + ai * x[r];
-                    if (!beta0) {
-                        R cr = REAL(cc[r]), ci = IMAG(cc[r]);
-                        u += br * cr - bi * ci;
-                        v += br * ci + bi * cr;
+                R *cv = (R *)cc; /* interleaved real, imaginary */
+                if (beta0) {
+                    for (int r = r0; r < r1; r++) {
+                        R u = ar * x[r] - ai * y[r], v = ar * y[r] + ai * x[r];
+                        cv[2 * r] = u;
+                        cv[2 * r + 1] = v;
                     }
-                    cc[r] = MK(u, v);
+                } else {
+                    for (int r = r0; r < r1; r++) {
+                        R cr = cv[2 * r], ci = cv[2 * r + 1];
+                        R u = ar * x[r] - ai * y[r] + br * cr - bi * ci;
+                        R v = ar * y[r] + ai * x[r] + br * ci + bi * cr;
+                        cv[2 * r] = u;
+                        cv[2 * r + 1] = v;
+                    }
                 }
                 if (hdiag && j >= ib + r0 && j < ib + r1) C[j + j * ldc] = MK(REAL(C[j + j * ldc]), 0);
 #else
@@ -430,6 +523,31 @@ static inline int is_zero(const double s[2]) { return s[0] == 0 && s[1] == 0; }
 
 /* ---------------------------------------------------------------- gemm */
 
+/* Tiny gemm: straight loops on the caller's storage, no workspace. */
+static void gemm_tiny(const bb_problem *p, T alpha, T beta)
+{
+    const T *A = p->a, *B = p->b;
+    T *C = p->c;
+    const int na = p->trans == BblasNoTrans, nb = p->transb == BblasNoTrans;
+    const int ca = p->trans == BblasConjTrans, cb = p->transb == BblasConjTrans;
+    /* op(A)(i,l) = A[i*ai + l*al], op(B)(l,j) = B[l*bl + j*bj] (conjugated if ca, cb) */
+    const int64_t ai = na ? 1 : p->lda, al = na ? p->lda : 1;
+    const int64_t bl = nb ? 1 : p->ldb, bj = nb ? p->ldb : 1;
+    const int beta0 = beta == (T)0;
+    for (int j = 0; j < p->n; j++)
+        for (int i = 0; i < p->m; i++) {
+            T s = 0;
+            for (int l = 0; l < p->k; l++) {
+                T a = A[i * ai + l * al], b = B[l * bl + j * bj];
+                if (ca) a = CONJ(a);
+                if (cb) b = CONJ(b);
+                s += a * b;
+            }
+            T *c = C + i + j * p->ldc;
+            *c = beta0 ? alpha * s : alpha * s + beta * *c;
+        }
+}
+
 int X(cpu_gemm)(bb_problem *p, bb_work *w)
 {
     const T *A = p->a, *B = p->b;
@@ -441,6 +559,10 @@ int X(cpu_gemm)(bb_problem *p, bb_work *w)
     if ((int64_t)m * n * k > BB_CPU_GEMM_OWN_MAX_MNK) {
         CBLAS(gemm)(CblasColMajor, bb_cblas_trans(p->trans), bb_cblas_trans(p->transb), m, n, k,
                     CBLAS_SCALAR(alpha), A, p->lda, B, p->ldb, CBLAS_SCALAR(beta), C, p->ldc);
+        return 0;
+    }
+    if ((int64_t)m * n * k <= BB_CPU_GEMM_TINY_MNK) {
+        gemm_tiny(p, alpha, beta);
         return 0;
     }
     int64_t mp = round_up(m, row_block(m));
@@ -645,15 +767,15 @@ int X(cpu_trmm)(bb_problem *p, bb_work *w)
     scr_t sc;
     R *ws = ws_get(w, (size_t)mp * ka + (size_t)ka * (left ? n : ka), ka, &sc);
     if (!ws) return BB_INFO_NOMEM;
-    int eu;
+    int eu, tr = p->trans != BblasNoTrans, cj = p->trans == BblasConjTrans;
     /* B is the output: the product reads a copy of it */
     if (left) { /* B = alpha * op(A) * B */
-        mat_t t = pack_tri(A, p->lda, p->uplo, p->trans, p->diag, m, mp, &eu, &ws);
+        mat_t t = pack_tri(A, p->lda, p->uplo, tr, cj, p->diag, m, mp, &eu, &ws);
         mat_t b = pack_op(B, p->ldb, BblasNoTrans, m, n, m, &ws);
         mm_core(m, n, m, t, b, alpha, (T)0, B, p->ldb, 0, eu, 0, 0, sc);
     } else { /* B = alpha * B * op(A) */
         mat_t b = pack_op(B, p->ldb, BblasNoTrans, m, n, mp, &ws);
-        mat_t t = pack_tri(A, p->lda, p->uplo, p->trans, p->diag, n, n, &eu, &ws);
+        mat_t t = pack_tri(A, p->lda, p->uplo, tr, cj, p->diag, n, n, &eu, &ws);
         mm_core(m, n, n, b, t, alpha, (T)0, B, p->ldb, 0, 0, eu, 0, sc);
     }
     return 0;
@@ -681,26 +803,86 @@ static inline void recip(R a, R b, R *re, R *im)
 #endif
 }
 
-/* (u, v) -= (a, b) * (x, y) on real/imaginary parts (real: v, b, y unused) */
+/*
+ * In-place inverse of the triangular nb x nb block of the planes t at
+ * (b, b): column by column, x = inv(leading part) * x, then
+ * x *= -inv(diagonal).  Upper: left to right; Lower: right to left.
+ */
+static void invert_block(mat_t t, int b, int nb, int eu)
+{
+    const int64_t ld = t.ld;
+    R *re = (R *)t.re + b * (ld + 1);
 #if BB_COMPLEX
-#define CSUB(u, v, a, b, x, y) do { (u) -= (a) * (x) - (b) * (y); (v) -= (a) * (y) + (b) * (x); } while (0)
-#define CMUL(u, v, a, b) do { R t_ = (u) * (a) - (v) * (b); (v) = (u) * (b) + (v) * (a); (u) = t_; } while (0)
+    R *im = (R *)t.im + b * (ld + 1);
 #else
-#define CSUB(u, v, a, b, x, y) ((u) -= (a) * (x))
-#define CMUL(u, v, a, b) ((u) *= (a))
+    R *im = re; /* not used */
 #endif
+    for (int q = 0; q < nb; q++) {
+        const int j = eu == BblasUpper ? q : nb - 1 - q;
+        R dr, di;
+        recip(re[j * (ld + 1)], BB_COMPLEX ? im[j * (ld + 1)] : 0, &dr, &di);
+        re[j * (ld + 1)] = dr;
+#if BB_COMPLEX
+        im[j * (ld + 1)] = di;
+#endif
+        R *xr = re + j * ld, *xi = im + j * ld;
+        (void)xi;
+        /* x = inv(T) * x over the already inverted rows, in place */
+        if (eu == BblasUpper) {
+            for (int i = 0; i < j; i++) {
+                R sr = 0, si = 0;
+                for (int l = i; l < j; l++) {
+                    R ar = re[i + l * ld], xl = xr[l];
+#if BB_COMPLEX
+                    R ai = im[i + l * ld], yl = xi[l];
+                    sr += ar * xl - ai * yl;
+                    si += ar * yl + ai * xl;
+#else
+                    sr += ar * xl;
+#endif
+                }
+                xr[i] = -(sr * dr - si * di);
+#if BB_COMPLEX
+                xi[i] = -(sr * di + si * dr);
+#else
+                (void)si;
+#endif
+            }
+        } else {
+            for (int i = nb - 1; i > j; i--) {
+                R sr = 0, si = 0;
+                for (int l = j + 1; l <= i; l++) {
+                    R ar = re[i + l * ld], xl = xr[l];
+#if BB_COMPLEX
+                    R ai = im[i + l * ld], yl = xi[l];
+                    sr += ar * xl - ai * yl;
+                    si += ar * yl + ai * xl;
+#else
+                    sr += ar * xl;
+#endif
+                }
+                xr[i] = -(sr * dr - si * di);
+#if BB_COMPLEX
+                xi[i] = -(sr * di + si * dr);
+#else
+                (void)si;
+#endif
+            }
+        }
+    }
+}
 
 /*
  * Left: op(A) * X = B in place on the planes X (m x n, leading dimension
- * ldx), t = op(A) packed (leading dimension a multiple of row_block(m),
- * inverted diagonal).  Row blocks of MR in the order of the substitution;
- * each block first subtracts the solved rows (ukernel), then solves its
- * small triangle.
+ * ldx), t = op(A) packed (leading dimension a multiple of trsm_block(m)),
+ * its diagonal blocks of trsm_block(m) rows inverted.  Row blocks in the order of the
+ * substitution: Y = X_blk - T(blk, solved) * X(solved) (ukernel), then
+ * X_blk = inv(T(blk, blk)) * Y (ukernel again).
  */
 HOT static void trsm_left(int m, int n, mat_t t, int eu, R *xr, R *xi, int64_t ldx, const R *zero)
 {
-    const int mr = row_block(m), nv = mr / VL, nblk = (m + mr - 1) / mr;
-    R acc[NPLANE * NR * MRMAX];
+    const int mr = trsm_block(m), nv = mr / VL, nblk = (m + mr - 1) / mr;
+    R acc[NPLANE * NR * MRMAX], y[NPLANE * NR * MRMAX];
 #if !BB_COMPLEX
     (void)xi;
 #endif
@@ -717,90 +899,80 @@ HOT static void trsm_left(int m, int n, mat_t t, int eu, R *xr, R *xi, int64_t l
             ukernel_any(nv, l1 - l0, t.re + ib + l0 * t.ld, BB_COMPLEX ? t.im + ib + l0 * t.ld : NULL,
                         t.ld, pr, pi, 1, acc);
             for (int c = 0; c < nr; c++) {
+                const R *u = xr + ib + (jb + c) * ldx;
+                for (int r = 0; r < mb; r++) y[c * MRMAX + r] = u[r] - acc[c * MRMAX + r];
+#if BB_COMPLEX
+                const R *v = xi + ib + (jb + c) * ldx;
+                for (int r = 0; r < mb; r++)
+                    y[(NR + c) * MRMAX + r] = v[r] - acc[(NR + c) * MRMAX + r];
+#endif
+                pr[c] = y + c * MRMAX;
+                pi[c] = BB_COMPLEX ? y + (NR + c) * MRMAX : zero;
+            }
+            ukernel_any(nv, mb, t.re + ib * (t.ld + 1), BB_COMPLEX ? t.im + ib * (t.ld + 1) : NULL, t.ld,
+                        pr, pi, 1, acc);
+            for (int c = 0; c < nr; c++) {
                 R *u = xr + ib + (jb + c) * ldx;
-                const R *g = acc + c * MRMAX;
+                for (int r = 0; r < mb; r++) u[r] = acc[c * MRMAX + r];
 #if BB_COMPLEX
                 R *v = xi + ib + (jb + c) * ldx;
-                const R *h = g + NR * MRMAX;
-                for (int r = 0; r < mb; r++) {
-                    u[r] -= g[r];
-                    v[r] -= h[r];
-                }
-#else
-                for (int r = 0; r < mb; r++) u[r] -= g[r];
+                for (int r = 0; r < mb; r++) v[r] = acc[(NR + c) * MRMAX + r];
 #endif
-                for (int q = 0; q < mb; q++) {
-                    const int r = eu == BblasLower ? q : mb - 1 - q;
-                    const int64_t o = (ib + r) * (t.ld + 1);
-                    CMUL(u[r], v[r], t.re[o], t.im[o]);
-                    const int r0 = eu == BblasLower ? r + 1 : 0, r1 = eu == BblasLower ? mb : r;
-                    const R *cr = t.re + ib + (ib + r) * t.ld;
-#if BB_COMPLEX
-                    const R *ci = t.im + ib + (ib + r) * t.ld;
-#endif
-                    for (int i = r0; i < r1; i++) CSUB(u[i], v[i], cr[i], ci[i], u[r], v[r]);
-                }
             }
         }
     }
 }
 
-/*
- * Right: X * op(A) = B in place on the planes X (m x n, leading dimension a
- * multiple of row_block(m), padding rows zero), t = op(A) packed (leading
- * dimension n, inverted diagonal).  Column blocks of NR in the order of the
- * substitution; for each block of MR rows, subtract the solved columns
- * (ukernel), then solve the small triangle row by row.
- */
-HOT static void trsm_right(int m, int n, mat_t t, int eu, R *xr, R *xi, int64_t ldx, const R *zero)
+/* Tiny trsm: substitution on the caller's storage, no workspace.  The
+   diagonal is inverted once (dinv, at most TRSM_TINY_KA entries). */
+#define TRSM_TINY_KA 8
+static void trsm_tiny(const bb_problem *p, T alpha)
 {
-    const int mr = row_block(m), nv = mr / VL, nblk = (n + NR - 1) / NR;
-    R acc[NPLANE * NR * MRMAX];
-#if !BB_COMPLEX
-    (void)xi;
-#endif
-    for (int s = 0; s < nblk; s++) {
-        const int jb = (eu == BblasUpper ? s : nblk - 1 - s) * NR, nr = imin(NR, n - jb);
-        const int l0 = eu == BblasUpper ? 0 : jb + nr, l1 = eu == BblasUpper ? jb : n;
-        const R *pr[NR], *pi[NR];
-        for (int c = 0; c < NR; c++) {
-            pr[c] = c < nr ? t.re + (jb + c) * t.ld + l0 : zero;
-            pi[c] = BB_COMPLEX && c < nr ? t.im + (jb + c) * t.ld + l0 : zero;
-        }
-        for (int ib = 0; ib < m; ib += mr) {
-            const int mb = imin(mr, m - ib);
-            ukernel_any(nv, l1 - l0, xr + ib + l0 * ldx, BB_COMPLEX ? xi + ib + l0 * ldx : NULL,
-                        ldx, pr, pi, 1, acc);
-            for (int r = 0; r < mb; r++) {
-                R u[NR];
-#if BB_COMPLEX
-                R v[NR];
-#endif
-                for (int c = 0; c < nr; c++) {
-                    u[c] = xr[ib + r + (jb + c) * ldx] - acc[c * MRMAX + r];
-#if BB_COMPLEX
-                    v[c] = xi[ib + r + (jb + c) * ldx] - acc[(NR + c) * MRMAX + r];
-#endif
-                }
-                for (int q = 0; q < nr; q++) {
-                    const int c = eu == BblasUpper ? q : nr - 1 - q;
-                    const int c0 = eu == BblasUpper ? 0 : c + 1, c1 = eu == BblasUpper ? c : nr;
-                    for (int e = c0; e < c1; e++) {
-                        const int64_t o = jb + e + (jb + c) * t.ld;
-                        CSUB(u[c], v[c], u[e], v[e], t.re[o], t.im[o]);
-                    }
-                    const int64_t o = (jb + c) * (t.ld + 1);
-                    CMUL(u[c], v[c], t.re[o], t.im[o]);
-                }
-                for (int c = 0; c < nr; c++) {
-                    xr[ib + r + (jb + c) * ldx] = u[c];
-#if BB_COMPLEX
-                    xi[ib + r + (jb + c) * ldx] = v[c];
-#endif
-                }
-            }
+    const T *A = p->a;
+    T *B = p->b;
+    const int m = p->m, n = p->n, left = p->side == BblasLeft, ka = left ? m : n;
+    const int nt = p->trans == BblasNoTrans, cj = p->trans == BblasConjTrans;
+    /* op(A)(i,l) = A[i*ai + l*al] (conjugated if cj); its triangle */
+    const int64_t ai = nt ? 1 : p->lda, al = nt ? p->lda : 1, ldb = p->ldb;
+    const int up = nt == (p->uplo == BblasUpper);
+    T dinv[TRSM_TINY_KA];
+    for (int i = 0; i < ka; i++) {
+        dinv[i] = 1;
+        if (p->diag != BblasUnit) {
+            T d = A[i * (ai + al)];
+            R re, im;
+            recip(REAL(d), IMAG(d), &re, &im);
+            dinv[i] = MK(re, cj ? -im : im);
         }
     }
+#define OPA(i, l) (cj ? CONJ(A[(i) * ai + (l) * al]) : A[(i) * ai + (l) * al])
+    if (left) { /* column by column: op(A) * x = alpha * b */
+        for (int j = 0; j < n; j++) {
+            T *x = B + j * ldb;
+            for (int q = 0; q < m; q++) {
+                const int i = up ? m - 1 - q : q;
+                T s = alpha * x[i];
+                if (up)
+                    for (int l = i + 1; l < m; l++) s -= OPA(i, l) * x[l];
+                else
+                    for (int l = 0; l < i; l++) s -= OPA(i, l) * x[l];
+                x[i] = s * dinv[i];
+            }
+        }
+    } else { /* column by column of X: X * op(A) = alpha * B */
+        for (int q = 0; q < n; q++) {
+            const int j = up ? q : n - 1 - q;
+            T *x = B + j * ldb;
+            for (int i = 0; i < m; i++) x[i] *= alpha;
+            const int l0 = up ? 0 : j + 1, l1 = up ? j : n;
+            for (int l = l0; l < l1; l++) {
+                const T a = OPA(l, j), *y = B + l * ldb;
+                for (int i = 0; i < m; i++) x[i] -= y[i] * a;
+            }
+            for (int i = 0; i < m; i++) x[i] *= dinv[j];
+        }
+    }
+#undef OPA
 }
 
 int X(cpu_trsm)(bb_problem *p, bb_work *w)
@@ -822,55 +994,49 @@ int X(cpu_trsm)(bb_problem *p, bb_work *w)
                     A, p->lda, B, ldb);
         return 0;
     }
-    /* X = alpha*B: in place for a real left solve, else in split planes
-       (right solves: rows padded to the row block) */
-    const int64_t mp = round_up(m, row_block(m));
+    if ((int64_t)m * n * ka <= BB_CPU_TRSM_TINY_MNK && ka <= TRSM_TINY_KA) {
+        trsm_tiny(p, alpha);
+        return 0;
+    }
+    /* Left: op(A) * X = alpha*B, in place on B (real) or on split planes.
+       Right: X * op(A) = alpha*B is solved as op(A)^T * X^T = alpha*B^T on
+       the transposed planes, op(A)^T packed as the left factor. */
+    const int mt = left ? m : n, nt = left ? n : m; /* the left solve: mt x nt */
+    const int64_t mp = round_up(mt, trsm_block(mt));
     const int own_x = BB_COMPLEX || !left;
-    const int64_t ldx = own_x ? (left ? m : mp) : ldb;
+    const int64_t ldx = own_x ? mt : ldb;
     scr_t sc;
-    R *ws = ws_get(w, (size_t)(left ? mp : n) * ka + (own_x ? (size_t)ldx * n : 0), ka, &sc);
+    R *ws = ws_get(w, (size_t)mp * mt + (own_x ? (size_t)mt * nt : 0), mt, &sc);
     if (!ws) return BB_INFO_NOMEM;
     int eu;
-    mat_t t = pack_tri(A, p->lda, p->uplo, p->trans, p->diag, ka, left ? mp : n, &eu, &ws);
-    if (p->diag != BblasUnit)
-        for (int i = 0; i < ka; i++) {
-            const int64_t o = i * (t.ld + 1);
-            R re, im;
-            recip(t.re[o], BB_COMPLEX ? t.im[o] : 0, &re, &im);
-            ((R *)t.re)[o] = re;
-#if BB_COMPLEX
-            ((R *)t.im)[o] = im;
-#else
-            (void)im;
-#endif
-        }
+    const int tr = (p->trans != BblasNoTrans) == left, cj = p->trans == BblasConjTrans;
+    mat_t t = pack_tri(A, p->lda, p->uplo, tr, cj, p->diag, mt, mp, &eu, &ws);
+    const int blk = trsm_block(mt);
+    for (int b = 0; b < mt; b += blk) invert_block(t, b, imin(blk, mt - b), eu);
     const R ar = REAL(alpha);
     R *xr = (R *)B, *xi = NULL;
     if (own_x) {
-        size_t plane = (size_t)ldx * n;
+        size_t plane = (size_t)mt * nt;
         xr = take(&ws, plane);
-        pack(B, ldb, BblasNoTrans, m, n, xr, plane, ldx);
-        pad_rows(xr, plane, m, ldx, n);
-        mat_t x = planes(xr, plane, ldx);
+        pack(B, ldb, left ? BblasNoTrans : BblasTrans, mt, nt, xr, plane, mt);
+        mat_t x = planes(xr, plane, mt);
         xi = (R *)x.im;
 #if BB_COMPLEX
-        scale_planes(x, m, n, alpha);
+        scale_planes(x, mt, nt, alpha);
 #else
         if (ar != 1)
-            for (int j = 0; j < n; j++)
-                for (int i = 0; i < m; i++) xr[i + j * ldx] *= ar;
+            for (int64_t i = 0; i < (int64_t)mt * nt; i++) xr[i] *= ar;
 #endif
     } else if (ar != 1) {
         for (int j = 0; j < n; j++)
             for (int i = 0; i < m; i++) xr[i + j * ldx] *= ar;
     }
-    if (left)
-        trsm_left(m, n, t, eu, xr, xi, ldx, sc.zero);
-    else
-        trsm_right(m, n, t, eu, xr, xi, ldx, sc.zero);
+    trsm_left(mt, nt, t, eu, xr, xi, ldx, sc.zero);
     if (own_x)
         for (int j = 0; j < n; j++)
-            for (int i = 0; i < m; i++)
-                B[i + j * ldb] = MK(xr[i + j * ldx], BB_COMPLEX ? xi[i + j * ldx] : 0);
+            for (int i = 0; i < m; i++) {
+                int64_t o = left ? i + (int64_t)j * mt : j + (int64_t)i * mt;
+                B[i + j * ldb] = MK(xr[o], BB_COMPLEX ? xi[o] : 0);
+            }
     return 0;
 }

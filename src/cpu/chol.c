@@ -16,14 +16,35 @@
 #include <lapacke.h>
 #include "small.h"
 
+/* the crossovers of this precision (cpu_policy.h) */
+#define OWN_MAX__(op, l) BB_CPU_##op##_OWN_MAX_##l
+#define OWN_MAX_(op, l) OWN_MAX__(op, l)
+#if defined(BB_PREC_S)
+#  define OWN_MAX(op) OWN_MAX_(op, S)
+#elif defined(BB_PREC_D)
+#  define OWN_MAX(op) OWN_MAX_(op, D)
+#elif defined(BB_PREC_C)
+#  define OWN_MAX(op) OWN_MAX_(op, C)
+#else
+#  define OWN_MAX(op) OWN_MAX_(op, Z)
+#endif
+
 #ifdef _OPENMP
 #  define SIMD _Pragma("omp simd")
 #  define SIMD_SUM1 _Pragma("omp simd reduction(+:s)")
 #  define SIMD_SUM2 _Pragma("omp simd reduction(+:sr, si)")
+#  define SIMD_SUM2R _Pragma("omp simd reduction(+:s0, s1)")
+#  define SIMD_SUM4C _Pragma("omp simd reduction(+:a0, b0, a1, b1)")
+#  define SIMD_SUM4 _Pragma("omp simd reduction(+:s0, s1, s2, s3)")
+#  define SIMD_SUM8 _Pragma("omp simd reduction(+:a0, b0, a1, b1, a2, b2, a3, b3)")
 #else
 #  define SIMD
 #  define SIMD_SUM1
 #  define SIMD_SUM2
+#  define SIMD_SUM2R
+#  define SIMD_SUM4C
+#  define SIMD_SUM4
+#  define SIMD_SUM8
 #endif
 
 #if defined(BB_PREC_S) || defined(BB_PREC_C)
@@ -31,6 +52,9 @@
 #else
 #  define RSQRT sqrt
 #endif
+
+/* the small vector helpers below are always inlined */
+#define HOT static inline __attribute__((always_inline))
 
 /* real and imaginary parts in the precision of T (0 for the imaginary part of a real) */
 #define RE(x) (__real__(x))
@@ -52,10 +76,26 @@ static inline T mulc(T a, T b) { return a * b; }
 static inline T cnj(T a) { return a; }
 #endif
 
+/* 1 / a; complex: Smith's scaling, no library call */
+static inline T recip(T a)
+{
+#if BB_COMPLEX
+    R ar = RE(a), ai = IM(a);
+    if (fabs(ar) >= fabs(ai)) {
+        R r = ai / ar, d = 1 / (ar + ai * r);
+        return MK(d, -r * d);
+    }
+    R r = ar / ai, d = 1 / (ai + ar * r);
+    return MK(r * d, -d);
+#else
+    return 1 / a;
+#endif
+}
+
 static inline R abs2(T a) { return RE(a) * RE(a) + IM(a) * IM(a); }
 
 /* sum_i conj(x[i]) * y[i] */
-static inline T dotc(int n, const T *x, const T *y)
+HOT T dotc(int n, const T *x, const T *y)
 {
 #if BB_COMPLEX
     R sr = 0, si = 0;
@@ -74,7 +114,7 @@ static inline T dotc(int n, const T *x, const T *y)
 }
 
 /* sum_i |x[i]|^2 */
-static inline R sumsq(int n, const T *x)
+HOT R sumsq(int n, const T *x)
 {
     R s = 0;
     SIMD_SUM1
@@ -83,29 +123,154 @@ static inline R sumsq(int n, const T *x)
 }
 
 /* y -= a * x */
-static inline void axpy_sub(int n, T a, const T *x, T *y)
+HOT void axpy_sub(int n, T a, const T *x, T *y)
 {
     SIMD
     for (int i = 0; i < n; i++) y[i] -= mul(a, x[i]);
 }
 
 /* y += a * x */
-static inline void axpy_add(int n, T a, const T *x, T *y)
+HOT void axpy_add(int n, T a, const T *x, T *y)
 {
     SIMD
     for (int i = 0; i < n; i++) y[i] += mul(a, x[i]);
 }
 
-static inline void scal(int n, T a, T *x)
+HOT void scal(int n, T a, T *x)
 {
     SIMD
     for (int i = 0; i < n; i++) x[i] = mul(a, x[i]);
 }
 
-static inline void rscal(int n, R a, T *x)
+HOT void rscal(int n, R a, T *x)
 {
     SIMD
     for (int i = 0; i < n; i++) x[i] *= a;
+}
+
+/* Elements of T in one vector register.  Loops whose start index moves by
+   one element from step to step start their vector part at a multiple of
+   it, so that a step loads exactly the vectors the previous one stored
+   (store-to-load forwarding). */
+#define VL ((int)(__BIGGEST_ALIGNMENT__ / sizeof(T)) > 1 ? (int)(__BIGGEST_ALIGNMENT__ / sizeof(T)) : 1)
+
+/* y[lo:hi) -= a * x[lo:hi) */
+HOT void axpy_sub_from(int lo, int hi, T a, const T *x, T *y)
+{
+    int s = (lo + VL - 1) / VL * VL;
+    if (s > hi) s = hi;
+    for (int i = lo; i < s; i++) y[i] -= mul(a, x[i]);
+    SIMD
+    for (int i = s; i < hi; i++) y[i] -= mul(a, x[i]);
+}
+
+/* y += a0 x0 + a1 x1 + a2 x2 + a3 x3: four updates for one pass over y */
+HOT void axpy4(int n, T a0, T a1, T a2, T a3, const T *x0, const T *x1, const T *x2,
+                         const T *x3, T *y)
+{
+    SIMD
+    for (int i = 0; i < n; i++) y[i] += (mul(a0, x0[i]) + mul(a1, x1[i])) + (mul(a2, x2[i]) + mul(a3, x3[i]));
+}
+
+/* y0[lo:hi) -= a0 * x[lo:hi), y1[lo:hi) -= a1 * x[lo:hi) (aligned start as axpy_sub_from) */
+HOT void axpy2_sub_from(int lo, int hi, T a0, T a1, const T *x, T *y0, T *y1)
+{
+    int s = (lo + VL - 1) / VL * VL;
+    if (s > hi) s = hi;
+    for (int i = lo; i < s; i++) {
+        y0[i] -= mul(a0, x[i]);
+        y1[i] -= mul(a1, x[i]);
+    }
+    SIMD
+    for (int i = s; i < hi; i++) {
+        y0[i] -= mul(a0, x[i]);
+        y1[i] -= mul(a1, x[i]);
+    }
+}
+
+/* r0 = sum_i conj(x[i]) * y0[i], r1 = sum_i conj(x[i]) * y1[i] */
+HOT void dotc2(int n, const T *x, const T *y0, const T *y1, T *r0, T *r1)
+{
+#if BB_COMPLEX
+    R a0 = 0, b0 = 0, a1 = 0, b1 = 0;
+    SIMD_SUM4C
+    for (int i = 0; i < n; i++) {
+        R xr = RE(x[i]), xi = IM(x[i]);
+        a0 += xr * RE(y0[i]) + xi * IM(y0[i]); b0 += xr * IM(y0[i]) - xi * RE(y0[i]);
+        a1 += xr * RE(y1[i]) + xi * IM(y1[i]); b1 += xr * IM(y1[i]) - xi * RE(y1[i]);
+    }
+    *r0 = MK(a0, b0); *r1 = MK(a1, b1);
+#else
+    T s0 = 0, s1 = 0;
+    SIMD_SUM2R
+    for (int i = 0; i < n; i++) {
+        s0 += x[i] * y0[i]; s1 += x[i] * y1[i];
+    }
+    *r0 = s0; *r1 = s1;
+#endif
+}
+
+/* Bounds of the vector part of [lo, hi) for the substitutions: a multiple
+   of VL that leaves out both end elements (one of them was just stored). */
+static inline void vec_part(int lo, int hi, int *s, int *e)
+{
+    *s = (lo + VL) / VL * VL;
+    *e = (hi - 1) / VL * VL;
+    if (hi - 1 < 0 || *e < *s) *s = *e = hi;
+}
+
+/* sum_{lo <= i < hi} conj(x[i]) * y[i] */
+HOT T dotc_sub(int lo, int hi, const T *x, const T *y)
+{
+    int s, e;
+    vec_part(lo, hi, &s, &e);
+    T r = 0;
+    for (int i = lo; i < s; i++) r += mulc(x[i], y[i]);
+    for (int i = e; i < hi; i++) r += mulc(x[i], y[i]);
+    return r + dotc(e - s, x + s, y + s);
+}
+
+/* the same for two vectors y0, y1 */
+HOT void dotc2_sub(int lo, int hi, const T *x, const T *y0, const T *y1, T *r0, T *r1)
+{
+    int s, e;
+    vec_part(lo, hi, &s, &e);
+    T t0 = 0, t1 = 0;
+    for (int i = lo; i < s; i++) {
+        t0 += mulc(x[i], y0[i]);
+        t1 += mulc(x[i], y1[i]);
+    }
+    for (int i = e; i < hi; i++) {
+        t0 += mulc(x[i], y0[i]);
+        t1 += mulc(x[i], y1[i]);
+    }
+    dotc2(e - s, x + s, y0 + s, y1 + s, r0, r1);
+    *r0 += t0;
+    *r1 += t1;
+}
+
+/* r[q] = sum_i conj(x[i]) * yq[i], q < 4: four dots for one pass over x */
+HOT void dotc4(int n, const T *x, const T *y0, const T *y1, const T *y2, const T *y3, T r[4])
+{
+#if BB_COMPLEX
+    R a0 = 0, b0 = 0, a1 = 0, b1 = 0, a2 = 0, b2 = 0, a3 = 0, b3 = 0;
+    SIMD_SUM8
+    for (int i = 0; i < n; i++) {
+        R xr = RE(x[i]), xi = IM(x[i]);
+        a0 += xr * RE(y0[i]) + xi * IM(y0[i]); b0 += xr * IM(y0[i]) - xi * RE(y0[i]);
+        a1 += xr * RE(y1[i]) + xi * IM(y1[i]); b1 += xr * IM(y1[i]) - xi * RE(y1[i]);
+        a2 += xr * RE(y2[i]) + xi * IM(y2[i]); b2 += xr * IM(y2[i]) - xi * RE(y2[i]);
+        a3 += xr * RE(y3[i]) + xi * IM(y3[i]); b3 += xr * IM(y3[i]) - xi * RE(y3[i]);
+    }
+    r[0] = MK(a0, b0); r[1] = MK(a1, b1); r[2] = MK(a2, b2); r[3] = MK(a3, b3);
+#else
+    T s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    SIMD_SUM4
+    for (int i = 0; i < n; i++) {
+        s0 += x[i] * y0[i]; s1 += x[i] * y1[i]; s2 += x[i] * y2[i]; s3 += x[i] * y3[i];
+    }
+    r[0] = s0; r[1] = s1; r[2] = s2; r[3] = s3;
+#endif
 }
 
 static inline char lp_uplo(int uplo) { return uplo == BblasUpper ? 'U' : 'L'; }
@@ -129,7 +294,16 @@ static int potrf_upper(int n, T *A, int64_t lda)
         d = RSQRT(d);
         cj[j] = d;
         R r = 1 / d;
-        for (int c = j + 1; c < n; c++) {
+        int c = j + 1;
+        for (; c + 3 < n; c += 4) {
+            T *c0 = A + c * lda, *c1 = c0 + lda, *c2 = c1 + lda, *c3 = c2 + lda, s[4];
+            dotc4(j, cj, c0, c1, c2, c3, s);
+            c0[j] = (c0[j] - s[0]) * r;
+            c1[j] = (c1[j] - s[1]) * r;
+            c2[j] = (c2[j] - s[2]) * r;
+            c3[j] = (c3[j] - s[3]) * r;
+        }
+        for (; c < n; c++) {
             T *cc = A + c * lda;
             cc[j] = (cc[j] - dotc(j, cj, cc)) * r;
         }
@@ -154,13 +328,12 @@ static int potrf_lower(int n, T *A, int64_t lda)
         int m = n - j - 1;
         T *y = cj + j + 1;
         int k = 0;
-        for (; k + 1 < j; k += 2) {
-            const T *x0 = A + j + 1 + k * lda, *x1 = x0 + lda;
-            T c0 = cnj(A[j + k * lda]), c1 = cnj(A[j + (k + 1) * lda]);
-            SIMD
-            for (int i = 0; i < m; i++) y[i] -= mul(c0, x0[i]) + mul(c1, x1[i]);
+        for (; k + 3 < j; k += 4) {
+            const T *x0 = A + j + 1 + k * lda, *x1 = x0 + lda, *x2 = x1 + lda, *x3 = x2 + lda;
+            const T *r = A + j + k * lda; /* row j */
+            axpy4(m, -cnj(r[0]), -cnj(r[lda]), -cnj(r[2 * lda]), -cnj(r[3 * lda]), x0, x1, x2, x3, y);
         }
-        if (k < j) axpy_sub(m, cnj(A[j + k * lda]), A + j + 1 + k * lda, y);
+        for (; k < j; k++) axpy_sub(m, cnj(A[j + k * lda]), A + j + 1 + k * lda, y);
         rscal(m, 1 / d, y);
     }
     return 0;
@@ -182,7 +355,7 @@ static int potrf_lapacke(int uplo, int n, T *A, int64_t lda)
 
 static int potrf_any(int uplo, int n, T *A, int64_t lda)
 {
-    if (n > BB_CPU_POTRF_OWN_MAX_N) return potrf_lapacke(uplo, n, A, lda);
+    if (n > OWN_MAX(POTRF)) return potrf_lapacke(uplo, n, A, lda);
     return uplo == BblasUpper ? potrf_upper(n, A, lda) : potrf_lower(n, A, lda);
 }
 
@@ -197,72 +370,115 @@ int X(cpu_potrf)(bb_problem *p, bb_work *w)
 /* potrs                                                                      */
 /* ------------------------------------------------------------------------ */
 
-/* A*X = B, B n x nrhs.  Upper: U^H Y = B (dots with the columns of U), then
-   U X = Y (column-oriented); lower: L Y = B (column-oriented), then
-   L^H X = Y (dots with the columns of L).  Divisions as LAPACK's trsm. */
-static void potrs_left(int uplo, int n, int nrhs, const T *A, int64_t lda, T *B, int64_t ldb)
+/* Solves with the factor for RHS stored as columns: A*X = B, B n x m (ld
+   ldb); inv[k] = 1 / A(k,k).  Upper: U^H Y = B by dots with the columns of
+   U, then U X = Y column-oriented; lower: L Y = B column-oriented, then
+   L^H X = Y by dots with the columns of L. */
+static void potrs_cols(int uplo, int n, int m, const T *A, int64_t lda, const T *inv, T *B, int64_t ldb)
 {
-    for (int c = 0; c < nrhs; c++) {
-        T *b = B + c * ldb;
+    int c = 0;
+    for (; c + 1 < m; c += 2) { /* two at a time: shared loads of A, two chains */
+        T *b = B + c * ldb, *e = b + ldb;
         if (uplo == BblasUpper) {
             for (int i = 0; i < n; i++) {
-                const T *ci = A + i * lda;
-                b[i] = (b[i] - dotc(i, ci, b)) / cnj(ci[i]);
+                T s0, s1, d = cnj(inv[i]);
+                dotc2_sub(0, i, A + i * lda, b, e, &s0, &s1);
+                b[i] = mul(b[i] - s0, d);
+                e[i] = mul(e[i] - s1, d);
             }
             for (int k = n - 1; k >= 0; k--) {
-                const T *ck = A + k * lda;
-                T x = b[k] / ck[k];
-                b[k] = x;
-                axpy_sub(k, x, ck, b);
+                T x0 = mul(b[k], inv[k]), x1 = mul(e[k], inv[k]);
+                b[k] = x0;
+                e[k] = x1;
+                axpy2_sub_from(0, k, x0, x1, A + k * lda, b, e);
             }
         } else {
             for (int k = 0; k < n; k++) {
-                const T *ck = A + k * lda;
-                T x = b[k] / ck[k];
-                b[k] = x;
-                axpy_sub(n - k - 1, x, ck + k + 1, b + k + 1);
+                T x0 = mul(b[k], inv[k]), x1 = mul(e[k], inv[k]);
+                b[k] = x0;
+                e[k] = x1;
+                axpy2_sub_from(k + 1, n, x0, x1, A + k * lda, b, e);
             }
             for (int i = n - 1; i >= 0; i--) {
                 const T *ci = A + i * lda;
-                b[i] = (b[i] - dotc(n - i - 1, ci + i + 1, b + i + 1)) / cnj(ci[i]);
+                T s0, s1, d = cnj(inv[i]);
+                dotc2_sub(i + 1, n, ci, b, e, &s0, &s1);
+                b[i] = mul(b[i] - s0, d);
+                e[i] = mul(e[i] - s1, d);
+            }
+        }
+    }
+    for (; c < m; c++) {
+        T *b = B + c * ldb;
+        if (uplo == BblasUpper) {
+            for (int i = 0; i < n; i++) b[i] = mul(b[i] - dotc_sub(0, i, A + i * lda, b), cnj(inv[i]));
+            for (int k = n - 1; k >= 0; k--) {
+                T x = mul(b[k], inv[k]);
+                b[k] = x;
+                axpy_sub(k, x, A + k * lda, b);
+            }
+        } else {
+            for (int k = 0; k < n; k++) {
+                T x = mul(b[k], inv[k]);
+                b[k] = x;
+                axpy_sub_from(k + 1, n, x, A + k * lda, b);
+            }
+            for (int i = n - 1; i >= 0; i--) {
+                const T *ci = A + i * lda;
+                b[i] = mul(b[i] - dotc_sub(i + 1, n, ci, b), cnj(inv[i]));
             }
         }
     }
 }
 
-/* X*A = B, B nrhs x n (row-major input: B holds B^T), columns of B indexed
-   by the rows of A.  Upper, A = U^H U: Y U = B, then X U^H = Y.  Lower,
-   A = L L^H: Y L^H = B, then X L = Y.  Every inner loop runs down a column
-   of B (length nrhs). */
-static void potrs_right(int uplo, int n, int nrhs, const T *A, int64_t lda, T *B, int64_t ldb)
+/* y -= sum_{k0 <= k < k1} coef(k) * B(:,k), B m x *, coef(k) = a[k * as] or
+   its conjugate */
+HOT void gemv_cols(int m, int k0, int k1, const T *a, int64_t as, int cj, const T *B, int64_t ldb, T *y)
 {
-#define AE(i, j) A[(i) + (int64_t)(j) * lda]
-#define BC(j) (B + (int64_t)(j) * ldb)
+#define COEF(k) (cj ? -cnj(a[(k) * as]) : -a[(k) * as])
+    int k = k0;
+    for (; k + 3 < k1; k += 4)
+        axpy4(m, COEF(k), COEF(k + 1), COEF(k + 2), COEF(k + 3), B + k * ldb, B + (k + 1) * ldb,
+              B + (k + 2) * ldb, B + (k + 3) * ldb, y);
+    for (; k < k1; k++) axpy_add(m, COEF(k), B + k * ldb, y);
+#undef COEF
+}
+
+/* Solves for RHS stored as rows: X*A = B, B m x n (ld ldb), every inner loop
+   down a column of B (length m).  Upper, A = U^H U: Y U = B, then
+   X U^H = Y.  Lower, A = L L^H: Y L^H = B, then X L = Y. */
+static void potrs_rows(int uplo, int n, int m, const T *A, int64_t lda, const T *inv, T *B, int64_t ldb)
+{
     if (uplo == BblasUpper) {
         for (int j = 0; j < n; j++) { /* Y(:,j) = (B(:,j) - sum_{k<j} Y(:,k) U(k,j)) / U(j,j) */
-            T *bj = BC(j);
-            for (int k = 0; k < j; k++) axpy_sub(nrhs, AE(k, j), BC(k), bj);
-            scal(nrhs, 1 / AE(j, j), bj);
+            T *bj = B + j * ldb;
+            gemv_cols(m, 0, j, A + j * lda, 1, 0, B, ldb, bj);
+            scal(m, inv[j], bj);
         }
         for (int j = n - 1; j >= 0; j--) { /* X(:,j) = (Y(:,j) - sum_{k>j} X(:,k) conj(U(j,k))) / conj(U(j,j)) */
-            T *bj = BC(j);
-            for (int k = j + 1; k < n; k++) axpy_sub(nrhs, cnj(AE(j, k)), BC(k), bj);
-            scal(nrhs, 1 / cnj(AE(j, j)), bj);
+            T *bj = B + j * ldb;
+            gemv_cols(m, j + 1, n, A + j, lda, 1, B, ldb, bj);
+            scal(m, cnj(inv[j]), bj);
         }
     } else {
         for (int j = 0; j < n; j++) { /* Y(:,j) = (B(:,j) - sum_{k<j} Y(:,k) conj(L(j,k))) / conj(L(j,j)) */
-            T *bj = BC(j);
-            for (int k = 0; k < j; k++) axpy_sub(nrhs, cnj(AE(j, k)), BC(k), bj);
-            scal(nrhs, 1 / cnj(AE(j, j)), bj);
+            T *bj = B + j * ldb;
+            gemv_cols(m, 0, j, A + j, lda, 1, B, ldb, bj);
+            scal(m, cnj(inv[j]), bj);
         }
         for (int j = n - 1; j >= 0; j--) { /* X(:,j) = (Y(:,j) - sum_{k>j} X(:,k) L(k,j)) / L(j,j) */
-            T *bj = BC(j);
-            for (int k = j + 1; k < n; k++) axpy_sub(nrhs, AE(k, j), BC(k), bj);
-            scal(nrhs, 1 / AE(j, j), bj);
+            T *bj = B + j * ldb;
+            gemv_cols(m, j + 1, n, A + j * lda, 1, 0, B, ldb, bj);
+            scal(m, inv[j], bj);
         }
     }
-#undef AE
-#undef BC
+}
+
+/* D (c x r, ld ldd) = S^H, S r x c (ld lds) */
+static void conj_transpose(int r, int c, const T *S, int64_t lds, T *D, int64_t ldd)
+{
+    for (int j = 0; j < c; j++)
+        for (int i = 0; i < r; i++) D[j + i * ldd] = cnj(S[i + j * lds]);
 }
 
 static void potrs_blas(const bb_problem *p)
@@ -284,23 +500,51 @@ static void potrs_blas(const bb_problem *p)
                 A, (int)p->lda, B, (int)p->ldb);
 }
 
+/* Own loops: few right-hand sides are solved one vector at a time
+   (potrs_cols), many with the vectors side by side (potrs_rows); the other
+   storage goes through a conjugate-transposed copy (A X = B  <=>
+   X^H A = B^H, A Hermitian). */
+static int potrs_own(const bb_problem *p, bb_work *w)
+{
+    int n = p->n, m = p->nrhs, rows = m >= BB_CPU_POTRS_ROWS_MIN_NRHS;
+    const T *A = p->a;
+    T *B = p->b;
+    int copy = rows != p->rhs_right;
+    T *inv = bb_work_get(w, sizeof(T) * ((size_t)n + (copy ? (size_t)n * m : 0)));
+    if (!inv) return BB_INFO_NOMEM;
+    for (int k = 0; k < n; k++) inv[k] = recip(A[k + k * p->lda]);
+    if (!copy) {
+        if (rows) potrs_rows(p->uplo, n, m, A, p->lda, inv, B, p->ldb);
+        else potrs_cols(p->uplo, n, m, A, p->lda, inv, B, p->ldb);
+        return 0;
+    }
+    T *W = inv + n;
+    if (rows) { /* B n x m -> W m x n */
+        conj_transpose(n, m, B, p->ldb, W, m);
+        potrs_rows(p->uplo, n, m, A, p->lda, inv, W, m);
+        conj_transpose(m, n, W, m, B, p->ldb);
+    } else { /* B m x n -> W n x m */
+        conj_transpose(m, n, B, p->ldb, W, n);
+        potrs_cols(p->uplo, n, m, A, p->lda, inv, W, n);
+        conj_transpose(n, m, W, n, B, p->ldb);
+    }
+    return 0;
+}
+
 int X(cpu_potrs)(bb_problem *p, bb_work *w)
 {
-    (void)w;
     if (p->n == 0 || p->nrhs == 0) return 0;
-    if (p->n > BB_CPU_POTRS_OWN_MAX_N)
+    if (p->n > OWN_MAX(POTRS)) {
         potrs_blas(p);
-    else if (p->rhs_right)
-        potrs_right(p->uplo, p->n, p->nrhs, p->a, p->lda, p->b, p->ldb);
-    else
-        potrs_left(p->uplo, p->n, p->nrhs, p->a, p->lda, p->b, p->ldb);
-    return 0;
+        return 0;
+    }
+    return potrs_own(p, w);
 }
 
 int X(cpu_posv)(bb_problem *p, bb_work *w)
 {
     int info = X(cpu_potrf)(p, w);
-    if (info) { ((T*)p->b)[0] = 0; return info; }
+    if (info) return info; /* B untouched */
     return X(cpu_potrs)(p, w);
 }
 
@@ -317,7 +561,7 @@ static void trtri_upper(int n, int unit, T *A, int64_t lda)
         T *cj = A + j * lda;
         T ajj = -1;
         if (!unit) {
-            cj[j] = 1 / cj[j];
+            cj[j] = recip(cj[j]);
             ajj = -cj[j];
         }
         for (int k = 0; k < j; k++) {
@@ -336,13 +580,13 @@ static void trtri_lower(int n, int unit, T *A, int64_t lda)
         T *cj = A + j * lda;
         T ajj = -1;
         if (!unit) {
-            cj[j] = 1 / cj[j];
+            cj[j] = recip(cj[j]);
             ajj = -cj[j];
         }
         for (int k = n - 1; k > j; k--) {
             const T *ck = A + k * lda;
             T x = cj[k];
-            axpy_add(n - k - 1, x, ck + k + 1, cj + k + 1);
+            axpy_sub_from(k + 1, n, -x, ck, cj);
             cj[k] = unit ? x : mul(x, ck[k]);
         }
         scal(n - j - 1, ajj, cj + j + 1);
@@ -353,7 +597,7 @@ static void trtri_lower(int n, int unit, T *A, int64_t lda)
 static int trtri_any(int uplo, int unit, int n, T *A, int64_t lda)
 {
     if (n == 0) return 0;
-    if (n > BB_CPU_TRTRI_OWN_MAX_N)
+    if (n > OWN_MAX(TRTRI))
         return (int)LAPACKE(trtri_work)(LAPACK_COL_MAJOR, lp_uplo(uplo), unit ? 'U' : 'N', n, A,
                                         (lapack_int)lda);
     if (!unit)
@@ -387,7 +631,13 @@ static void lauum_upper(int n, T *A, int64_t lda)
         R aii = RE(ci[i]);
         R d = aii * aii;
         rscal(i, aii, ci);
-        for (int k = i + 1; k < n; k++) {
+        int k = i + 1;
+        for (; k + 3 < n; k += 4) {
+            const T *c0 = A + k * lda, *c1 = c0 + lda, *c2 = c1 + lda, *c3 = c2 + lda;
+            d += (abs2(c0[i]) + abs2(c1[i])) + (abs2(c2[i]) + abs2(c3[i]));
+            axpy4(i, cnj(c0[i]), cnj(c1[i]), cnj(c2[i]), cnj(c3[i]), c0, c1, c2, c3, ci);
+        }
+        for (; k < n; k++) {
             const T *ck = A + k * lda;
             d += abs2(ck[i]);
             axpy_add(i, cnj(ck[i]), ck, ci);
@@ -404,7 +654,16 @@ static void lauum_lower(int n, T *A, int64_t lda)
         T *ci = A + i * lda;
         R aii = RE(ci[i]);
         int m = n - i - 1;
-        for (int c = 0; c < i; c++) {
+        int c = 0;
+        for (; c + 3 < i; c += 4) {
+            T *c0 = A + c * lda, *c1 = c0 + lda, *c2 = c1 + lda, *c3 = c2 + lda, t[4];
+            dotc4(m, ci + i + 1, c0 + i + 1, c1 + i + 1, c2 + i + 1, c3 + i + 1, t);
+            c0[i] = aii * c0[i] + t[0];
+            c1[i] = aii * c1[i] + t[1];
+            c2[i] = aii * c2[i] + t[2];
+            c3[i] = aii * c3[i] + t[3];
+        }
+        for (; c < i; c++) {
             T *cc = A + c * lda;
             cc[i] = aii * cc[i] + dotc(m, ci + i + 1, cc + i + 1);
         }
@@ -415,7 +674,7 @@ static void lauum_lower(int n, T *A, int64_t lda)
 static void lauum_any(int uplo, int n, T *A, int64_t lda)
 {
     if (n == 0) return;
-    if (n > BB_CPU_LAUUM_OWN_MAX_N)
+    if (n > OWN_MAX(LAUUM))
         LAPACKE(lauum_work)(LAPACK_COL_MAJOR, lp_uplo(uplo), n, A, (lapack_int)lda);
     else if (uplo == BblasUpper)
         lauum_upper(n, A, lda);

@@ -41,6 +41,17 @@
 #  define R_SAFMIN DBL_MIN
 #endif
 
+/* the crossover of cpu_policy.h for this precision */
+#if defined(BB_PREC_S)
+#  define OWN_MAX(op) BB_CPU_##op##_OWN_MAX_S
+#elif defined(BB_PREC_D)
+#  define OWN_MAX(op) BB_CPU_##op##_OWN_MAX_D
+#elif defined(BB_PREC_C)
+#  define OWN_MAX(op) BB_CPU_##op##_OWN_MAX_C
+#else
+#  define OWN_MAX(op) BB_CPU_##op##_OWN_MAX_Z
+#endif
+
 #define RE(x) (__real__(x))
 #define IM(x) (__imag__(x))
 
@@ -265,9 +276,9 @@ static int getrf_lapacke(int m, int n, T *a, int64_t lda, int *ipiv)
 static int lu_factor(int m, int n, T *a, int64_t lda, int *ipiv)
 {
     if (ipiv)
-        return imin(m, n) <= BB_CPU_GETRF_OWN_MAX ? getf2(m, n, a, lda, ipiv)
+        return imin(m, n) <= OWN_MAX(GETRF) ? getf2(m, n, a, lda, ipiv)
                                                   : getrf_lapacke(m, n, a, lda, ipiv);
-    return imin(m, n) <= BB_CPU_GETRFNP_OWN_MAX ? getf2(m, n, a, lda, NULL) : lu_rec_np(m, n, a, lda);
+    return imin(m, n) <= OWN_MAX(GETRFNP) ? getf2(m, n, a, lda, NULL) : lu_rec_np(m, n, a, lda);
 }
 
 /* getrf / getrfnp on either layout; ipiv NULL: no pivoting. */
@@ -363,7 +374,7 @@ static void recip_diag(int n, const T *a, int64_t lda, int cj, T *rd)
 static void getrs_cm(int trans, int n, int nrhs, const T *a, int64_t lda, const int *ipiv,
                      T *b, int64_t ldb, T *work)
 {
-    if (n > BB_CPU_GETRS_OWN_MAX) {
+    if (n > (nrhs == 1 ? OWN_MAX(GETRS) : OWN_MAX(GETRSM))) {
         char t = trans == BblasNoTrans ? 'N' : trans == BblasTrans ? 'T' : 'C';
         LAPACKE(getrs_work)(LAPACK_COL_MAJOR, t, n, nrhs, a, lda, ipiv, b, ldb);
         return;
@@ -445,14 +456,14 @@ int X(cpu_gesv)(bb_problem *p, bb_work *w)
 /* Scratch elements getri_cm needs for order n. */
 static size_t getri_work_size(int n)
 {
-    return n > BB_CPU_GETRI_OWN_MAX ? (size_t)n * BB_CPU_GETRI_NB : (size_t)n;
+    return n > OWN_MAX(GETRI) ? (size_t)n * BB_CPU_GETRI_NB : (size_t)n;
 }
 
 /* In-place inverse of the column-major LU in a (diagonal checked nonzero by
    the caller): inv(U), then X * L = inv(U), then the column interchanges. */
 static void getri_cm(int n, T *a, int64_t lda, const int *ipiv, T *work)
 {
-    if (n > BB_CPU_GETRI_OWN_MAX) {
+    if (n > OWN_MAX(GETRI)) {
         LAPACKE(getri_work)(LAPACK_COL_MAJOR, n, a, lda, ipiv, work,
                             (lapack_int)getri_work_size(n));
         return;
@@ -660,7 +671,7 @@ static R norm1_estimate(int n, const T *a, int64_t lda, const T *rd, const T *rd
 /* rcond of the column-major LU in a */
 static R gecon_cm(int norm, int n, const T *a, int64_t lda, R anorm, void *scratch)
 {
-    if (n > BB_CPU_GECON_OWN_MAX) {
+    if (n > OWN_MAX(GECON)) {
         R rc = 0;
         char nc = norm == BblasInfNorm ? 'I' : 'O';
 #if BB_COMPLEX

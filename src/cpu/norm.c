@@ -9,7 +9,7 @@
  *     sum over- or underflows.
  *   - gecond: ||A|| * ||inv(A)|| from an inverse of a copy of A: our own
  *     in-place Gauss-Jordan with partial pivoting for small n, LAPACKE
- *     getrf + getri above BB_CPU_GECOND_OWN_MAX.  A pivot that is exactly
+ *     getrf + getri above the crossover (cpu_policy.h).  A pivot that is exactly
  *     zero or NaN is singular: info = its (1-based) step and cond = +Inf.
  */
 #include <string.h>
@@ -38,6 +38,17 @@
 #  define RHYPOT hypot
 #  define R_SAFMIN DBL_MIN
 #  define R_HUGE DBL_MAX
+#endif
+
+/* the crossover of cpu_policy.h for this precision */
+#if defined(BB_PREC_S)
+#  define OWN_MAX(op) BB_CPU_##op##_OWN_MAX_S
+#elif defined(BB_PREC_D)
+#  define OWN_MAX(op) BB_CPU_##op##_OWN_MAX_D
+#elif defined(BB_PREC_C)
+#  define OWN_MAX(op) BB_CPU_##op##_OWN_MAX_C
+#else
+#  define OWN_MAX(op) BB_CPU_##op##_OWN_MAX_Z
 #endif
 
 #define RE(x) (__real__(x))
@@ -292,7 +303,7 @@ int X(cpu_gecond)(bb_problem *p, bb_work *w)
         *cond = 1;
         return 0;
     }
-    int own = n <= BB_CPU_GECOND_OWN_MAX;
+    int own = n <= OWN_MAX(GECOND);
     size_t nw = own ? (size_t)n : (size_t)n * BB_CPU_GETRI_NB;
     /* scratch: the copy of A, the workspace, n reals, n pivots */
     size_t bytes = ((size_t)n * n + nw + n) * sizeof(T) + (size_t)n * sizeof(lapack_int);

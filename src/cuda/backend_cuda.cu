@@ -9,7 +9,8 @@
  * parameter set (problems sorted by their parameters).  Launches are issued
  * largest first.  Operand slots in bb_dev_batch are the NORMALISED slots:
  * when the normalisation swapped A and B (row-major gemm) the driver swaps
- * the user's operands accordingly.
+ * the user's operands accordingly and passes the launch's bb_problem with
+ * swap_ab = 0, so a kernel never exchanges them again.
  *
  * Host data (the plain calls, synchronous).  Each call takes a staging
  * context from a per-device pool (created lazily, at most BB_CTX_MAX per
@@ -858,6 +859,7 @@ static cudaError_t issue_chunk(const bb_batch *b, const segment *segs, const seg
         bb_problem lp = segs[pc.seg].gp;
         lp.a = lp.b = lp.c = lp.x = lp.y = NULL;
         lp.ipiv = NULL;
+        lp.swap_ab = 0; /* the operands are in their normalised slots already */
         lp.lda = sp.r[BB_A] > 1 ? sp.r[BB_A] : 1;
         lp.ldb = sp.r[BB_B] > 1 ? sp.r[BB_B] : 1;
         lp.ldc = sp.r[BB_C] > 1 ? sp.r[BB_C] : 1;
@@ -1190,6 +1192,7 @@ static void run_device(bb_batch *b)
             bb_problem lp = s.gp;
             lp.a = lp.b = lp.c = lp.x = lp.y = NULL;
             lp.ipiv = NULL;
+            lp.swap_ab = 0; /* the operands are in their normalised slots already */
             (void)cudaGetLastError();
             e = chk(bb_cuda_launch(b->op, b->prec, lp, db, &q->pub));
             if (e != cudaSuccess) {

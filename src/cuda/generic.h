@@ -2,10 +2,13 @@
 #pragma once
 #include "cuda_internal.h"
 
-/* Runs one launch with the generic kernels (any op the table has).
-   d.opd[] are the caller's operands as in bb_batch (BB_A is the user's A);
-   where the normalisation exchanged A and B (p.swap_ab, row-major gemm) this
-   function exchanges d.opd[BB_A] and d.opd[BB_B] itself. */
+/* Runs one launch with the generic kernels (any op the table has), on
+   q->stream, asynchronously.  d.opd[] are the normalised slots (the driver
+   passes swap_ab = 0 with A and B already exchanged for row-major gemm); if
+   p.swap_ab is still set, d.opd[BB_A] and d.opd[BB_B] are exchanged here.
+   May call bb_cuda_workspace(q, ...) before launching (gecond always; potrf,
+   posv, poti, getri(_oop), gecon, trsm when a matrix or vector does not fit
+   in shared memory); returns cudaErrorMemoryAllocation if that fails. */
 cudaError_t bb_generic_launch(bb_op op, bb_prec prec, const bb_problem &p, const bb_dev_batch &d,
                               batchblas_queue *q);
 int bb_generic_supports(bb_op op, bb_prec prec);
@@ -13,6 +16,29 @@ int bb_generic_supports(bb_op op, bb_prec prec);
 #ifdef BB_GENERIC_INTERNAL
 /*
  * Internals of generic*.cu (defined only by those files).
+ *
+ * Kernels (templates on T, instantiated for float, double, cuFloatComplex,
+ * cuDoubleComplex; a grid-stride loop over problems, grid <= BB_CUDA_MAX_GRID):
+ *   generic_blas3.cu  k_prod: gemm symm hemm syrk herk syr2k her2k trmm, 256
+ *                     threads, 32x32 tiles of C, k in chunks of 16 through
+ *                     static shared memory (17 KB for z); any size, operands
+ *                     read from global memory.  trmm in place, tiles ordered
+ *                     so that rows of B are overwritten only when no longer
+ *                     needed.  k_trsm: substitution on views, A and then B
+ *                     in dynamic shared memory when they fit, else in place.
+ *   generic_chol.cu   k_chol: potrf potrs posv trtri lauum potri poti on a
+ *                     lower view (upper = conjugate transpose).  A in shared
+ *                     memory when n*n*sizeof(T) fits (n <= 119 z, 168 d/c,
+ *                     238 s on an H100), else in place in global memory;
+ *                     potrf/posv/poti always on a copy (workspace when not
+ *                     in shared memory) so that a failure leaves A as the
+ *                     CPU backend does.  B in shared memory when it fits too.
+ *   generic_lu.cu     k_lu: getrf getrfnp getrs gesv getri getri_oop gecond;
+ *                     same shared-or-in-place rule (gecond: its copy of A in
+ *                     shared memory or workspace).  Row-major by strides.
+ *   generic_norm.cu   k_lange (no staging), k_gecon (lacn2 + triangular
+ *                     solves on the factors, staged when they fit).
+ *   Threads: 64 (n <= 32), 128 (n <= 64), 256 otherwise; k_prod 256.
  *
  * One thread block per problem (grid-stride loop over problems).  Every
  * algorithm is written against View<T>: an element accessor with a row
@@ -113,29 +139,43 @@ static __device__ __noinline__ double blk_reduce(double v, int op)
     return r;
 }
 
-/* Block-wide argmax: largest key wins, ties go to the smallest index.  Each
-   thread brings its candidate (key, idx, val); all get the winner. */
-template <typename T> __device__ __forceinline__ void better(double &k, int &i, T &v, double k2, int i2, T v2)
+/* Block-wide argmax: the largest class wins, then the largest key, ties go
+   to the smallest index.  Each thread brings its candidate (cls, key, idx,
+   val); all get the winner.  Keys are never NaN. */
+template <typename T> struct Cand {
+    int cls;
+    double key;
+    int idx;
+    T val;
+};
+template <typename T> __device__ __forceinline__ void better(Cand<T> &a, const Cand<T> &b)
 {
-    if (k2 > k || (k2 == k && i2 < i)) { k = k2; i = i2; v = v2; }
+    if (b.cls > a.cls || (b.cls == a.cls && (b.key > a.key || (b.key == a.key && b.idx < a.idx)))) a = b;
 }
-template <typename T> __device__ __noinline__ void blk_argmax(double &key, int &idx, T &val)
+template <typename T> __device__ __noinline__ Cand<T> blk_argmax(Cand<T> c)
 {
     __shared__ double shk[32];
-    __shared__ int shi[32];
+    __shared__ int shi[32], shc[32];
     __shared__ double2 shv[32];
     const int lane = threadIdx.x & 31, w = threadIdx.x >> 5, nw = blockDim.x >> 5;
     for (int o = 16; o > 0; o >>= 1) {
-        double k2 = shfl_x(key, o);
-        int i2 = shfl_x(idx, o);
-        T v2 = shfl_x(val, o);
-        better(key, idx, val, k2, i2, v2);
+        Cand<T> b;
+        b.cls = shfl_x(c.cls, o);
+        b.key = shfl_x(c.key, o);
+        b.idx = shfl_x(c.idx, o);
+        b.val = shfl_x(c.val, o);
+        better(c, b);
     }
     __syncthreads();
-    if (lane == 0) { shk[w] = key; shi[w] = idx; *(T *)&shv[w] = val; }
+    if (lane == 0) { shc[w] = c.cls; shk[w] = c.key; shi[w] = c.idx; *(T *)&shv[w] = c.val; }
     __syncthreads();
-    key = shk[0]; idx = shi[0]; val = *(T *)&shv[0];
-    for (int i = 1; i < nw; i++) better(key, idx, val, shk[i], shi[i], *(T *)&shv[i]);
+    c.cls = shc[0]; c.key = shk[0]; c.idx = shi[0]; c.val = *(T *)&shv[0];
+    for (int i = 1; i < nw; i++) {
+        Cand<T> b;
+        b.cls = shc[i]; b.key = shk[i]; b.idx = shi[i]; b.val = *(T *)&shv[i];
+        better(c, b);
+    }
+    return c;
 }
 
 /* ----------------------------------------------------------------- views */
@@ -177,28 +217,30 @@ __device__ __forceinline__ G2 grid2(int rows)
     return g;
 }
 
-/* masks over raw (storage) coordinates */
+/* masks over raw (storage) coordinates; lim: lower masks only columns
+   j < lim, upper masks only rows i < lim */
 enum { MASK_ALL = 0, MASK_LOWER = 1, MASK_UPPER = 2, MASK_SLOWER = 3, MASK_SUPPER = 4 };
-__device__ __forceinline__ bool in_mask(int i, int j, int mask)
+__device__ __forceinline__ bool in_mask(int i, int j, int mask, int lim)
 {
     switch (mask) {
-    case MASK_LOWER: return i >= j;
-    case MASK_UPPER: return i <= j;
-    case MASK_SLOWER: return i > j;
-    case MASK_SUPPER: return i < j;
+    case MASK_LOWER: return i >= j && j < lim;
+    case MASK_UPPER: return i <= j && i < lim;
+    case MASK_SLOWER: return i > j && j < lim;
+    case MASK_SUPPER: return i < j && i < lim;
     default: return true;
     }
 }
 
 /* raw column-major copy of an rr x cc storage block */
 template <typename T>
-__device__ void blk_copy(T *dst, int64_t ldd, const T *src, int64_t lds, int rr, int cc, int mask)
+__device__ void blk_copy(T *dst, int64_t ldd, const T *src, int64_t lds, int rr, int cc, int mask,
+                         int lim = INT_MAX)
 {
     __syncthreads();
     G2 g = grid2(rr);
     for (int j = g.j0; j < cc; j += g.dj)
         for (int i = g.i0; i < rr; i += g.di)
-            if (in_mask(i, j, mask)) dst[i + j * ldd] = src[i + j * lds];
+            if (in_mask(i, j, mask, lim)) dst[i + j * ldd] = src[i + j * lds];
     __syncthreads();
 }
 template <typename T> __device__ void blk_fill(T *dst, int64_t ldd, int rr, int cc, T v)
@@ -403,20 +445,19 @@ template <typename T> __device__ int blk_getrf(View<T> A, int m, int n, int *ipi
         int piv = k;
         T p;
         if (ipiv) {
-            /* first max of cabs1 over rows k..m-1; a NaN is never chosen
-               unless it is A(k,k) itself (i?amax semantics) */
-            double key = -2.0;
-            int idx = INT_MAX;
-            T val = zero<T>();
+            /* the first NaN of rows k..m-1 if any (as the CPU backend),
+               else the first max of |re| + |im| (LAPACK's i?amax) */
+            Cand<T> c = {-1, -1.0, INT_MAX, zero<T>()};
             for (int r = k + tid; r < m; r += nt) {
                 T a = A.get(r, k);
-                double c = cabs1(a);
-                if (c != c) c = (r == k) ? HUGE_VAL : -1.0;
-                if (c > key) { key = c; idx = r; val = a; }
+                double v = cabs1(a);
+                int cl = v != v;
+                if (cl) v = 0.0;
+                if (cl > c.cls || (cl == c.cls && v > c.key)) { c.cls = cl; c.key = v; c.idx = r; c.val = a; }
             }
-            blk_argmax(key, idx, val);
-            piv = idx;
-            p = val;
+            c = blk_argmax(c);
+            piv = c.idx;
+            p = c.val;
             if (tid == 0) ipiv[k] = piv + 1;
         } else {
             p = A.get(k, k);

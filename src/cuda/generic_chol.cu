@@ -39,7 +39,18 @@ template <typename T> __global__ void __launch_bounds__(256) k_chol(const CholAr
         if (code == 0) {
             Stg<T> A = stage_in(a.plan, 0, Ag, a.lda, n, n, amask, 1);
             View<T> L = a.lower ? mkview(A.p, (int64_t)1, A.ld, 0) : mkview(A.p, A.ld, (int64_t)1, 1);
-            if (op == BB_OP_POTRF || op == BB_OP_POSV || op == BB_OP_POTI) code = blk_potrf_lower(L, n);
+            if (op == BB_OP_POTRF || op == BB_OP_POSV || op == BB_OP_POTI) {
+                /* always on a staged copy (shared memory or workspace): on
+                   failure at column k only the finished columns < k and
+                   A(k,k) = d (real) are written back, the rest of A keeps its
+                   input values, as the CPU backend (LAPACK potf2) leaves it */
+                code = blk_potrf_lower(L, n);
+                if (code) {
+                    const int kf = code - 1;
+                    blk_copy(Ag, a.lda, (const T *)A.p, A.ld, n, n, mask, kf);
+                    if (threadIdx.x == 0) Ag[kf + kf * a.lda] = realpart(A.p[kf + kf * A.ld]);
+                }
+            }
             if (code == 0 && (op == BB_OP_TRTRI || op == BB_OP_POTRI || op == BB_OP_POTI))
                 blk_trtri_lower(L, n, op == BB_OP_TRTRI && a.unit);
             if (code == 0 && (op == BB_OP_LAUUM || op == BB_OP_POTRI || op == BB_OP_POTI))
@@ -55,7 +66,7 @@ template <typename T> __global__ void __launch_bounds__(256) k_chol(const CholAr
                 blk_trsv(L.h(), 0, 0, Bv, n, a.nrhs);
                 stage_out(B, Bg, a.ldb, br, bc, MASK_ALL);
             }
-            if (op != BB_OP_POTRS) stage_out(A, Ag, a.lda, n, n, amask);
+            if (op != BB_OP_POTRS && code == 0) stage_out(A, Ag, a.lda, n, n, amask);
         }
         __syncthreads();
         if (threadIdx.x == 0 && a.d.info && op != BB_OP_POTRS && op != BB_OP_LAUUM) a.d.info[pi] = code;
@@ -81,7 +92,8 @@ cudaError_t bbg_launch_chol(bb_op op, const bb_problem &p, const bb_dev_batch &d
     a.lda = p.lda;
     a.ldb = p.ldb;
     Planner pl(smem_budget(q));
-    pl.add(0, (int64_t)p.n * p.n * sizeof(T), 0);
+    const int must = op == BB_OP_POTRF || op == BB_OP_POSV || op == BB_OP_POTI;
+    pl.add(0, (int64_t)p.n * p.n * sizeof(T), must);
     if (op == BB_OP_POTRS || op == BB_OP_POSV) pl.add(1, (int64_t)p.n * p.nrhs * sizeof(T), 0);
     unsigned grid;
     cudaError_t e = finish_plan(pl, d.count, q, &grid);

@@ -86,7 +86,9 @@ template <typename T> __global__ void __launch_bounds__(256) k_lu(const LuArgs<T
             double anorm = blk_norm(Wv, n, n, a.norm);
             code = blk_getrf(Wv, n, n, ip);
             double y;
-            if (code) {
+            if (n == 0) {
+                y = 1.0; /* as the CPU backend (LAPACK's gecon: rcond = 1 for n = 0) */
+            } else if (code) {
                 y = HUGE_VAL;
             } else {
                 blk_getri(Wv, n, ip, w);

@@ -63,19 +63,16 @@ template <typename T> __device__ double asum(const T *x, int n)
     return blk_reduce(s, RED_SUM);
 }
 
-/* first index of the largest |x(i)| (NaN never chosen unless x(0)) */
+/* first index of the largest |x(i)| */
 template <typename T> __device__ int iamax(const T *x, int n)
 {
-    double key = -2.0;
-    int idx = INT_MAX;
-    T val = zero<T>();
+    Cand<T> c = {0, -2.0, INT_MAX, zero<T>()};
     for (int i = threadIdx.x; i < n; i += blockDim.x) {
-        double c = absv(x[i]);
-        if (c != c) c = i == 0 ? HUGE_VAL : -1.0;
-        if (c > key) { key = c; idx = i; val = x[i]; }
+        double v = absv(x[i]);
+        if (v != v) v = -1.0; /* cannot happen: x is checked finite */
+        if (v > c.key) { c.key = v; c.idx = i; c.val = x[i]; }
     }
-    blk_argmax(key, idx, val);
-    return idx;
+    return blk_argmax(c).idx;
 }
 
 /* sign vector: real: +-1 (also stored in s); complex: x/|x| (1 if tiny) */

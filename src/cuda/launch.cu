@@ -2,7 +2,8 @@
  * THE GPU kernel policy: which kernel runs a launch (one op, one precision,
  * uniform parameters, d.count problems on device data).
  *
- *   register kernels (small_*.cu)  every dimension in [1, SMALL_MAX]:
+ *   register kernels (small_*.cu)  every dimension in [1, SMALL_MAX] (complex:
+ *                                  [1, SMALL_MAX_COMPLEX]):
  *       getrf, getrfnp, getri, getri_oop, gecond, potrf, potrs, posv, trsm;
  *       gemm while max(m, n, k) < GEMM_CUBLAS_FROM
  *   cuBLAS                         gemm from GEMM_CUBLAS_FROM up (alpha != 0, k > 0)
@@ -20,13 +21,33 @@
 
 /* Crossovers.  To be tuned by bench_gpu (batchblas-bench-gpu), which
    prints our kernel next to cuBLAS/cuSOLVER for every routine and size. */
-static const int SMALL_MAX = BB_SMALL_MAX;   /* register kernels: all sizes <= this */
+static const int SMALL_MAX = BB_SMALL_MAX;   /* register kernels: all sizes <= this (real types) */
+static const int SMALL_MAX_COMPLEX = 16;     /* ... complex types (see bb_small_cap) */
 static const int GEMM_CUBLAS_FROM = 32;      /* gemm: cuBLAS once max(m, n, k) >= this */
 
-/* The log lives in libbatchblas (dispatch.c).  Weak references keep the
-   plugin loadable if it is linked without them: then nothing is logged. */
+/* The decision log.  libbatchblas's bb_log/bb_verbose are hidden symbols of
+   another shared object, out of the plugin's reach: weak references use
+   them when this code is linked with them (a static test build), and
+   otherwise the same output goes to stderr under BATCHBLAS_VERBOSE. */
 #pragma weak bb_verbose
 #pragma weak bb_log
+
+static int log_on(void)
+{
+    if (bb_verbose) return bb_verbose();
+    static int v = -1;
+    if (v < 0) {
+        const char *e = getenv("BATCHBLAS_VERBOSE");
+        v = e && atoi(e) > 0;
+    }
+    return v;
+}
+
+static void log_line(const char *msg)
+{
+    if (bb_log) bb_log("%s", msg);
+    else fprintf(stderr, "batchblas: %s\n", msg);
+}
 
 enum choice { USE_GENERIC, USE_SMALL, USE_CUBLAS };
 
@@ -40,11 +61,12 @@ static int small_enabled(void)
     return v;
 }
 
-static bool in_small(int s) { return s >= 1 && s <= SMALL_MAX; }
-
-static choice decide(bb_op op, const bb_problem &p, batchblas_queue *q)
+static choice decide(bb_op op, bb_prec prec, const bb_problem &p, batchblas_queue *q)
 {
     if (!small_enabled()) return USE_GENERIC;
+    int lim = prec == BB_P_C || prec == BB_P_Z ? SMALL_MAX_COMPLEX : SMALL_MAX;
+    if (lim > bb_small_max(prec)) lim = bb_small_max(prec);
+    auto in_small = [lim](int s) { return s >= 1 && s <= lim; };
     switch (op) {
     case BB_OP_GETRF: case BB_OP_GETRFNP: case BB_OP_TRSM:
         return in_small(p.m) && in_small(p.n) ? USE_SMALL : USE_GENERIC;
@@ -56,7 +78,7 @@ static choice decide(bb_op op, const bb_problem &p, batchblas_queue *q)
         if (p.m < 1 || p.n < 1) return USE_GENERIC;
         int s = p.m > p.n ? p.m : p.n;
         if (p.k > s) s = p.k;
-        if (s < GEMM_CUBLAS_FROM && s <= SMALL_MAX) return USE_SMALL;
+        if (s < GEMM_CUBLAS_FROM && s <= lim) return USE_SMALL;
         const bool alpha_zero = p.alpha[0] == 0 && p.alpha[1] == 0;
         if (q->cublas && !alpha_zero && p.k > 0 && p.lda <= INT32_MAX && p.ldb <= INT32_MAX && p.ldc <= INT32_MAX)
             return USE_CUBLAS;
@@ -86,24 +108,23 @@ static cudaError_t run_small(bb_op op, bb_prec prec, const bb_problem &p, const 
 
 static void log_choice(bb_op op, bb_prec prec, const bb_problem &p, const bb_dev_batch &d, choice c)
 {
-    if (!bb_verbose || !bb_log || !bb_verbose()) return;
+    if (!log_on()) return;
     int s = p.m > p.n ? p.m : p.n;
-    if (p.k > s) s = p.k;
-    if (op == BB_OP_GEMM && c == USE_SMALL) s = bb_small_bound(s);
-    else if (c == USE_SMALL) s = bb_small_bound(op == BB_OP_GETRF || op == BB_OP_GETRFNP || op == BB_OP_TRSM
-                                                ? (p.m > p.n ? p.m : p.n) : p.n);
-    char what[48];
-    if (c == USE_SMALL) snprintf(what, sizeof what, "register kernel (bound %d)", s);
+    if (op == BB_OP_GEMM && p.k > s) s = p.k;
+    if (op != BB_OP_GEMM && op != BB_OP_GETRF && op != BB_OP_GETRFNP && op != BB_OP_TRSM) s = p.n;
+    char what[48], line[200];
+    if (c == USE_SMALL) snprintf(what, sizeof what, "register kernel (bound %d)", bb_small_bound(s));
     else snprintf(what, sizeof what, "%s", c == USE_CUBLAS ? "cuBLAS" : "generic kernel");
-    bb_log("cuda launch: %c%s m=%d n=%d k=%d nrhs=%d, %lld problems -> %s", "sdcz"[prec],
-           bb_op_info(op)->name, p.m, p.n, p.k, p.nrhs, (long long)d.count, what);
+    snprintf(line, sizeof line, "cuda launch: %c%s m=%d n=%d k=%d nrhs=%d, %lld problems -> %s", "sdcz"[prec],
+             bb_op_info(op)->name, p.m, p.n, p.k, p.nrhs, (long long)d.count, what);
+    log_line(line);
 }
 
 cudaError_t bb_cuda_launch(bb_op op, bb_prec prec, const bb_problem &p, const bb_dev_batch &d,
                            batchblas_queue *q)
 {
     if (d.count <= 0) return cudaSuccess;
-    const choice c = decide(op, p, q);
+    const choice c = decide(op, prec, p, q);
     log_choice(op, prec, p, d, c);
     if (c == USE_SMALL) return run_small(op, prec, p, d, q);
     if (c == USE_CUBLAS) return bb_cublas_gemm(prec, p, d, q);

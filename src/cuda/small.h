@@ -81,13 +81,27 @@ static inline unsigned bb_small_grid(int64_t count, int per_block)
     }                                                                  \
     return cudaErrorNotSupported
 
-/* Runs CALL with constexpr int N = the bound for size s. */
+/* Largest size served in registers per element type: 32 for real types;
+   16 for complex ones, whose 32-row (64-128 registers a row) kernels spill
+   and cost more compile time than they save over the generic kernels. */
+template <typename T> struct bb_small_cap { static constexpr int value = 32; };
+template <> struct bb_small_cap<cuFloatComplex> { static constexpr int value = 16; };
+template <> struct bb_small_cap<cuDoubleComplex> { static constexpr int value = 16; };
+static inline int bb_small_max(bb_prec prec) { return prec == BB_P_C || prec == BB_P_Z ? 16 : 32; }
+
+/* Runs CALL with constexpr int N = the bound for size s (T in scope). */
 #define BB_SMALL_BY_BOUND(s, CALL)                                     \
     switch (bb_small_bound(s)) {                                       \
     case 4: { constexpr int N = 4; return CALL; }                      \
     case 8: { constexpr int N = 8; return CALL; }                      \
     case 16: { constexpr int N = 16; return CALL; }                    \
-    default: { constexpr int N = 32; return CALL; }                    \
+    default:                                                           \
+        if constexpr (bb_small_cap<T>::value >= 32) {                  \
+            constexpr int N = 32;                                      \
+            return CALL;                                               \
+        } else {                                                       \
+            return cudaErrorNotSupported;                              \
+        }                                                              \
     }
 
 #ifdef __CUDACC__
@@ -183,6 +197,24 @@ template <typename T, int N> __device__ __forceinline__ void bb_row_get(const T 
         if (j + E > from) bb_ld16(buf + j, &r[j]);
 }
 
+/* An opaque copy of a pointer: addresses derived from it are recomputed
+   instead of being kept live (in registers) from the loads to the stores. */
+template <typename P> __device__ __forceinline__ P *bb_launder(P *p)
+{
+    asm volatile("" : "+l"(p));
+    return p;
+}
+
+/* A copy of v the compiler cannot see through.  Strides laundered at the
+   top of each grid-stride iteration keep the per-element offsets (j * ld)
+   from being hoisted out of the loop and held in two registers each for
+   the whole kernel (which otherwise costs ~2N registers per operand). */
+__device__ __forceinline__ int64_t bb_opaque(int64_t v)
+{
+    asm volatile("" : "+l"(v));
+    return v;
+}
+
 /* Per-thread problem bookkeeping: which problem the group handles in this
    grid-stride iteration and whether it computes it. */
 struct bb_small_slot {
@@ -208,18 +240,21 @@ template <typename T, int N> struct bb_smat {
 
 /*
  * Left triangular solve M X = B on a block of rows held by the group:
- * thread i holds row i of B in b[] (rows i < nr take part).  M (nr x nr) is
- * op(A) with A column-major in shared memory S (leading dimension LD):
- * M(i,k) = A(k,i) (conjugated if cj) when trans, else A(i,k).  lower: M is
+ * thread i holds row i of B in b[] (rows i < nr take part).  M (nr x nr)
+ * is read from A, column-major in shared memory S (leading dimension LD):
+ * M(i,k) = A(k,i) when trans, else A(i,k); conjugated when cj.  lower: M is
  * lower triangular (forward substitution), else upper.  dinv_i is thread
  * i's 1/M(i,i) (one for a unit diagonal).  rb: the group's 16-byte aligned
  * [2][N] row buffer.  Row k of X is broadcast through rb at step k; the
- * step loop is not unrolled (k is never a register index).
+ * step loop is not unrolled (k is never a register index), which keeps the
+ * code small.  Right-side and transposed solves use it on B^T.
  */
 template <typename T, int N>
 __device__ __forceinline__ void bb_left_solve(T (&b)[N], int i, int nr, const T *S, int LD, bool lower,
                                               bool trans, bool cj, T dinv_i, T *rb)
 {
+    const int si = trans ? LD : 1, sk = trans ? 1 : LD;
+#pragma unroll 1
     for (int s = 0; s < nr; s++) {
         const int k = lower ? s : nr - 1 - s;
         T *buf = rb + (s & 1) * N;
@@ -230,7 +265,7 @@ __device__ __forceinline__ void bb_left_solve(T (&b)[N], int i, int nr, const T 
         }
         __syncwarp();
         if (lower ? (i > k && i < nr) : (i < k)) {
-            T c = trans ? bb_conj_if(S[k + i * LD], cj) : S[i + k * LD];
+            const T c = bb_conj_if(S[i * si + k * sk], cj);
             T x[N];
             bb_row_get<T, N>(buf, x, 0);
 #pragma unroll
@@ -241,57 +276,15 @@ __device__ __forceinline__ void bb_left_solve(T (&b)[N], int i, int nr, const T 
 }
 
 /*
- * Right triangular solve x M = b for the row held by this thread (b[]),
- * M = op(A) (n x n, A column-major in S as above).  UP: M upper triangular
- * (forward), else lower (backward).  TR: M(k,j) = A(j,k) (conjugated if
- * cj), else A(k,j).  dv[k] = 1/M(k,k) in shared memory (ones for a unit
- * diagonal).  Purely thread-local: every thread of a group reads the same
- * element of S at a time (broadcast).
- */
-template <typename T, int N, bool UP, bool TR>
-__device__ __forceinline__ void bb_right_solve(T (&b)[N], int n, const T *S, int LD, bool cj, const T *dv)
-{
-    if (UP) {
-#pragma unroll
-        for (int k = 0; k < N; k++) {
-            if (k < n) {
-                b[k] = b[k] * dv[k];
-                const T xk = b[k];
-#pragma unroll
-                for (int j = k + 1; j < N; j++) {
-                    T mkj = TR ? S[j + k * LD] : S[k + j * LD];
-                    if (TR && cj) mkj = bb_conj(mkj);
-                    b[j] = b[j] - xk * mkj;
-                }
-            }
-        }
-    } else {
-#pragma unroll
-        for (int k = N - 1; k >= 0; k--) {
-            if (k < n) {
-                b[k] = b[k] * dv[k];
-                const T xk = b[k];
-#pragma unroll
-                for (int j = 0; j < k; j++) {
-                    T mkj = TR ? S[j + k * LD] : S[k + j * LD];
-                    if (TR && cj) mkj = bb_conj(mkj);
-                    b[j] = b[j] - xk * mkj;
-                }
-            }
-        }
-    }
-}
-
-/*
- * Cholesky of the rows held by a group (right-looking, step k unrolled):
- * lower: thread i holds row i of A's lower triangle (zeros elsewhere) and
- * ends with row i of L; upper: thread i holds row i of the upper triangle
- * and ends with row i of U (A = U^H U).  Returns LAPACK's info (first
- * column whose pivot is not positive, or NaN); the factorisation stops
- * there, leaving the columns before it factored.  rb: [2][N] row buffer.
+ * Cholesky A = L L^H of the rows held by a group (right-looking, step k
+ * unrolled): thread i holds row i of A's lower triangle (zeros elsewhere)
+ * and ends with row i of L.  (The upper case is the same on A^H: the
+ * kernels load conj(A(j,i)).)  Returns LAPACK's info (first column whose
+ * pivot is not positive, or NaN); the factorisation stops there, leaving
+ * the columns before it factored.  rb: [2][N] row buffer.
  */
 template <typename T, int N>
-__device__ __forceinline__ int bb_potrf_rows(T (&r)[N], int i, int n, bool upper, T *rb)
+__device__ __forceinline__ int bb_potrf_rows(T (&r)[N], int i, int n, T *rb)
 {
     typedef typename bb_real<T>::type R;
     int info = 0;
@@ -303,39 +296,47 @@ __device__ __forceinline__ int bb_potrf_rows(T (&r)[N], int i, int n, bool upper
             const R dkk = bb_re(bb_shfl(r[k], k, N));
             if (ok && !(dkk > 0)) { ok = false; info = k + 1; }
             const R rs = ok ? bb_rsqrt(dkk) : R(0);
-            if (!upper) {
-                if (ok) {
-                    if (i == k) r[k] = bb_make<T>(dkk * rs, 0.0);
-                    else if (i > k) r[k] = bb_rmul(rs, r[k]);
-                }
-                if (i > k) buf[i] = r[k];
-                __syncwarp();
-                if (ok && i > k) {
-                    T col[N];
-                    bb_row_get<T, N>(buf, col, k + 1);
-                    const T l = r[k];
+            if (ok) {
+                if (i == k) r[k] = bb_make<T>(dkk * rs, 0.0);
+                else if (i > k) r[k] = bb_rmul(rs, r[k]);
+            }
+            if (i > k) buf[i] = r[k];
+            __syncwarp();
+            if (ok && i > k) {
+                T col[N];
+                bb_row_get<T, N>(buf, col, k + 1);
+                const T l = r[k];
 #pragma unroll
-                    for (int j = k + 1; j < N; j++) r[j] = r[j] - l * bb_conj(col[j]);
-                }
-            } else {
-                if (ok && i == k) {
-                    r[k] = bb_make<T>(dkk * rs, 0.0);
-#pragma unroll
-                    for (int j = k + 1; j < N; j++) r[j] = bb_rmul(rs, r[j]);
-                    bb_row_put<T, N>(buf, r, k);
-                }
-                __syncwarp();
-                if (ok && i > k) {
-                    T row[N];
-                    bb_row_get<T, N>(buf, row, k + 1);
-                    const T u = bb_conj(buf[i]);
-#pragma unroll
-                    for (int j = k + 1; j < N; j++) r[j] = r[j] - u * row[j];
-                }
+                for (int j = k + 1; j < N; j++) r[j] = r[j] - l * bb_conj(col[j]);
             }
         }
     }
     __syncwarp();
     return info;
+}
+
+/* Row i of the lower-triangular view of a Hermitian matrix stored in its
+   uplo triangle: A(i,j) (lower) or conj(A(j,i)) (upper), j <= i < n; zeros
+   elsewhere.  The other triangle is never read. */
+template <typename T, int N>
+__device__ __forceinline__ void bb_load_lower_row(T (&r)[N], const T *A, int i, int n, int64_t lda, bool upper,
+                                                  bool ok)
+{
+#pragma unroll
+    for (int j = 0; j < N; j++) {
+        const bool in = ok && j < n && j <= i;
+        T v = in ? A[upper ? j + i * lda : i + j * lda] : bb_zero<T>();
+        r[j] = upper ? bb_conj(v) : v;
+    }
+}
+template <typename T, int N>
+__device__ __forceinline__ void bb_store_lower_row(const T (&r)[N], T *A, int i, int n, int64_t lda, bool upper)
+{
+#pragma unroll
+    for (int j = 0; j < N; j++)
+        if (j < n && j <= i) {
+            if (upper) A[j + i * lda] = bb_conj(r[j]);
+            else A[i + j * lda] = r[j];
+        }
 }
 #endif /* __CUDACC__ */

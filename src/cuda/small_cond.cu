@@ -47,13 +47,14 @@ __device__ __forceinline__ typename bb_real<T>::type group_norm(const T (&r)[N],
 }
 
 template <typename T, int N, int BS>
-__global__ void __launch_bounds__(BS) k_gecond(const bb_dev_batch d, int n, int64_t lda, int inf)
+__global__ void __launch_bounds__(BS) k_gecond(const bb_dev_batch d, int n, int64_t lda0, int inf)
 {
     typedef typename bb_real<T>::type R;
     constexpr int PPB = BS / N;
     __shared__ __align__(16) cond_smem<T, N> sm[PPB];
     const int i = threadIdx.x % N, g = threadIdx.x / N;
     for (int64_t base = (int64_t)blockIdx.x * PPB; base < d.count; base += (int64_t)gridDim.x * PPB) {
+        const int64_t lda = bb_opaque(lda0);
         const bb_small_slot s = bb_small_take(d, base, g);
         const T *A = s.active ? bb_dev_ptr<T>(d.opd[BB_A], s.pid) : NULL;
         const bool mine = s.active && i < n;
@@ -133,6 +134,6 @@ cudaError_t gecond_T(const bb_problem &p, const bb_dev_batch &d, batchblas_queue
 
 cudaError_t bb_small_gecond(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q)
 {
-    if (p.n > BB_SMALL_MAX) return cudaErrorNotSupported;
+    if (p.n > bb_small_max(prec)) return cudaErrorNotSupported;
     BB_SMALL_BY_PREC(prec, gecond_T<T>(p, d, q));
 }

@@ -30,7 +30,7 @@ __device__ __forceinline__ void stage(T *S, const T *M, int t, int r, int c, int
 
 template <typename T, int N, int BS, bool TA, bool TB>
 __global__ void __launch_bounds__(BS) k_gemm(const bb_dev_batch d, int cja, int cjb, int m, int n, int k,
-                                             int64_t lda, int64_t ldb, int64_t ldc, T alpha, T beta,
+                                             int64_t lda0, int64_t ldb0, int64_t ldc0, T alpha, T beta,
                                              int alpha_zero, int beta_zero)
 {
     constexpr int PPB = BS / N;
@@ -39,6 +39,7 @@ __global__ void __launch_bounds__(BS) k_gemm(const bb_dev_batch d, int cja, int 
     const int i = threadIdx.x % N, g = threadIdx.x / N;
     const T *Sa = sm[g].a, *Sb = sm[g].b;
     for (int64_t base = (int64_t)blockIdx.x * PPB; base < d.count; base += (int64_t)gridDim.x * PPB) {
+        const int64_t lda = bb_opaque(lda0), ldb = bb_opaque(ldb0), ldc = bb_opaque(ldc0);
         const bb_small_slot s = bb_small_take(d, base, g);
         T *C = s.active ? bb_dev_ptr<T>(d.opd[BB_C], s.pid) : NULL;
         const bool mine = s.active && i < m;
@@ -51,7 +52,7 @@ __global__ void __launch_bounds__(BS) k_gemm(const bb_dev_batch d, int cja, int 
             stage<T, N>(sm[g].a, A, i, TA ? k : m, TA ? m : k, lda, s.active);
             stage<T, N>(sm[g].b, B, i, TB ? n : k, TB ? k : n, ldb, s.active);
             __syncwarp();
-#pragma unroll 2
+#pragma unroll 1
             for (int l = 0; l < k; l++) {
                 T a = TA ? Sa[l + i * LD] : Sa[i + l * LD];
                 if (TA && cja) a = bb_conj(a);
@@ -216,7 +217,7 @@ cudaError_t cublas_gemm_T(const bb_problem &p, const bb_dev_batch &d, batchblas_
 
 cudaError_t bb_small_gemm(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q)
 {
-    if (p.m > BB_SMALL_MAX || p.n > BB_SMALL_MAX || p.k > BB_SMALL_MAX) return cudaErrorNotSupported;
+    if (p.m > bb_small_max(prec) || p.n > bb_small_max(prec) || p.k > bb_small_max(prec)) return cudaErrorNotSupported;
     BB_SMALL_BY_PREC(prec, gemm_T<T>(p, d, q));
 }
 

@@ -16,17 +16,17 @@ namespace {
 
 /* ------------------------------------------------------------------ getrf */
 
-template <typename T, int N, int BS, bool PIV>
-__global__ void __launch_bounds__(BS) k_getrf(const bb_dev_batch d, int m, int n, int64_t lda, int rowmajor)
+template <typename T, int N, int BS>
+__global__ void __launch_bounds__(BS) k_getrf(const bb_dev_batch d, int m, int n, int64_t lda0, int rowmajor,
+                                              int pivot)
 {
     typedef typename bb_real<T>::type R;
     constexpr int PPB = BS / N;
     __shared__ __align__(16) T sbuf[PPB][2][N];
     const int i = threadIdx.x % N, g = threadIdx.x / N;
     const int mn = m < n ? m : n;
-    const int64_t si = rowmajor ? lda : 1, sj = rowmajor ? 1 : lda;
-
     for (int64_t base = (int64_t)blockIdx.x * PPB; base < d.count; base += (int64_t)gridDim.x * PPB) {
+        const int64_t lda = bb_opaque(lda0), si = rowmajor ? lda : 1, sj = rowmajor ? 1 : lda;
         const bb_small_slot s = bb_small_take(d, base, g);
         T *A = s.active ? bb_dev_ptr<T>(d.opd[BB_A], s.pid) : NULL;
         const bool mine = s.active && i < m;
@@ -41,7 +41,7 @@ __global__ void __launch_bounds__(BS) k_getrf(const bb_dev_batch d, int m, int n
         for (int k = 0; k < N; k++) {
             if (k < mn) {
                 int plane = k, ppos = k;
-                if (PIV) {
+                if (pivot) {
                     /* candidate: rows not yet pivoted; NaN counts as 0 */
                     R v = bb_abs1(r[k]);
                     if (v != v) v = 0;
@@ -65,7 +65,7 @@ __global__ void __launch_bounds__(BS) k_getrf(const bb_dev_batch d, int m, int n
                 const bool nz = bb_abs1(piv) > 0; /* false for 0 and NaN */
                 if (!nz && info == 0) info = k + 1;
                 const T inv = nz ? bb_inv(piv) : bb_one<T>();
-                if (PIV) {
+                if (pivot) {
                     if (i == k) myipiv = ppos + 1;
                     int np = pos;
                     if (pos == k) np = ppos;
@@ -86,17 +86,17 @@ __global__ void __launch_bounds__(BS) k_getrf(const bb_dev_batch d, int m, int n
             for (int j = 0; j < N; j++)
                 if (j < n) dst[j * sj] = r[j];
         }
-        if (PIV && s.active && i < mn) bb_dev_ptr<int>(d.opd[BB_IPIV], s.pid)[i] = myipiv;
+        if (pivot && s.active && i < mn) bb_dev_ptr<int>(d.opd[BB_IPIV], s.pid)[i] = myipiv;
         if (s.active && i == 0 && d.info) d.info[s.pid] = info;
         __syncwarp(); /* the row buffers are reused by the next problem */
     }
 }
 
-template <typename T, int N, bool PIV>
-cudaError_t run_getrf(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q)
+template <typename T, int N>
+cudaError_t run_getrf(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int pivot)
 {
     constexpr int BS = bb_small_threads(N, 2 * N * (int)sizeof(T));
-    k_getrf<T, N, BS, PIV><<<bb_small_grid(d.count, BS / N), BS, 0, q->stream>>>(d, p.m, p.n, p.lda, p.rowmajor);
+    k_getrf<T, N, BS><<<bb_small_grid(d.count, BS / N), BS, 0, q->stream>>>(d, p.m, p.n, p.lda, p.rowmajor, pivot);
     return cudaGetLastError();
 }
 
@@ -104,8 +104,7 @@ template <typename T>
 cudaError_t getrf_T(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int pivot)
 {
     int s = p.m > p.n ? p.m : p.n;
-    if (pivot) { BB_SMALL_BY_BOUND(s, (run_getrf<T, N, true>(p, d, q))); }
-    BB_SMALL_BY_BOUND(s, (run_getrf<T, N, false>(p, d, q)));
+    BB_SMALL_BY_BOUND(s, (run_getrf<T, N>(p, d, q, pivot)));
 }
 
 /* ------------------------------------------------------------------ getri */
@@ -119,7 +118,7 @@ template <typename T, int N> struct __align__(16) getri_smem {
 };
 
 template <typename T, int N, int BS>
-__global__ void __launch_bounds__(BS) k_getri(const bb_dev_batch d, int n, int64_t lda, int64_t ldb,
+__global__ void __launch_bounds__(BS) k_getri(const bb_dev_batch d, int n, int64_t lda0, int64_t ldb0,
                                               int rowmajor, int oop)
 {
     constexpr int PPB = BS / N;
@@ -129,23 +128,20 @@ __global__ void __launch_bounds__(BS) k_getri(const bb_dev_batch d, int n, int64
     const int t = threadIdx.x % N, g = threadIdx.x / N;
     const int lane0 = (threadIdx.x & 31) & ~(N - 1);
     T *F = sm[g].f;
-    const int64_t sa_i = rowmajor ? lda : 1, sa_j = rowmajor ? 1 : lda;
-    const int64_t sb_i = rowmajor ? ldb : 1, sb_j = rowmajor ? 1 : ldb;
 
     for (int64_t base = (int64_t)blockIdx.x * PPB; base < d.count; base += (int64_t)gridDim.x * PPB) {
+        const int64_t lda = bb_opaque(lda0), ldb = bb_opaque(ldb0);
+        const int64_t sa_i = rowmajor ? lda : 1, sa_j = rowmajor ? 1 : lda;
+        const int64_t sb_i = rowmajor ? ldb : 1, sb_j = rowmajor ? 1 : ldb;
         const bb_small_slot s = bb_small_take(d, base, g);
         const T *A = s.active ? bb_dev_ptr<T>(d.opd[BB_A], s.pid) : NULL;
         const bool mine = s.active && t < n;
         /* row t of the factors into column-major shared memory */
-        T diag = bb_zero<T>();
 #pragma unroll
-        for (int c = 0; c < N; c++) {
-            T v = (mine && c < n) ? A[t * sa_i + c * sa_j] : bb_zero<T>();
-            if (c == t) diag = v;
-            F[t + c * LD] = v;
-        }
+        for (int c = 0; c < N; c++) F[t + c * LD] = (mine && c < n) ? A[t * sa_i + c * sa_j] : bb_zero<T>();
         int ip = t;
         if (mine) ip = bb_dev_ptr<int>(d.opd[BB_IPIV], s.pid)[t] - 1;
+        const T diag = F[t * (LD + 1)]; /* own store: no barrier needed */
         /* info: first exactly zero (or NaN) U(k,k) */
         const bool bad = t < n && !(bb_abs1(diag) > 0);
         const unsigned ball = (__ballot_sync(0xffffffffu, bad) >> lane0) & (N == 32 ? 0xffffffffu : ((1u << N) - 1));
@@ -225,12 +221,12 @@ cudaError_t getri_T(const bb_problem &p, const bb_dev_batch &d, batchblas_queue 
 
 cudaError_t bb_small_getrf(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int pivot)
 {
-    if (p.m > BB_SMALL_MAX || p.n > BB_SMALL_MAX) return cudaErrorNotSupported;
+    if (p.m > bb_small_max(prec) || p.n > bb_small_max(prec)) return cudaErrorNotSupported;
     BB_SMALL_BY_PREC(prec, getrf_T<T>(p, d, q, pivot));
 }
 
 cudaError_t bb_small_getri(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int oop)
 {
-    if (p.n > BB_SMALL_MAX) return cudaErrorNotSupported;
+    if (p.n > bb_small_max(prec)) return cudaErrorNotSupported;
     BB_SMALL_BY_PREC(prec, getri_T<T>(p, d, q, oop));
 }

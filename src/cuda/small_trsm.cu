@@ -1,10 +1,11 @@
 /*
  * Register kernel for trsm, m, n <= 32, every side/uplo/trans/diag:
  *   op(A) X = alpha B (left) or X op(A) = alpha B (right), X overwrites B.
- * Thread i holds row i of B.  A's triangle goes to shared memory (the other
- * triangle, and the diagonal when unit, are never read).  Left: row k of X
- * is broadcast at step k (bb_left_solve); right: every row is an
- * independent system solved in registers (bb_right_solve).
+ * A's triangle goes to shared memory (the other triangle, and the diagonal
+ * when unit, are never read); the solve is bb_left_solve with a row of the
+ * right-hand side per thread.  Left: thread i holds row i of B (coalesced).
+ * Right: X op(A) = alpha B is solved as op(A)^T X^T = alpha B^T, thread i
+ * holding column i of B (strided loads, served by L1).
  */
 #include "small.h"
 
@@ -12,66 +13,55 @@ namespace {
 
 template <typename T, int N> struct __align__(16) trsm_smem {
     T rb[2 * N];
-    T dv[N];
     T S[bb_smat<T, N>::SIZE];
 };
 
 template <typename T, int N, int BS>
 __global__ void __launch_bounds__(BS) k_trsm(const bb_dev_batch d, int left, int upper, int trans, int cj, int unit,
-                                             int m, int n, int64_t lda, int64_t ldb, T alpha, int alpha_zero)
+                                             int m, int n, int64_t lda0, int64_t ldb0, T alpha, int alpha_zero)
 {
     constexpr int PPB = BS / N;
     constexpr int LD = bb_smat<T, N>::LD;
     __shared__ __align__(16) trsm_smem<T, N> sm[PPB];
     const int i = threadIdx.x % N, g = threadIdx.x / N;
     T *S = sm[g].S;
-    const int na = left ? m : n;
-    /* M = op(A): lower triangular iff (lower, no trans) or (upper, trans) */
-    const bool mlower = (upper != 0) == (trans != 0);
+    /* the solved system: nr rows of length len, thread i holds row i */
+    const int nr = left ? m : n, len = left ? n : m;
+    /* M = op(A) (left) or op(A)^T (right), read from A as M(i,k) = A(k,i)
+       when mt, else A(i,k), conjugated for ConjTrans */
+    const bool mt = left ? trans != 0 : trans == 0;
+    const bool mlower = left ? (upper == 0) != (trans != 0) : (upper == 0) == (trans != 0);
     for (int64_t base = (int64_t)blockIdx.x * PPB; base < d.count; base += (int64_t)gridDim.x * PPB) {
+        const int64_t lda = bb_opaque(lda0), ldb = bb_opaque(ldb0);
+        const int64_t bi = left ? 1 : ldb, bj = left ? ldb : 1;
         const bb_small_slot s = bb_small_take(d, base, g);
         T *B = s.active ? bb_dev_ptr<T>(d.opd[BB_B], s.pid) : NULL;
-        const bool mine = s.active && i < m;
+        const bool mine = s.active && i < nr;
         if (alpha_zero) { /* B = 0, A not referenced */
             if (mine) {
 #pragma unroll
                 for (int j = 0; j < N; j++)
-                    if (j < n) B[i + j * ldb] = bb_zero<T>();
+                    if (j < len) B[i * bi + j * bj] = bb_zero<T>();
             }
             continue;
         }
         const T *A = s.active ? bb_dev_ptr<T>(d.opd[BB_A], s.pid) : NULL;
-        const bool arow = s.active && i < na;
-        T dii = bb_one<T>();
 #pragma unroll
         for (int j = 0; j < N; j++) {
-            const bool in = arow && j < na && (upper ? j > i : j < i);
-            T v = in ? A[i + j * lda] : bb_zero<T>();
-            if (j == i && arow && !unit) v = A[i + i * lda];
-            if (j == i) dii = v;
-            S[i + j * LD] = v;
+            const bool in = mine && j < nr && (upper ? j >= i : j <= i) && !(unit && j == i);
+            S[i + j * LD] = in ? A[i + j * lda] : bb_zero<T>();
         }
-        /* 1/M(i,i) */
-        T di = bb_one<T>();
-        if (!unit && i < na) di = bb_inv(bb_conj_if(dii, trans && cj));
-        sm[g].dv[i] = di;
+        /* 1/M(i,i) (own store: no barrier needed) */
+        const T di = (!unit && i < nr) ? bb_inv(bb_conj_if(S[i * (LD + 1)], cj != 0)) : bb_one<T>();
         T b[N];
 #pragma unroll
-        for (int j = 0; j < N; j++) b[j] = (mine && j < n) ? alpha * B[i + j * ldb] : bb_zero<T>();
+        for (int j = 0; j < N; j++) b[j] = (mine && j < len) ? alpha * B[i * bi + j * bj] : bb_zero<T>();
         __syncwarp();
-        if (left) {
-            bb_left_solve<T, N>(b, i, m, S, LD, mlower, trans, cj, di, sm[g].rb);
-        } else if (!mlower) {
-            if (trans) bb_right_solve<T, N, true, true>(b, n, S, LD, cj, sm[g].dv);
-            else bb_right_solve<T, N, true, false>(b, n, S, LD, cj, sm[g].dv);
-        } else {
-            if (trans) bb_right_solve<T, N, false, true>(b, n, S, LD, cj, sm[g].dv);
-            else bb_right_solve<T, N, false, false>(b, n, S, LD, cj, sm[g].dv);
-        }
+        bb_left_solve<T, N>(b, i, nr, S, LD, mlower, mt, cj != 0, di, sm[g].rb);
         if (mine) {
 #pragma unroll
             for (int j = 0; j < N; j++)
-                if (j < n) B[i + j * ldb] = b[j];
+                if (j < len) B[i * bi + j * bj] = b[j];
         }
         __syncwarp();
     }
@@ -100,6 +90,6 @@ cudaError_t trsm_T(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *
 
 cudaError_t bb_small_trsm(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q)
 {
-    if (p.m > BB_SMALL_MAX || p.n > BB_SMALL_MAX) return cudaErrorNotSupported;
+    if (p.m > bb_small_max(prec) || p.n > bb_small_max(prec)) return cudaErrorNotSupported;
     BB_SMALL_BY_PREC(prec, trsm_T<T>(p, d, q));
 }
