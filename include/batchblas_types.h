@@ -65,13 +65,19 @@ enum {
     BblasErrorsReportNone  = 3  /* nothing is written */
 };
 
-/** Status codes of the library-level calls (not the per-problem info codes). */
+/** Per-problem info codes beyond argument positions and LAPACK's k. */
+enum {
+    BblasInfoNoMemory = -1000, /* workspace allocation failed: problem not computed */
+    BblasInfoDevice   = -1001  /* a device (CUDA) call failed: problem not computed */
+};
+
+/** Status codes of the library-level calls (distinct from every info code). */
 enum {
     BblasSuccess        = 0,
-    BblasErrInvalid     = -1, /* bad argument to a library-level call */
-    BblasErrUnavailable = -2, /* backend not compiled in or not found at run time */
-    BblasErrNoMemory    = -3, /* memory allocation failed */
-    BblasErrDevice      = -4  /* a device (CUDA) call failed */
+    BblasErrInvalid     = -2001, /* bad argument to a library-level call */
+    BblasErrUnavailable = -2002, /* backend not compiled in or not found at run time */
+    BblasErrNoMemory    = -2003, /* memory allocation failed */
+    BblasErrDevice      = -2004  /* a device (CUDA) call failed */
 };
 
 /** Backends. */
@@ -86,7 +92,8 @@ typedef enum {
 /** Version as "MAJOR.MINOR.PATCH". */
 BATCHBLAS_API const char *batchblas_version(void);
 
-/** Text for a per-problem info code or a library status code (never NULL). */
+/** Text for a per-problem info code or a library status code (never NULL);
+    the two sets of codes do not overlap. */
 BATCHBLAS_API const char *batchblas_strerror(int code);
 
 /**

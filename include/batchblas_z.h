@@ -733,7 +733,7 @@ BATCHBLAS_API void lapack_zlange_batch_strided_dev(bblas_enum_t layout, bblas_en
     int n, const bblas_complex64_t *A, int lda, int64_t stride_a, double *value,
     int batch_size, int *info, batchblas_queue_t queue);
 
-/* zgecond: exact condition number cond[i] = ||A_i||*||inv(A_i)|| in the one or infinity norm (A is not changed); singular: info k > 0 and cond = +Inf */
+/* zgecond: exact condition number cond[i] = ||A_i||*||inv(A_i)|| in the one or infinity norm (A is not changed); singular: info k > 0 (the zero pivot column of the LU of the stored matrix, so of A^T for row-major) and cond = +Inf */
 BATCHBLAS_API void lapack_zgecond_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
     const bblas_enum_t *norm, const int *n, bblas_complex64_t const *const *A,
     const int *lda, double *cond, int *info);

@@ -629,7 +629,9 @@ static void note(ctx_t *x, const char *fmt, ...)
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     if (x->nfail == 0) snprintf(x->first, sizeof x->first, "%.190s: %.380s", x->where, msg);
-    if (x->nfail < 8) fprintf(stderr, "errors suite: %s: %s\n", x->where, msg);
+    /* the first few on stderr; all of them with BB_TEST_ALL_FAILURES=1 */
+    if (x->nfail < 8 || getenv("BB_TEST_ALL_FAILURES"))
+        fprintf(stderr, "errors suite: %s: %s\n", x->where, msg);
     x->nfail++;
 }
 
@@ -878,7 +880,7 @@ static int is_batch_level(const bad_t *b, int form)
 static int hits(const bad_t *b, int form, int i)
 {
     switch (b->kind) {
-    case K_OPT: case K_SIZE: case K_LD: return set_of(form, i) == bad_set(form) || form == F_FIXED || form == F_STRIDED;
+    case K_OPT: case K_SIZE: case K_LD: return set_of(form, i) == bad_set(form); /* fixed, strided: all */
     case K_NULLPTR: return i == BAD_PROBLEM;
     case K_STRIDE_NEG: case K_STRIDE_OVL: case K_NULLARR: return 1; /* strided: all */
     default: return 0;
@@ -888,7 +890,7 @@ static int hits(const bad_t *b, int form, int i)
 static void describe(const bad_t *b, char *s, size_t n)
 {
     if (b->kind == K_NONE) snprintf(s, n, "valid call");
-    else if (b->kind == K_LD && b->val == LD_REQ_MINUS_1) snprintf(s, n, "%s=%s (needed - 1)", b->arg, kind_name[b->kind]);
+    else if (b->kind == K_LD && b->val == LD_REQ_MINUS_1) snprintf(s, n, "%s: %s (needed - 1)", b->arg, kind_name[b->kind]);
     else snprintf(s, n, "%s: %s (%d)", b->arg, kind_name[b->kind], b->val);
 }
 
@@ -1628,19 +1630,23 @@ START_TEST(test_mixed_numerical)
                     if (!code0) code0 = k[i];
                 }
                 const int *info = x.infobuf;
-                if (mode != MODE_NULL && mode != BblasErrorsReportNone && info[0] != code0)
+                /* gecond on row-major data factors the stored matrix (A^T):
+                   a singular member is flagged, its k may differ (doc/api.md) */
+                int any_k = r->id == R_GECOND && layouts[l] == BblasRowMajor;
+#define CODE_OK(got, want) ((got) == (want) || (any_k && (got) > 0 && (want) > 0))
+                if (mode != MODE_NULL && mode != BblasErrorsReportNone && !CODE_OK(info[0], code0))
                     note(&x, "info[0] = %d, expected %d", info[0], code0);
                 if (mode == BblasErrorsReportNone && info[0] != BblasErrorsReportNone)
                     note(&x, "info[0] changed in mode none");
                 if (mode == BblasErrorsReportAll)
                     for (int i = 0; i < NP; i++)
-                        if (info[1 + i] != k[i]) note(&x, "info[1+%d] = %d, expected %d", i, info[1 + i], k[i]);
+                        if (!CODE_OK(info[1 + i], k[i])) note(&x, "info[1+%d] = %d, expected %d", i, info[1 + i], k[i]);
                 if (mode == BblasErrorsReportGroup)
                     for (int g = 0; g < ngroups_of(form); g++) {
                         int want = 0;
                         for (int i = 0; i < NP && !want; i++)
                             if (form == F_FIXED || form == F_STRIDED || set_of(form, i) == g) want = k[i];
-                        if (info[1 + g] != want) note(&x, "info[1+group %d] = %d, expected %d", g, info[1 + g], want);
+                        if (!CODE_OK(info[1 + g], want)) note(&x, "info[1+group %d] = %d, expected %d", g, info[1 + g], want);
                     }
                 /* the good members are right; singular ones have cond = +Inf */
                 for (int i = 0; i < NP; i++) {
@@ -1686,6 +1692,7 @@ START_TEST(test_mixed_numerical)
                     if (!tu_accept(ratio)) note(&x, "good member %d wrong: ratio %g", i, ratio);
                 }
                 teardown(&x);
+#undef CODE_OK
             }
     ck_assert_msg(x.nfail == 0, "%d failures; first: %s", x.nfail, x.first);
 }

@@ -150,7 +150,8 @@ START_TEST(test_error_handler)
 
     /* a batch-level error in another routine, report-all mode */
     int isz[3] = {BblasErrorsReportAll, 0, 0};
-    lapack_dpotrf_batch_strided(BblasColMajor, BblasLower, 2, NULL, 2, 4, -3, isz);
+    double Adummy[4] = {4, 0, 0, 4};
+    lapack_dpotrf_batch_strided(BblasColMajor, BblasLower, 2, Adummy, 2, 4, -3, isz);
     ck_assert_int_eq(h.calls, 2);
     ck_assert_str_eq(h.routine, "lapack_dpotrf_batch_strided");
     ck_assert_int_eq(h.code, -7); /* batch_size */
@@ -184,21 +185,28 @@ START_TEST(test_error_handler)
 }
 END_TEST
 
-/* ---- verbose log: off by default, on when asked -------------------------- */
+/* ---- verbose log: off by default, on when asked; nothing printed unasked -- */
 
-/* Runs fn with stderr redirected to a temporary file; returns the bytes written. */
-static long stderr_bytes(void (*fn)(void), char *buf, size_t bufsize)
+/* Runs fn with stdout and stderr redirected to a temporary file; returns
+   the bytes written (the first bufsize - 1 of them in buf). */
+static long output_bytes(void (*fn)(void), char *buf, size_t bufsize)
 {
+    fflush(stdout);
     fflush(stderr);
     FILE *tmp = tmpfile();
     ck_assert_ptr_nonnull(tmp);
-    int saved = dup(STDERR_FILENO);
-    ck_assert_int_ge(saved, 0);
+    int saved_out = dup(STDOUT_FILENO), saved_err = dup(STDERR_FILENO);
+    ck_assert_int_ge(saved_out, 0);
+    ck_assert_int_ge(saved_err, 0);
+    ck_assert_int_ge(dup2(fileno(tmp), STDOUT_FILENO), 0);
     ck_assert_int_ge(dup2(fileno(tmp), STDERR_FILENO), 0);
     fn();
+    fflush(stdout);
     fflush(stderr);
-    dup2(saved, STDERR_FILENO);
-    close(saved);
+    dup2(saved_out, STDOUT_FILENO);
+    dup2(saved_err, STDERR_FILENO);
+    close(saved_out);
+    close(saved_err);
     long n = (long)lseek(fileno(tmp), 0, SEEK_END);
     if (buf && bufsize) {
         lseek(fileno(tmp), 0, SEEK_SET);
@@ -228,15 +236,15 @@ START_TEST(test_verbose)
 {
     char buf[512];
     if (!getenv("BATCHBLAS_VERBOSE")) {
-        long n = stderr_bytes(good_and_bad_calls, buf, sizeof buf);
+        long n = output_bytes(good_and_bad_calls, buf, sizeof buf);
         ck_assert_msg(n == 0, "printed %ld bytes with verbose off: \"%s\"", n, buf);
     }
     batchblas_set_verbose(1);
-    long n1 = stderr_bytes(one_good_call, buf, sizeof buf);
+    long n1 = output_bytes(one_good_call, buf, sizeof buf);
     batchblas_set_verbose(0);
     ck_assert_msg(n1 > 0, "verbose 1 printed nothing");
     ck_assert_msg(strstr(buf, "batchblas") != NULL, "verbose log \"%s\" does not say batchblas", buf);
-    long n0 = stderr_bytes(good_and_bad_calls, buf, sizeof buf);
+    long n0 = output_bytes(good_and_bad_calls, buf, sizeof buf);
     ck_assert_msg(n0 == 0, "printed %ld bytes after set_verbose(0): \"%s\"", n0, buf);
 }
 END_TEST

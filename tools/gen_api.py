@@ -144,7 +144,7 @@ ROUTINES = [
         ("opt", "BB_NORM", "norm"), ("int", "BB_M", "m"), ("int", "BB_N", "n"),
         ("mat", "BB_A", "A", "in"), ("int", "BB_LDA", "lda"),
         ("vec", "BB_Y", "value", "out")]),
-    ("gecond", "lapack", False, "GECOND", "exact condition number cond[i] = ||A_i||*||inv(A_i)|| in the one or infinity norm (A is not changed); singular: info k > 0 and cond = +Inf", [
+    ("gecond", "lapack", False, "GECOND", "exact condition number cond[i] = ||A_i||*||inv(A_i)|| in the one or infinity norm (A is not changed); singular: info k > 0 (the zero pivot column of the LU of the stored matrix, so of A^T for row-major) and cond = +Inf", [
         ("opt", "BB_NORM", "norm"), ("int", "BB_N", "n"),
         ("mat", "BB_A", "A", "in"), ("int", "BB_LDA", "lda"),
         ("vec", "BB_Y", "cond", "out")]),

@@ -62,8 +62,8 @@ typedef struct {
 } bb_operand;
 
 /* Codes beyond argument positions, reported per problem. */
-#define BB_INFO_NOMEM  (-1000) /* workspace allocation failed */
-#define BB_INFO_DEVICE (-1001) /* a device call failed */
+#define BB_INFO_NOMEM  BblasInfoNoMemory /* workspace allocation failed */
+#define BB_INFO_DEVICE BblasInfoDevice   /* a device call failed */
 
 typedef struct bb_batch {
     bb_op op;
@@ -127,6 +127,7 @@ BB_INTERNAL void bb_operand_dims(bb_op op, const bb_problem *p, int o, int *r, i
 BB_INTERNAL int bb_check_group(const bb_batch *b, int64_t g);
 BB_INTERNAL unsigned bb_needed_operands(const bb_batch *b, const bb_problem *gp);
 BB_INTERNAL int bb_check_problem(const bb_batch *b, unsigned needed, int64_t i);
+BB_INTERNAL int bb_null_operands(const bb_batch *b, unsigned needed, int64_t i);
 
 /* ops.c: static facts about each operation */
 typedef struct {

@@ -121,14 +121,14 @@ int bb_check_group(const bb_batch *b, int64_t g)
     if (cr >= 0) fail_if(&c, ldc < LD(cr, cc), BB_LDC);
 
     /* strided form: written operands must not overlap between problems */
-    if (b->form == BB_FORM_STRIDED && b->count > 1 && c.worst == 0) {
+    if (b->form == BB_FORM_STRIDED && b->count > 1) {
         const int wr[3] = {cr >= 0, br >= 0, ar >= 0};
         const int rr[3] = {cr, br, ar}, cl[3] = {cc, bc, ac}, ld[3] = {ldc, ldb, lda};
         const int opd[3] = {BB_C, BB_B, BB_A};
         for (int q = 0; q < 3; q++) {
             if (!wr[q] || !b->pos[BB_STRIDE0 + opd[q]]) continue;
             int64_t st = b->opd[opd[q]].stride;
-            int64_t foot = (int64_t)ld[q] * (row ? rr[q] : cl[q]);
+            int64_t foot = (int64_t)(ld[q] > 0 ? ld[q] : 0) * (row ? rr[q] : cl[q]);
             int written = b->pos[BB_OPD0 + opd[q]] && bb_op_writes(b->op, opd[q]);
             fail_if(&c, st < 0 || (written && rr[q] > 0 && cl[q] > 0 && st < foot),
                     BB_STRIDE0 + opd[q]);
@@ -159,11 +159,32 @@ unsigned bb_needed_operands(const bb_batch *b, const bb_problem *gp)
 }
 
 /* Per problem: a NULL pointer for an operand the problem needs. */
-int bb_check_problem(const bb_batch *b, unsigned needed, int64_t i)
+int bb_null_operands(const bb_batch *b, unsigned needed, int64_t i)
 {
     int worst = 0;
     for (int o = 0; o < BB_NOPD; o++) {
         if (!(needed >> o & 1u) || bb_operand_ptr(b, o, i) != NULL) continue;
+        int pos = b->pos[BB_OPD0 + o];
+        if (worst == 0 || pos < worst) worst = pos;
+    }
+    return worst ? -worst : 0;
+}
+
+/* Per problem: a NULL pointer for an operand the problem needs; for gecon
+   (host data) also a negative or NaN anorm, as LAPACK's gecon checks. */
+int bb_check_problem(const bb_batch *b, unsigned needed, int64_t i)
+{
+    int worst = 0;
+    for (int o = 0; o < BB_NOPD; o++) {
+        if (!(needed >> o & 1u)) continue;
+        const void *ptr = bb_operand_ptr(b, o, i);
+        int bad = ptr == NULL;
+        if (!bad && o == BB_X && b->op == BB_OP_GECON && !b->device_data) {
+            double v = (b->prec == BB_P_S || b->prec == BB_P_C) ? *(const float *)ptr
+                                                                 : *(const double *)ptr;
+            bad = !(v >= 0); /* negative or NaN */
+        }
+        if (!bad) continue;
         int pos = b->pos[BB_OPD0 + o];
         if (worst == 0 || pos < worst) worst = pos;
     }

@@ -9,28 +9,39 @@
 #include <string.h>
 #include "backend.h"
 
-/* Positions of argument slots this routine takes as arrays that must exist. */
+/* The earlier (lower-position) of two argument codes; 0 means none. */
+static int first_bad(int c1, int c2)
+{
+    if (!c1) return c2;
+    if (!c2) return c1;
+    return c1 > c2 ? c1 : c2; /* -3 (argument 3) wins over -9 */
+}
+
+/* NULL parameter arrays (group and variable forms): nothing can be read,
+   so this is a batch-level error.  Device-data pointer arrays are not read
+   on the host, so a NULL one is caught here too. */
 static int null_array_error(const bb_batch *b)
 {
-    int worst = 0;
-#define CONSIDER(cond, slot)                                                     \
-    do {                                                                         \
-        int pos_ = b->pos[slot];                                                 \
-        if (pos_ && (cond) && (worst == 0 || pos_ < worst)) worst = pos_;        \
-    } while (0)
-    for (int s = 0; s < BB_NPAR; s++) CONSIDER(b->par[s] == NULL, s);
-    CONSIDER(b->alpha == NULL, BB_ALPHA);
-    CONSIDER(b->beta == NULL, BB_BETA);
-    if (b->form != BB_FORM_STRIDED) {
+    int code = 0;
+    for (int s = 0; s < BB_NPAR; s++)
+        if (b->pos[s] && b->par[s] == NULL) code = first_bad(code, -b->pos[s]);
+    if (b->pos[BB_ALPHA] && b->alpha == NULL) code = first_bad(code, -b->pos[BB_ALPHA]);
+    if (b->pos[BB_BETA] && b->beta == NULL) code = first_bad(code, -b->pos[BB_BETA]);
+    if (b->device_data && b->form != BB_FORM_STRIDED)
         for (int o = 0; o < BB_NOPD; o++)
-            if (o != BB_X && o != BB_Y)
-                CONSIDER(b->opd[o].arr == NULL, BB_OPD0 + o);
-    }
-    /* per-problem vectors are plain arrays in every form */
-    CONSIDER(b->opd[BB_X].base == NULL, BB_OPD0 + BB_X);
-    CONSIDER(b->opd[BB_Y].base == NULL, BB_OPD0 + BB_Y);
-#undef CONSIDER
-    return worst ? -worst : 0;
+            if (b->pos[BB_OPD0 + o] && b->opd[o].arr == NULL && b->opd[o].base == NULL)
+                code = first_bad(code, -b->pos[BB_OPD0 + o]);
+    return code;
+}
+
+/* Strided form with a negative batch_size: batch_size is the second-last
+   argument, so any earlier bad argument is reported instead. */
+static int strided_batch_error(const bb_batch *b)
+{
+    bb_problem gp;
+    bb_group_problem(b, 0, &gp);
+    int code = first_bad(bb_check_group(b, 0), bb_null_operands(b, bb_needed_operands(b, &gp), 0));
+    return first_bad(code, -b->pos[BB_COUNT_ARG]);
 }
 
 static void finish(bb_batch *b, int code0)
@@ -50,7 +61,8 @@ void bb_execute(bb_batch *b)
     }
 
     /* batch-level errors: nothing is computed */
-    if (b->ngroups < 0 || (b->form != BB_FORM_GROUP && b->count < 0)) {
+    int strided = b->form == BB_FORM_STRIDED;
+    if (b->ngroups < 0 || (b->form != BB_FORM_GROUP && !strided && b->count < 0)) {
         finish(b, -b->pos[BB_COUNT_ARG]);
         return;
     }
@@ -71,6 +83,10 @@ void bb_execute(bb_batch *b)
     }
     if (b->layout != BblasColMajor && b->layout != BblasRowMajor) {
         finish(b, -b->pos[BB_LAYOUT_ARG]);
+        return;
+    }
+    if (strided && b->count < 0) {
+        finish(b, strided_batch_error(b));
         return;
     }
     if (b->count == 0) { /* empty batch: legal no-op */
@@ -113,36 +129,34 @@ void bb_execute(bb_batch *b)
         for (int64_t g = 0; g < b->ngroups; g++) b->gstart[g + 1] = b->gstart[g] + b->group_sizes[g];
     }
 
-    /* per-group and per-problem checks */
+    /* per-group and per-problem checks; a problem's code is its first bad
+       argument, whether found by the group check or the pointer check */
     b->nbad = 0;
     for (int64_t g = 0; g < b->ngroups; g++) {
         int64_t first = bb_group_first(b, g), last = bb_group_first(b, g + 1);
         if (first == last) continue;
         int gc = bb_check_group(b, g);
-        if (gc) {
-            for (int64_t i = first; i < last; i++) b->pinfo[i] = gc;
-            b->nbad += last - first;
-            continue;
-        }
         bb_problem gp;
         bb_group_problem(b, g, &gp);
         unsigned needed = bb_needed_operands(b, &gp);
-        if (!needed) continue;
-        if (b->form == BB_FORM_STRIDED || b->device_data) {
+        /* gecon's anorm values are read per problem (host data only) */
+        int per_problem = b->op == BB_OP_GECON && !b->device_data;
+        int one_code = b->device_data || (strided && !per_problem);
+        if (one_code) {
             /* strided: one base pointer per operand; device data: the
                pointer arrays may be in device memory and are not read here */
-            if (b->form != BB_FORM_STRIDED) continue;
-            int pc = bb_check_problem(b, needed, 0);
-            if (pc) {
-                for (int64_t i = first; i < last; i++) b->pinfo[i] = pc;
+            int code = gc;
+            if (strided) code = first_bad(code, bb_check_problem(b, needed, 0));
+            if (code) {
+                for (int64_t i = first; i < last; i++) b->pinfo[i] = code;
                 b->nbad += last - first;
             }
             continue;
         }
         for (int64_t i = first; i < last; i++) {
-            int pc = bb_check_problem(b, needed, i);
-            if (pc) {
-                b->pinfo[i] = pc;
+            int code = first_bad(gc, bb_check_problem(b, needed, i));
+            if (code) {
+                b->pinfo[i] = code;
                 b->nbad++;
             }
         }

@@ -19,6 +19,10 @@ const char *batchblas_strerror(int code)
     if (code == 0) return "success";
     if (code == BB_INFO_NOMEM) return "out of memory";
     if (code == BB_INFO_DEVICE) return "device (CUDA) error";
+    if (code == BblasErrInvalid) return "invalid argument to a library call";
+    if (code == BblasErrUnavailable) return "backend not available";
+    if (code == BblasErrNoMemory) return "out of memory";
+    if (code == BblasErrDevice) return "device (CUDA) error";
     if (code < 0 && code >= -(int)(sizeof pos / sizeof pos[0])) return pos[-code - 1];
     if (code < 0) return "invalid argument";
     return "numerical failure: not positive definite, or exactly singular, at the column given by the code";

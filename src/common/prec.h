@@ -18,6 +18,7 @@ typedef float R;
 #  define BB_COMPLEX 0
 #  define X(name) bb_s_##name
 #  define BB_L s
+#  define BB_PREC_NUM 0
 #  define CBLAS(name) cblas_s##name
 #  define LAPACKE(name) LAPACKE_s##name
 #  define R_EPS FLT_EPSILON
@@ -28,6 +29,7 @@ typedef double R;
 #  define BB_COMPLEX 0
 #  define X(name) bb_d_##name
 #  define BB_L d
+#  define BB_PREC_NUM 1
 #  define CBLAS(name) cblas_d##name
 #  define LAPACKE(name) LAPACKE_d##name
 #  define R_EPS DBL_EPSILON
@@ -38,6 +40,7 @@ typedef float R;
 #  define BB_COMPLEX 1
 #  define X(name) bb_c_##name
 #  define BB_L c
+#  define BB_PREC_NUM 2
 #  define CBLAS(name) cblas_c##name
 #  define LAPACKE(name) LAPACKE_c##name
 #  define R_EPS FLT_EPSILON
@@ -48,6 +51,7 @@ typedef double R;
 #  define BB_COMPLEX 1
 #  define X(name) bb_z_##name
 #  define BB_L z
+#  define BB_PREC_NUM 3
 #  define CBLAS(name) cblas_z##name
 #  define LAPACKE(name) LAPACKE_z##name
 #  define R_EPS DBL_EPSILON

@@ -52,6 +52,19 @@ static int by_cost_desc(const void *x, const void *y)
     return a->i < b->i ? -1 : a->i > b->i;
 }
 
+/* Opening a parallel region costs microseconds (more on a busy machine,
+   where libgomp's waiting threads spin): small batches run on one thread. */
+static const double BB_CPU_PARALLEL_MIN_FLOPS = 2e5;
+
+static int parallel_pays(const bb_batch *b)
+{
+    if (b->count < 2) return 0;
+    bb_problem p;
+    bb_group_problem(b, 0, &p);
+    double per = bb_problem_flops(b, &p) + (double)p.m * p.n + (double)p.n * p.k + p.n;
+    return per * (double)b->count >= BB_CPU_PARALLEL_MIN_FLOPS;
+}
+
 static void run_variable(bb_batch *b, bb_cpu_kernel k)
 {
     order_t *ord = malloc((size_t)b->count * sizeof *ord);
@@ -64,7 +77,7 @@ static void run_variable(bb_batch *b, bb_cpu_kernel k)
         }
         qsort(ord, (size_t)b->count, sizeof *ord, by_cost_desc);
     }
-#pragma omp parallel
+#pragma omp parallel if (parallel_pays(b))
     {
         bb_work w = {NULL, 0};
 #pragma omp for schedule(dynamic, 8)
@@ -83,7 +96,7 @@ static void run_variable(bb_batch *b, bb_cpu_kernel k)
 
 static void run_groups(bb_batch *b, bb_cpu_kernel k)
 {
-#pragma omp parallel
+#pragma omp parallel if (parallel_pays(b))
     {
         bb_work w = {NULL, 0};
         for (int64_t g = 0; g < b->ngroups; g++) {

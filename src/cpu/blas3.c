@@ -6,12 +6,15 @@
  * workspace -- column-major, op() and conjugation applied, symmetric,
  * Hermitian and triangular matrices expanded to full storage (explicit
  * zeros, unit diagonal), complex data split into a real and an imaginary
- * plane -- and one register-blocked kernel (ukernel: a block of MR rows by
- * NR columns of the product, accumulated in vector registers) does the
- * arithmetic for every routine: mm_core for gemm, symm, hemm, syrk, herk,
- * syr2k, her2k and trmm, the blocked substitutions of trsm for their
- * off-diagonal updates.  Real right-hand operands that already have the
- * canonical form (no transposition) are used in place.  Larger problems
+ * plane -- and one register-blocked kernel (ukernel: a block of up to 3
+ * vectors of rows by NR columns of the product, accumulated in vector
+ * registers) does the arithmetic for every routine: mm_core for gemm, symm,
+ * hemm, syrk, herk, syr2k, her2k and trmm; trsm_left (right-side solves run
+ * on the transposed problem) for both the off-diagonal updates and the
+ * products with its explicitly inverted small diagonal blocks.  Operands
+ * that already have the needed form (no transposition; left operands: real
+ * only) are read in place.  The very smallest gemm and trsm problems skip
+ * all that and run plain loops on the caller's storage.  Larger problems
  * call CBLAS (OpenBLAS, single-threaded).
  *
  * BLAS semantics kept by every path: beta == 0 never reads C, alpha == 0
@@ -25,7 +28,8 @@
 
 /* The hot loop nests are compiled for the baseline and for x86-64-v3 (AVX2,
    FMA) and v4 (AVX-512); the loader picks the best the machine supports. */
-#if defined(__x86_64__) && defined(__GLIBC__) && defined(__has_attribute) && !defined(BB_NO_CLONES)
+#if defined(__x86_64__) && defined(__GLIBC__) && defined(__GNUC__) && !defined(__clang__) && \
+    defined(__has_attribute) && !defined(BB_NO_CLONES)
 #if __has_attribute(target_clones)
 #define HOT __attribute__((target_clones("default", "arch=x86-64-v3", "arch=x86-64-v4")))
 #endif
@@ -34,6 +38,27 @@
 #define HOT
 #endif
 #define INLINE static inline __attribute__((always_inline))
+
+/* the crossovers of this precision (cpu_policy.h) */
+#if BB_COMPLEX
+#define SYMM_MAX BB_CPU_SYMM_OWN_MAX_MNK_C
+#define SYRK_MAX BB_CPU_SYRK_OWN_MAX_NNK_C
+#define SYR2K_MAX BB_CPU_SYR2K_OWN_MAX_NNK_C
+#define TRMM_LEFT_MAX BB_CPU_TRMM_LEFT_OWN_MAX_MNK_C
+#define TRMM_RIGHT_MAX BB_CPU_TRMM_RIGHT_OWN_MAX_MNK_C
+#define TRSM_LEFT_MAX BB_CPU_TRSM_LEFT_OWN_MAX_MNK_C
+#define TRSM_RIGHT_MAX BB_CPU_TRSM_RIGHT_OWN_MAX_MNK_C
+#define TRSM_TINY BB_CPU_TRSM_TINY_MNK_C
+#else
+#define SYMM_MAX BB_CPU_SYMM_OWN_MAX_MNK_R
+#define SYRK_MAX BB_CPU_SYRK_OWN_MAX_NNK_R
+#define SYR2K_MAX BB_CPU_SYR2K_OWN_MAX_NNK_R
+#define TRMM_LEFT_MAX BB_CPU_TRMM_LEFT_OWN_MAX_MNK_R
+#define TRMM_RIGHT_MAX BB_CPU_TRMM_RIGHT_OWN_MAX_MNK_R
+#define TRSM_LEFT_MAX BB_CPU_TRSM_LEFT_OWN_MAX_MNK_R
+#define TRSM_RIGHT_MAX BB_CPU_TRSM_RIGHT_OWN_MAX_MNK_R
+#define TRSM_TINY BB_CPU_TRSM_TINY_MNK_R
+#endif
 
 #if BB_COMPLEX
 #define NPLANE 2
@@ -586,7 +611,7 @@ static int symm_like(bb_problem *p, bb_work *w, int herm)
     int ka = left ? m : n;
     if (m == 0 || n == 0) return 0;
     if (is_zero(p->alpha)) return scale_c(w, m, n, beta, C, p->ldc, 0, 0);
-    if ((int64_t)m * n * ka > BB_CPU_SYMM_OWN_MAX_MNK) {
+    if ((int64_t)m * n * ka > SYMM_MAX) {
 #if BB_COMPLEX
         if (herm) {
             CBLAS(hemm)(CblasColMajor, bb_cblas_side(p->side), bb_cblas_uplo(p->uplo), m, n,
@@ -634,7 +659,7 @@ static int syrk_like(bb_problem *p, bb_work *w, int herm)
     int n = p->n, k = p->k, nt = p->trans == BblasNoTrans;
     if (n == 0) return 0;
     if (k == 0 || is_zero(p->alpha)) return scale_c(w, n, n, beta, C, p->ldc, p->uplo, herm);
-    if ((int64_t)n * n * k > BB_CPU_SYRK_OWN_MAX_NNK) {
+    if ((int64_t)n * n * k > SYRK_MAX) {
 #if BB_COMPLEX
         if (herm) {
             CBLAS(herk)(CblasColMajor, bb_cblas_uplo(p->uplo), nt ? CblasNoTrans : CblasConjTrans,
@@ -690,7 +715,7 @@ static int syr2k_like(bb_problem *p, bb_work *w, int herm)
     int n = p->n, k = p->k, nt = p->trans == BblasNoTrans;
     if (n == 0) return 0;
     if (k == 0 || is_zero(p->alpha)) return scale_c(w, n, n, beta, C, p->ldc, p->uplo, herm);
-    if ((int64_t)n * n * k > BB_CPU_SYR2K_OWN_MAX_NNK) {
+    if ((int64_t)n * n * k > SYR2K_MAX) {
 #if BB_COMPLEX
         if (herm) {
             CBLAS(her2k)(CblasColMajor, bb_cblas_uplo(p->uplo), nt ? CblasNoTrans : CblasConjTrans,
@@ -757,7 +782,7 @@ int X(cpu_trmm)(bb_problem *p, bb_work *w)
         zero_b(m, n, B, p->ldb);
         return 0;
     }
-    if ((int64_t)m * n * ka > BB_CPU_TRMM_OWN_MAX_MNK) {
+    if ((int64_t)m * n * ka > (left ? TRMM_LEFT_MAX : TRMM_RIGHT_MAX)) {
         CBLAS(trmm)(CblasColMajor, bb_cblas_side(p->side), bb_cblas_uplo(p->uplo),
                     bb_cblas_trans(p->trans), bb_cblas_diag(p->diag), m, n, CBLAS_SCALAR(alpha),
                     A, p->lda, B, p->ldb);
@@ -988,13 +1013,13 @@ int X(cpu_trsm)(bb_problem *p, bb_work *w)
         zero_b(m, n, B, ldb);
         return 0;
     }
-    if ((int64_t)m * n * ka > BB_CPU_TRSM_OWN_MAX_MNK) {
+    if ((int64_t)m * n * ka > (left ? TRSM_LEFT_MAX : TRSM_RIGHT_MAX)) {
         CBLAS(trsm)(CblasColMajor, bb_cblas_side(p->side), bb_cblas_uplo(p->uplo),
                     bb_cblas_trans(p->trans), bb_cblas_diag(p->diag), m, n, CBLAS_SCALAR(alpha),
                     A, p->lda, B, ldb);
         return 0;
     }
-    if ((int64_t)m * n * ka <= BB_CPU_TRSM_TINY_MNK && ka <= TRSM_TINY_KA) {
+    if ((int64_t)m * n * ka <= TRSM_TINY && ka <= TRSM_TINY_KA) {
         trsm_tiny(p, alpha);
         return 0;
     }

@@ -1,13 +1,15 @@
 /*
  * CPU kernels of the Cholesky family (compiled once per precision):
  * potrf, potrs, posv, trtri, lauum, potri, poti on one normalised
- * column-major problem.
+ * column-major problem.  Only the uplo triangle of A is read or written.
  *
- * Small sizes run our own unblocked loops (LAPACK's unblocked algorithms,
- * written so that every inner loop runs over contiguous memory and the
- * compiler vectorises it); above the crossovers of cpu_policy.h the work goes
- * to LAPACKE_*_work (column-major, no transposition) and CBLAS.  Only the
- * uplo triangle of A is read or written.
+ * Small sizes run our own unblocked loops: LAPACK's unblocked algorithms,
+ * arranged so that every inner loop runs over contiguous memory and the
+ * compiler vectorises it (omp simd), several columns per pass where the
+ * algorithm allows (axpy4, dotc4).  Above the crossovers of cpu_policy.h:
+ * LAPACKE_*_work (column-major, no transposition) for potrf, potrs (left),
+ * trtri; CBLAS trsm for right-hand sides stored as rows; lauum stays ours,
+ * blocked around CBLAS level 3.
  *
  * Complex products are written out on real and imaginary parts (mul, mulc):
  * the C operator would guard every product with a library call for the
@@ -165,8 +167,8 @@ HOT void axpy_sub_from(int lo, int hi, T a, const T *x, T *y)
 }
 
 /* y += a0 x0 + a1 x1 + a2 x2 + a3 x3: four updates for one pass over y */
-HOT void axpy4(int n, T a0, T a1, T a2, T a3, const T *x0, const T *x1, const T *x2,
-                         const T *x3, T *y)
+HOT void axpy4(int n, T a0, T a1, T a2, T a3, const T *x0, const T *x1, const T *x2, const T *x3,
+                T *y)
 {
     SIMD
     for (int i = 0; i < n; i++) y[i] += (mul(a0, x0[i]) + mul(a1, x1[i])) + (mul(a2, x2[i]) + mul(a3, x3[i]));
@@ -216,7 +218,7 @@ static inline void vec_part(int lo, int hi, int *s, int *e)
 {
     *s = (lo + VL) / VL * VL;
     *e = (hi - 1) / VL * VL;
-    if (hi - 1 < 0 || *e < *s) *s = *e = hi;
+    if (*e < *s) *s = *e = hi;
 }
 
 /* sum_{lo <= i < hi} conj(x[i]) * y[i] */
@@ -671,11 +673,59 @@ static void lauum_lower(int n, T *A, int64_t lda)
     }
 }
 
+/* LAPACK's blocked lauum: the products around each diagonal block by CBLAS
+   trmm, gemm and herk (syrk), the diagonal blocks by our unblocked loops.
+   OpenBLAS's own lauum is not called: in 0.3.21 its unblocked zlauu2_U
+   reads past the end of the matrix (strided zdotc/zgemv kernels), which
+   faults when the matrix ends a page. */
+static void lauum_blocked(int uplo, int n, T *A, int64_t lda)
+{
+    const int nb = BB_CPU_LAUUM_NB, ld = (int)lda;
+    T one = 1;
+#if BB_COMPLEX
+#  define HERK CBLAS(herk)
+    const CBLAS_TRANSPOSE ct = CblasConjTrans;
+#else
+#  define HERK CBLAS(syrk)
+    const CBLAS_TRANSPOSE ct = CblasTrans;
+#endif
+    for (int i = 0; i < n; i += nb) {
+        int ib = n - i < nb ? n - i : nb, rest = n - i - ib;
+        T *d = A + i + i * lda;
+        if (uplo == BblasUpper) {
+            T *top = A + i * lda, *right = A + i + (i + ib) * lda;
+            if (i > 0) /* A(0:i, i:i+ib) *= U(i:i+ib, i:i+ib)^H */
+                CBLAS(trmm)(CblasColMajor, CblasRight, CblasUpper, ct, CblasNonUnit, i, ib, CBLAS_SCALAR(one), d,
+                            ld, top, ld);
+            lauum_upper(ib, d, lda);
+            if (rest > 0) {
+                if (i > 0) /* A(0:i, i:i+ib) += A(0:i, i+ib:n) A(i:i+ib, i+ib:n)^H */
+                    CBLAS(gemm)(CblasColMajor, CblasNoTrans, ct, i, ib, rest, CBLAS_SCALAR(one),
+                                A + (i + ib) * lda, ld, right, ld, CBLAS_SCALAR(one), top, ld);
+                HERK(CblasColMajor, CblasUpper, CblasNoTrans, ib, rest, 1, right, ld, 1, d, ld);
+            }
+        } else {
+            T *left = A + i, *below = A + i + ib + i * lda;
+            if (i > 0) /* A(i:i+ib, 0:i) = L(i:i+ib, i:i+ib)^H A(i:i+ib, 0:i) */
+                CBLAS(trmm)(CblasColMajor, CblasLeft, CblasLower, ct, CblasNonUnit, ib, i, CBLAS_SCALAR(one), d,
+                            ld, left, ld);
+            lauum_lower(ib, d, lda);
+            if (rest > 0) {
+                if (i > 0) /* A(i:i+ib, 0:i) += A(i+ib:n, i:i+ib)^H A(i+ib:n, 0:i) */
+                    CBLAS(gemm)(CblasColMajor, ct, CblasNoTrans, ib, i, rest, CBLAS_SCALAR(one), below, ld,
+                                A + i + ib, ld, CBLAS_SCALAR(one), left, ld);
+                HERK(CblasColMajor, CblasLower, ct, ib, rest, 1, below, ld, 1, d, ld);
+            }
+        }
+    }
+#undef HERK
+}
+
 static void lauum_any(int uplo, int n, T *A, int64_t lda)
 {
     if (n == 0) return;
     if (n > OWN_MAX(LAUUM))
-        LAPACKE(lauum_work)(LAPACK_COL_MAJOR, lp_uplo(uplo), n, A, (lapack_int)lda);
+        lauum_blocked(uplo, n, A, lda);
     else if (uplo == BblasUpper)
         lauum_upper(n, A, lda);
     else

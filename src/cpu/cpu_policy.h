@@ -8,22 +8,71 @@
 #define BB_CPU_POLICY_H
 
 /* ---- BLAS-3 (src/cpu/blas3.c) ---- */
-/* gemm: own loops while m*n*k <= this, OpenBLAS above */
-#define BB_CPU_GEMM_OWN_MAX_MNK 4096
-/* gemm: plain triple loop (no packing) while m*n*k <= this */
+/*
+ * Each constant is the largest work product (m*n*k, n*n*k or m*n*ka; ka = m
+ * for side Left, n for Right) done by our own code; above it, OpenBLAS.
+ * _R: real precisions (s, d); _C: complex (c, z).  TINY: plain loops on the
+ * caller's storage, below the packed register-blocked kernel.  Measured
+ * one problem after another on one thread against a loop of OpenBLAS 0.3.21
+ * calls (AMD EPYC, AVX-512), square sizes 2..64, every side/uplo/trans:
+ * OpenBLAS's own small-matrix gemm wins from m=n=k=5, ours wins syrk up to
+ * n=k=40 and left trsm at every size tried (to 64).  Each can be overridden
+ * with -D at configure time (e.g. huge values to test our paths at every size).
+ */
+#ifndef BB_CPU_GEMM_OWN_MAX_MNK
+#define BB_CPU_GEMM_OWN_MAX_MNK 64
+#endif
+#ifndef BB_CPU_GEMM_TINY_MNK
 #define BB_CPU_GEMM_TINY_MNK 27
-/* symm, hemm: own loops while m*n*ka <= this (ka = m left, n right) */
-#define BB_CPU_SYMM_OWN_MAX_MNK 4096
-/* syrk, herk: own loops while n*n*k <= this */
-#define BB_CPU_SYRK_OWN_MAX_NNK 4096
-/* syr2k, her2k: own loops while n*n*k <= this */
-#define BB_CPU_SYR2K_OWN_MAX_NNK 4096
-/* trmm: own loops while m*n*ka <= this (ka = m left, n right) */
-#define BB_CPU_TRMM_OWN_MAX_MNK 4096
-/* trsm: own loops while m*n*ka <= this (ka = m left, n right) */
-#define BB_CPU_TRSM_OWN_MAX_MNK 4096
-/* trsm: plain substitution (no packing) while m*n*ka <= this */
-#define BB_CPU_TRSM_TINY_MNK 64
+#endif
+#ifndef BB_CPU_SYMM_OWN_MAX_MNK_R      /* symm */
+#define BB_CPU_SYMM_OWN_MAX_MNK_R 512
+#endif
+#ifndef BB_CPU_SYMM_OWN_MAX_MNK_C      /* symm, hemm */
+#define BB_CPU_SYMM_OWN_MAX_MNK_C 64
+#endif
+#ifndef BB_CPU_SYRK_OWN_MAX_NNK_R      /* syrk */
+#define BB_CPU_SYRK_OWN_MAX_NNK_R 64000
+#endif
+#ifndef BB_CPU_SYRK_OWN_MAX_NNK_C      /* syrk, herk */
+#define BB_CPU_SYRK_OWN_MAX_NNK_C 512
+#endif
+#ifndef BB_CPU_SYR2K_OWN_MAX_NNK_R     /* syr2k */
+#define BB_CPU_SYR2K_OWN_MAX_NNK_R 125
+#endif
+#ifndef BB_CPU_SYR2K_OWN_MAX_NNK_C     /* syr2k, her2k */
+#define BB_CPU_SYR2K_OWN_MAX_NNK_C 27
+#endif
+#ifndef BB_CPU_TRMM_LEFT_OWN_MAX_MNK_R
+#define BB_CPU_TRMM_LEFT_OWN_MAX_MNK_R 512
+#endif
+#ifndef BB_CPU_TRMM_LEFT_OWN_MAX_MNK_C
+#define BB_CPU_TRMM_LEFT_OWN_MAX_MNK_C 125
+#endif
+#ifndef BB_CPU_TRMM_RIGHT_OWN_MAX_MNK_R
+#define BB_CPU_TRMM_RIGHT_OWN_MAX_MNK_R 125
+#endif
+#ifndef BB_CPU_TRMM_RIGHT_OWN_MAX_MNK_C
+#define BB_CPU_TRMM_RIGHT_OWN_MAX_MNK_C 64
+#endif
+#ifndef BB_CPU_TRSM_LEFT_OWN_MAX_MNK_R
+#define BB_CPU_TRSM_LEFT_OWN_MAX_MNK_R 262144
+#endif
+#ifndef BB_CPU_TRSM_LEFT_OWN_MAX_MNK_C
+#define BB_CPU_TRSM_LEFT_OWN_MAX_MNK_C 262144
+#endif
+#ifndef BB_CPU_TRSM_RIGHT_OWN_MAX_MNK_R
+#define BB_CPU_TRSM_RIGHT_OWN_MAX_MNK_R 216
+#endif
+#ifndef BB_CPU_TRSM_RIGHT_OWN_MAX_MNK_C
+#define BB_CPU_TRSM_RIGHT_OWN_MAX_MNK_C 125
+#endif
+#ifndef BB_CPU_TRSM_TINY_MNK_R         /* plain substitution (and ka <= 8) */
+#define BB_CPU_TRSM_TINY_MNK_R 216
+#endif
+#ifndef BB_CPU_TRSM_TINY_MNK_C
+#define BB_CPU_TRSM_TINY_MNK_C 125
+#endif
 
 /* ---- Cholesky family (src/cpu/chol.c) ---- */
 /* Own loops while n <= the constant, LAPACKE/CBLAS above; one constant per
@@ -41,10 +90,14 @@
 #define BB_CPU_TRTRI_OWN_MAX_D 256
 #define BB_CPU_TRTRI_OWN_MAX_C 96
 #define BB_CPU_TRTRI_OWN_MAX_Z 24
-#define BB_CPU_LAUUM_OWN_MAX_S 48
-#define BB_CPU_LAUUM_OWN_MAX_D 48
-#define BB_CPU_LAUUM_OWN_MAX_C 20
-#define BB_CPU_LAUUM_OWN_MAX_Z 24
+/* lauum: unblocked while n <= this; above, LAPACK's blocked algorithm with
+   blocks of BB_CPU_LAUUM_NB (CBLAS trmm, gemm, herk/syrk around our
+   unblocked diagonal blocks), never OpenBLAS's lauum */
+#define BB_CPU_LAUUM_OWN_MAX_S 32
+#define BB_CPU_LAUUM_OWN_MAX_D 32
+#define BB_CPU_LAUUM_OWN_MAX_C 16
+#define BB_CPU_LAUUM_OWN_MAX_Z 16
+#define BB_CPU_LAUUM_NB 16
 /* potrs: from this many right-hand sides on they are solved side by side
    (vectorised across them), below one or two at a time down the columns */
 #define BB_CPU_POTRS_ROWS_MIN_NRHS 6
@@ -53,49 +106,113 @@
 /* Own code while the size is <= the constant, LAPACKE/CBLAS above; one
    constant per precision (_S, _D, _C, _Z): the own loops are compiled for
    the baseline ISA, where four floats share a vector but a double complex
-   fills one alone, while OpenBLAS runs the machine's widest kernels. */
+   fills one alone, while OpenBLAS runs the machine's widest kernels.
+   Measured own code against LAPACKE _work/CBLAS, one thread, one problem
+   after another, sizes 2..256 (Intel Xeon VM with AVX-512, OpenBLAS of
+   Ubuntu 24.04, gcc 13 -O2).  Each can be overridden with -D (e.g. huge
+   values to run the own code at every size). */
 /* getrf (and gesv's factorisation): unblocked LU while min(m,n) <= this,
    LAPACKE getrf above */
+#ifndef BB_CPU_GETRF_OWN_MAX_S
 #define BB_CPU_GETRF_OWN_MAX_S 64
+#endif
+#ifndef BB_CPU_GETRF_OWN_MAX_D
 #define BB_CPU_GETRF_OWN_MAX_D 48
+#endif
+#ifndef BB_CPU_GETRF_OWN_MAX_C
 #define BB_CPU_GETRF_OWN_MAX_C 48
+#endif
+#ifndef BB_CPU_GETRF_OWN_MAX_Z
 #define BB_CPU_GETRF_OWN_MAX_Z 24
+#endif
 /* getrfnp: unblocked LU while min(m,n) <= this; above, recursion on column
    halves with CBLAS trsm/gemm down to min(m,n) <= BB_CPU_LU_REC_BASE */
+#ifndef BB_CPU_GETRFNP_OWN_MAX_S
 #define BB_CPU_GETRFNP_OWN_MAX_S 48
+#endif
+#ifndef BB_CPU_GETRFNP_OWN_MAX_D
 #define BB_CPU_GETRFNP_OWN_MAX_D 32
+#endif
+#ifndef BB_CPU_GETRFNP_OWN_MAX_C
 #define BB_CPU_GETRFNP_OWN_MAX_C 24
+#endif
+#ifndef BB_CPU_GETRFNP_OWN_MAX_Z
 #define BB_CPU_GETRFNP_OWN_MAX_Z 24
+#endif
+#ifndef BB_CPU_LU_REC_BASE
 #define BB_CPU_LU_REC_BASE 16
+#endif
 /* getrs (and gesv's solve): own solves while n <= this, LAPACKE above;
    GETRS for one right-hand side, GETRSM for several */
+#ifndef BB_CPU_GETRS_OWN_MAX_S
 #define BB_CPU_GETRS_OWN_MAX_S 48
+#endif
+#ifndef BB_CPU_GETRS_OWN_MAX_D
 #define BB_CPU_GETRS_OWN_MAX_D 24
+#endif
+#ifndef BB_CPU_GETRS_OWN_MAX_C
 #define BB_CPU_GETRS_OWN_MAX_C 128
+#endif
+#ifndef BB_CPU_GETRS_OWN_MAX_Z
 #define BB_CPU_GETRS_OWN_MAX_Z 64
+#endif
+#ifndef BB_CPU_GETRSM_OWN_MAX_S
 #define BB_CPU_GETRSM_OWN_MAX_S 12
+#endif
+#ifndef BB_CPU_GETRSM_OWN_MAX_D
 #define BB_CPU_GETRSM_OWN_MAX_D 12
+#endif
+#ifndef BB_CPU_GETRSM_OWN_MAX_C
 #define BB_CPU_GETRSM_OWN_MAX_C 128
+#endif
+#ifndef BB_CPU_GETRSM_OWN_MAX_Z
 #define BB_CPU_GETRSM_OWN_MAX_Z 24
+#endif
 /* getri, getri_oop: own inversion while n <= this, LAPACKE above with a
    workspace of n * BB_CPU_GETRI_NB elements */
+#ifndef BB_CPU_GETRI_OWN_MAX_S
 #define BB_CPU_GETRI_OWN_MAX_S 64
+#endif
+#ifndef BB_CPU_GETRI_OWN_MAX_D
 #define BB_CPU_GETRI_OWN_MAX_D 32
-#define BB_CPU_GETRI_OWN_MAX_C 48
+#endif
+#ifndef BB_CPU_GETRI_OWN_MAX_C
+#define BB_CPU_GETRI_OWN_MAX_C 16
+#endif
+#ifndef BB_CPU_GETRI_OWN_MAX_Z
 #define BB_CPU_GETRI_OWN_MAX_Z 8
+#endif
+#ifndef BB_CPU_GETRI_NB
 #define BB_CPU_GETRI_NB 64
+#endif
 /* gecon: own estimator while n <= this, LAPACKE above */
+#ifndef BB_CPU_GECON_OWN_MAX_S
 #define BB_CPU_GECON_OWN_MAX_S 256
+#endif
+#ifndef BB_CPU_GECON_OWN_MAX_D
 #define BB_CPU_GECON_OWN_MAX_D 128
+#endif
+#ifndef BB_CPU_GECON_OWN_MAX_C
 #define BB_CPU_GECON_OWN_MAX_C 256
+#endif
+#ifndef BB_CPU_GECON_OWN_MAX_Z
 #define BB_CPU_GECON_OWN_MAX_Z 32
+#endif
 
 /* ---- norms and condition numbers (src/cpu/norm.c) ---- */
 /* gecond: own Gauss-Jordan inversion while n <= this, LAPACKE getrf+getri
    above (workspace n * BB_CPU_GETRI_NB); per precision as in the LU family */
+#ifndef BB_CPU_GECOND_OWN_MAX_S
 #define BB_CPU_GECOND_OWN_MAX_S 64
+#endif
+#ifndef BB_CPU_GECOND_OWN_MAX_D
 #define BB_CPU_GECOND_OWN_MAX_D 48
+#endif
+#ifndef BB_CPU_GECOND_OWN_MAX_C
 #define BB_CPU_GECOND_OWN_MAX_C 48
+#endif
+#ifndef BB_CPU_GECOND_OWN_MAX_Z
 #define BB_CPU_GECOND_OWN_MAX_Z 8
+#endif
 
 #endif

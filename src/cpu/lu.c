@@ -3,16 +3,21 @@
  * getrs, gesv, getri, getri_oop, gecon.  One problem per call.
  *
  *   - Small problems run our own unblocked code with vectorised inner loops
- *     (the per-call overhead of LAPACKE/OpenBLAS dominates there); above the
- *     crossovers of cpu_policy.h ("LU family") getrf/getrfnp recurse on
- *     column halves with CBLAS trsm/gemm around the same unblocked panel
- *     code, and getrs/getri/gecon call the LAPACKE _work routines.
+ *     (the per-call overhead of LAPACKE/OpenBLAS dominates there; the hot
+ *     loops update four columns per pass).  Above the crossovers of
+ *     cpu_policy.h ("LU family", one per precision) getrf, getrs, getri and
+ *     gecon call the LAPACKE _work routines (column-major, no NaN checks,
+ *     no allocation), and getrfnp, which LAPACK lacks, recurses on column
+ *     halves with CBLAS trsm/gemm around the unblocked code.
  *   - Singular pivots (getrf, getrfnp, gesv): a pivot that is exactly zero
  *     or NaN; info is the first such k (1-based) and, as in LAPACK, the
  *     factorisation goes on after it.  The partial-pivoting search takes the
  *     first NaN of the column when there is one (otherwise the first entry of
  *     largest |re| + |im|, as LAPACK's i?amax), so a NaN in the first
- *     min(m, n) columns is always reported, whatever the size.
+ *     min(m, n) columns is always reported, at step c+1 at the latest for
+ *     the first column c holding one, whatever the size (see getrf_lapacke).
+ *     getri/getri_oop, as LAPACK, only treat an exactly zero U(k,k) as
+ *     singular and then write nothing.
  *   - Row-major problems (p->rowmajor) are transposed into scratch, computed
  *     column-major and transposed back: results and pivots are bit for bit
  *     those of the column-major call on the same logical matrices.
@@ -273,12 +278,12 @@ static int getrf_lapacke(int m, int n, T *a, int64_t lda, int *ipiv)
     return info;
 }
 
+/* LU of the column-major a; ipiv NULL: no pivoting (getrfnp) */
 static int lu_factor(int m, int n, T *a, int64_t lda, int *ipiv)
 {
-    if (ipiv)
-        return imin(m, n) <= OWN_MAX(GETRF) ? getf2(m, n, a, lda, ipiv)
-                                                  : getrf_lapacke(m, n, a, lda, ipiv);
-    return imin(m, n) <= OWN_MAX(GETRFNP) ? getf2(m, n, a, lda, NULL) : lu_rec_np(m, n, a, lda);
+    int mn = imin(m, n);
+    if (ipiv) return mn <= OWN_MAX(GETRF) ? getf2(m, n, a, lda, ipiv) : getrf_lapacke(m, n, a, lda, ipiv);
+    return mn <= OWN_MAX(GETRFNP) ? getf2(m, n, a, lda, NULL) : lu_rec_np(m, n, a, lda);
 }
 
 /* getrf / getrfnp on either layout; ipiv NULL: no pivoting. */
@@ -431,10 +436,10 @@ int X(cpu_gesv)(bb_problem *p, bb_work *w)
     int n = p->n, nrhs = p->nrhs;
     if (n == 0) return 0;
     if (!p->rowmajor) {
-        int info = lu_factor(n, n, p->a, p->lda, p->ipiv);
-        if (info != 0 || nrhs == 0) return info;
         T *wk = bb_work_get(w, (size_t)n * sizeof(T));
         if (!wk) return BB_INFO_NOMEM;
+        int info = lu_factor(n, n, p->a, p->lda, p->ipiv);
+        if (info != 0 || nrhs == 0) return info;
         getrs_cm(BblasNoTrans, n, nrhs, p->a, p->lda, p->ipiv, p->b, p->ldb, wk);
         return 0;
     }
@@ -601,11 +606,35 @@ static int max_abs_index(int n, const T *x)
     return j;
 }
 
+/* x := the sign vector of x (x/|x| for complex, 1 where |x| is tiny); real:
+   sgn holds the previous signs, and the result says whether they changed
+   (complex: always 1, as LAPACK's zlacn2 has no such test) */
+static int sign_vector(int n, T *x, int *sgn)
+{
+#if BB_COMPLEX
+    (void)sgn;
+    for (int i = 0; i < n; i++) {
+        R ax = ABS(x[i]);
+        x[i] = ax > R_SAFMIN ? x[i] / ax : (T)1;
+    }
+    return 1;
+#else
+    int changed = 0;
+    for (int i = 0; i < n; i++) {
+        int s = x[i] >= 0 ? 1 : -1;
+        changed |= s != sgn[i];
+        sgn[i] = s;
+        x[i] = (T)s;
+    }
+    return changed;
+#endif
+}
+
 /*
  * Hager's estimate of ||M||_1 with Higham's refinements (the method of
  * LAPACK's lacn2): a few products with M and M^H on sign vectors, at most
  * five iterations, then the alternating test vector.  h0 = 1 estimates
- * ||M^H||_1 = ||M||_inf instead.  x: n elements, sgn: n ints (real only).
+ * ||M^H||_1 = ||M||_inf instead.  x: n elements, sgn: n ints.
  */
 static R norm1_estimate(int n, const T *a, int64_t lda, const T *rd, const T *rdc, int h0,
                         T *x, int *sgn)
@@ -615,31 +644,8 @@ static R norm1_estimate(int n, const T *a, int64_t lda, const T *rd, const T *rd
     apply_inv(n, a, lda, rd, rdc, h0, x);
     if (n == 1) return BB_COMPLEX ? ABS(x[0]) : RFABS(RE(x[0]));
     R est = sum_abs(n, x);
-#if BB_COMPLEX
-    (void)sgn;
-#define BB_SIGNS(changed)                                                              \
-    do {                                                                               \
-        for (int i = 0; i < n; i++) {                                                  \
-            R ax = ABS(x[i]);                                                          \
-            x[i] = ax > R_SAFMIN ? x[i] / ax : (T)1;                                   \
-        }                                                                              \
-        changed = 1;                                                                   \
-    } while (0)
-#else
-#define BB_SIGNS(changed)                                                              \
-    do {                                                                               \
-        changed = 0;                                                                   \
-        for (int i = 0; i < n; i++) {                                                  \
-            int s_ = x[i] >= 0 ? 1 : -1;                                               \
-            changed |= s_ != sgn[i];                                                   \
-            sgn[i] = s_;                                                               \
-            x[i] = (T)s_;                                                              \
-        }                                                                              \
-    } while (0)
     for (int i = 0; i < n; i++) sgn[i] = 0;
-#endif
-    int changed;
-    BB_SIGNS(changed);
+    sign_vector(n, x, sgn);
     apply_inv(n, a, lda, rd, rdc, !h0, x);
     int j = max_abs_index(n, x);
     for (int iter = 2;; iter++) {
@@ -648,7 +654,7 @@ static R norm1_estimate(int n, const T *a, int64_t lda, const T *rd, const T *rd
         apply_inv(n, a, lda, rd, rdc, h0, x);
         R estold = est;
         est = sum_abs(n, x);
-        BB_SIGNS(changed);
+        int changed = sign_vector(n, x, sgn);
         if (!changed || est <= estold) break; /* repeated sign vector, or no progress */
         apply_inv(n, a, lda, rd, rdc, !h0, x);
         int jlast = j;
@@ -657,7 +663,6 @@ static R norm1_estimate(int n, const T *a, int64_t lda, const T *rd, const T *rd
         R xj = BB_COMPLEX ? ABS(x[j]) : RFABS(RE(x[j]));
         if (xl == xj || iter >= ITMAX) break;
     }
-#undef BB_SIGNS
     R alt = 1;
     for (int i = 0; i < n; i++) {
         x[i] = (T)(alt * (1 + (R)i / (R)(n - 1)));
