@@ -360,7 +360,7 @@ void bench_print_row(FILE *f, const bench_opts *o, const bench_set *s, const ben
 void bench_csv_header(FILE *f)
 {
     fprintf(f, "routine,prec,form,dist,n,batch,threads,impl,ms,ms_min,ms_max,gflops,gbs,pct_roof,"
-               "error,ok,info_bad,flops,bytes\n");
+               "error,ok,info_bad,flops,bytes,load1\n");
 }
 
 void bench_csv_row(FILE *f, const bench_opts *o, const bench_set *s, const char *impl,
@@ -368,10 +368,10 @@ void bench_csv_row(FILE *f, const bench_opts *o, const bench_set *s, const char 
 {
     static const char pl[] = "sdcz";
     if (!r->measured) return;
-    fprintf(f, "%s,%c,%s,%s,%d,%lld,%d,%s,%.6g,%.6g,%.6g,%.6g,%.6g,%.4g,%.4g,%d,%lld,%.6g,%.6g\n",
+    fprintf(f, "%s,%c,%s,%s,%d,%lld,%d,%s,%.6g,%.6g,%.6g,%.6g,%.6g,%.4g,%.4g,%d,%lld,%.6g,%.6g,%.2f\n",
             routines[o->routine].name, pl[o->prec], form_name(o->form), dist_name(o->dist), s->nmax,
             (long long)s->count, o->threads, impl, r->ms, r->ms_min, r->ms_max, r->gflops, r->gbs,
-            r->pct_roof, r->err, r->ok, (long long)r->info_bad, s->flops, s->bytes);
+            r->pct_roof, r->err, r->ok, (long long)r->info_bad, s->flops, s->bytes, loadavg());
     fflush(f);
 }
 

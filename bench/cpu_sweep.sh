@@ -6,25 +6,37 @@
 #   CSV    CSV file the rows are appended to   [cpu_sweep.csv]
 # Extra options for every run can be given in BENCH_OPTS (e.g. "--reps 7").
 # The machine must be otherwise idle: before each routine the script waits
-# (up to IDLE_WAIT seconds, default 300) for the 1-minute load average to fall
-# below IDLE_LOAD (default 0.5); the header of each table shows the load.
+# (up to IDLE_WAIT seconds, default 300) until no other process has been
+# runnable for 10 s (the running count of /proc/loadavg, sampled every 0.5 s);
+# the header of each table shows the 1-minute load average.
 BENCH=${1:-./batchblas-bench}
 CSV=${2:-cpu_sweep.csv}
 SIZES=2,4,8,16,32,64,128,256
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-2}
 
-IDLE_LOAD=${IDLE_LOAD:-0.5}
 IDLE_WAIT=${IDLE_WAIT:-300}
 
-wait_idle() {
-    i=0
-    while [ $i -lt "$IDLE_WAIT" ]; do
-        l=$(cut -d' ' -f1 /proc/loadavg)
-        if awk -v l="$l" -v t="$IDLE_LOAD" 'BEGIN { exit !(l < t) }'; then return 0; fi
-        sleep 5
-        i=$((i + 5))
+# 0 when, over 20 samples 0.5 s apart, at most two tasks (the sampler) ran
+quiet_10s() {
+    n=0
+    while [ $n -lt 20 ]; do
+        r=$(cut -d' ' -f4 /proc/loadavg | cut -d/ -f1)
+        [ "$r" -gt 2 ] && return 1
+        sleep 0.5
+        n=$((n + 1))
     done
-    echo "# warning: load average still $(cut -d' ' -f1 /proc/loadavg) after $IDLE_WAIT s"
+    return 0
+}
+
+wait_idle() {
+    t0=$(date +%s)
+    while ! quiet_10s; do
+        if [ $(($(date +%s) - t0)) -ge "$IDLE_WAIT" ]; then
+            echo "# warning: the machine was not idle within $IDLE_WAIT s (load $(cut -d' ' -f1-3 /proc/loadavg))"
+            return 0
+        fi
+        sleep 1
+    done
 }
 
 run() {

@@ -38,18 +38,6 @@ typedef struct {
 
 #define GAP 3 /* elements between strided matrices */
 
-/* precision for tu_ratio (0 s, 1 d, 2 c, 3 z); tu_prec.h's TU_PREC_ID needs
-   the internal bb_prec enum, which the tests do not see */
-#if defined(BB_PREC_S)
-#  define PREC_ID 0
-#elif defined(BB_PREC_D)
-#  define PREC_ID 1
-#elif defined(BB_PREC_C)
-#  define PREC_ID 2
-#else
-#  define PREC_ID 3
-#endif
-
 static int has_b(int op) { return op == OP_POTRS || op == OP_POSV; }
 static int in_tri(int uplo, int i, int j) { return uplo == BblasUpper ? i <= j : i >= j; }
 static const char *uplo_name(int u) { return u == BblasUpper ? "U" : "L"; }
@@ -303,7 +291,7 @@ static void verify(int op, int form, int layout, const prob *q, int idx, int inf
         zd *F = tri(q->A, p->lda, layout, uplo, n, 0, 0);
         gram(n, F, uplo == BblasLower, Z); /* L L^H or U^H U */
         for (int64_t x = 0; x < nn; x++) Z[x] -= q->M[x];
-        ratio = tu_ratio(normz(Z, nn), normz(q->M, nn), n, PREC_ID);
+        ratio = tu_ratio(normz(Z, nn), normz(q->M, nn), n, TU_PREC_ID);
         ck_assert_msg(tu_accept(ratio), "%s: factor residual ratio %g", where, ratio);
         free(F);
         if (op == OP_POTRF) break;
@@ -323,7 +311,7 @@ static void verify(int op, int form, int layout, const prob *q, int idx, int inf
             mmz(n, nrhs, A, Xs, R);
             for (int64_t x = 0; x < (int64_t)n * nrhs; x++) R[x] -= B0[x];
             ratio = tu_ratio(normz(R, (int64_t)n * nrhs), normz(A, nn) * normz(Xs, (int64_t)n * nrhs), n,
-                             PREC_ID);
+                             TU_PREC_ID);
             ck_assert_msg(tu_accept(ratio), "%s: solve residual ratio %g", where, ratio);
             free(Xs); free(B0); free(R);
         }
@@ -333,7 +321,7 @@ static void verify(int op, int form, int layout, const prob *q, int idx, int inf
     case OP_TRTRI: {
         zd *Ti = tri(q->A, p->lda, layout, uplo, n, unit, 0);
         mmz(n, n, q->M, Ti, Z);
-        ratio = tu_ratio(dist_eye(n, Z), normz(q->M, nn) * normz(Ti, nn), n, PREC_ID);
+        ratio = tu_ratio(dist_eye(n, Z), normz(q->M, nn) * normz(Ti, nn), n, TU_PREC_ID);
         ck_assert_msg(tu_accept(ratio), "%s: ||T*inv(T) - I|| ratio %g", where, ratio);
         free(Ti);
         break;
@@ -349,7 +337,7 @@ static void verify(int op, int form, int layout, const prob *q, int idx, int inf
                     s += e * e;
                 }
         double f = normz(q->M, nn);
-        ratio = tu_ratio(sqrt(s), f * f, n, PREC_ID);
+        ratio = tu_ratio(sqrt(s), f * f, n, TU_PREC_ID);
         ck_assert_msg(tu_accept(ratio), "%s: product ratio %g", where, ratio);
         free(P);
         break;
@@ -363,7 +351,7 @@ static void verify(int op, int form, int layout, const prob *q, int idx, int inf
         }
         zd *Ai = tri(q->A, p->lda, layout, uplo, n, 0, 1);
         mmz(n, n, A, Ai, Z);
-        ratio = tu_ratio(dist_eye(n, Z), normz(A, nn) * normz(Ai, nn), n, PREC_ID);
+        ratio = tu_ratio(dist_eye(n, Z), normz(A, nn) * normz(Ai, nn), n, TU_PREC_ID);
         ck_assert_msg(tu_accept(ratio), "%s: ||A*inv(A) - I|| ratio %g", where, ratio);
         free(Ai); free(G);
         break;

@@ -167,9 +167,11 @@ void bb_execute(bb_batch *b)
         be->run(b);
     }
 
-    /* fold */
+    /* fold (nothing to report in mode none) */
     int first_code = 0;
-    if (b->mode == BblasErrorsReportGroup) {
+    if (b->mode == BblasErrorsReportNone) {
+        /* nothing */
+    } else if (b->mode == BblasErrorsReportGroup) {
         for (int64_t g = 0; g < b->ngroups; g++) {
             int gcode = 0;
             for (int64_t i = bb_group_first(b, g), e = bb_group_first(b, g + 1); i < e; i++)

@@ -47,6 +47,7 @@
 #define TRMM_LEFT_MAX BB_CPU_TRMM_LEFT_OWN_MAX_MNK_C
 #define TRMM_RIGHT_MAX BB_CPU_TRMM_RIGHT_OWN_MAX_MNK_C
 #define TRSM_LEFT_MAX BB_CPU_TRSM_LEFT_OWN_MAX_MNK_C
+#define TRSM_LEFT_MIN BB_CPU_TRSM_LEFT_OWN_MIN_MNK_C
 #define TRSM_RIGHT_MAX BB_CPU_TRSM_RIGHT_OWN_MAX_MNK_C
 #define TRSM_TINY BB_CPU_TRSM_TINY_MNK_C
 #else
@@ -56,6 +57,7 @@
 #define TRMM_LEFT_MAX BB_CPU_TRMM_LEFT_OWN_MAX_MNK_R
 #define TRMM_RIGHT_MAX BB_CPU_TRMM_RIGHT_OWN_MAX_MNK_R
 #define TRSM_LEFT_MAX BB_CPU_TRSM_LEFT_OWN_MAX_MNK_R
+#define TRSM_LEFT_MIN BB_CPU_TRSM_LEFT_OWN_MIN_MNK_R
 #define TRSM_RIGHT_MAX BB_CPU_TRSM_RIGHT_OWN_MAX_MNK_R
 #define TRSM_TINY BB_CPU_TRSM_TINY_MNK_R
 #endif
@@ -545,6 +547,9 @@ static int scale_c(bb_work *w, int m, int n, T beta, T *C, int64_t ldc, int ctri
 }
 
 static inline int is_zero(const double s[2]) { return s[0] == 0 && s[1] == 0; }
+/* alpha or beta as T (MK, not MAKE_T: an infinite imaginary part must not
+   turn the real part into NaN) */
+static inline T scalar(const double s[2]) { return MK(s[0], s[1]); }
 
 /* ---------------------------------------------------------------- gemm */
 
@@ -577,7 +582,7 @@ int X(cpu_gemm)(bb_problem *p, bb_work *w)
 {
     const T *A = p->a, *B = p->b;
     T *C = p->c;
-    T alpha = bb_alpha(p), beta = bb_beta(p);
+    T alpha = scalar(p->alpha), beta = scalar(p->beta);
     int m = p->m, n = p->n, k = p->k;
     if (m == 0 || n == 0) return 0;
     if (k == 0 || is_zero(p->alpha)) return scale_c(w, m, n, beta, C, p->ldc, 0, 0);
@@ -606,7 +611,7 @@ static int symm_like(bb_problem *p, bb_work *w, int herm)
 {
     const T *A = p->a, *B = p->b;
     T *C = p->c;
-    T alpha = bb_alpha(p), beta = bb_beta(p);
+    T alpha = scalar(p->alpha), beta = scalar(p->beta);
     int m = p->m, n = p->n, left = p->side == BblasLeft;
     int ka = left ? m : n;
     if (m == 0 || n == 0) return 0;
@@ -655,7 +660,7 @@ static int syrk_like(bb_problem *p, bb_work *w, int herm)
 {
     const T *A = p->a;
     T *C = p->c;
-    T alpha = bb_alpha(p), beta = bb_beta(p); /* herk: real (imaginary parts 0) */
+    T alpha = scalar(p->alpha), beta = scalar(p->beta); /* herk: real (imaginary parts 0) */
     int n = p->n, k = p->k, nt = p->trans == BblasNoTrans;
     if (n == 0) return 0;
     if (k == 0 || is_zero(p->alpha)) return scale_c(w, n, n, beta, C, p->ldc, p->uplo, herm);
@@ -711,7 +716,7 @@ static int syr2k_like(bb_problem *p, bb_work *w, int herm)
 {
     const T *A = p->a, *B = p->b;
     T *C = p->c;
-    T alpha = bb_alpha(p), beta = bb_beta(p); /* her2k: beta real */
+    T alpha = scalar(p->alpha), beta = scalar(p->beta); /* her2k: beta real */
     int n = p->n, k = p->k, nt = p->trans == BblasNoTrans;
     if (n == 0) return 0;
     if (k == 0 || is_zero(p->alpha)) return scale_c(w, n, n, beta, C, p->ldc, p->uplo, herm);
@@ -774,7 +779,7 @@ int X(cpu_trmm)(bb_problem *p, bb_work *w)
 {
     const T *A = p->a;
     T *B = p->b;
-    T alpha = bb_alpha(p);
+    T alpha = scalar(p->alpha);
     int m = p->m, n = p->n, left = p->side == BblasLeft;
     int ka = left ? m : n;
     if (m == 0 || n == 0) return 0;
@@ -1004,7 +1009,7 @@ int X(cpu_trsm)(bb_problem *p, bb_work *w)
 {
     const T *A = p->a;
     T *B = p->b;
-    T alpha = bb_alpha(p);
+    T alpha = scalar(p->alpha);
     int m = p->m, n = p->n, left = p->side == BblasLeft;
     int ka = left ? m : n;
     int64_t ldb = p->ldb;
@@ -1013,13 +1018,15 @@ int X(cpu_trsm)(bb_problem *p, bb_work *w)
         zero_b(m, n, B, ldb);
         return 0;
     }
-    if ((int64_t)m * n * ka > (left ? TRSM_LEFT_MAX : TRSM_RIGHT_MAX)) {
+    const int64_t work = (int64_t)m * n * ka;
+    const int tiny = work <= TRSM_TINY && ka <= TRSM_TINY_KA;
+    if (!tiny && (work > (left ? TRSM_LEFT_MAX : TRSM_RIGHT_MAX) || (left && work < TRSM_LEFT_MIN))) {
         CBLAS(trsm)(CblasColMajor, bb_cblas_side(p->side), bb_cblas_uplo(p->uplo),
                     bb_cblas_trans(p->trans), bb_cblas_diag(p->diag), m, n, CBLAS_SCALAR(alpha),
                     A, p->lda, B, ldb);
         return 0;
     }
-    if ((int64_t)m * n * ka <= TRSM_TINY && ka <= TRSM_TINY_KA) {
+    if (tiny) {
         trsm_tiny(p, alpha);
         return 0;
     }

@@ -7,9 +7,8 @@
  * arranged so that every inner loop runs over contiguous memory and the
  * compiler vectorises it (omp simd), several columns per pass where the
  * algorithm allows (axpy4, dotc4).  Above the crossovers of cpu_policy.h:
- * LAPACKE_*_work (column-major, no transposition) for potrf, potrs (left),
- * trtri; CBLAS trsm for right-hand sides stored as rows; lauum stays ours,
- * blocked around CBLAS level 3.
+ * LAPACKE_*_work (column-major, no transposition of A) for potrf, potrs,
+ * trtri; lauum stays ours, blocked around CBLAS level 3.
  *
  * Complex products are written out on real and imaginary parts (mul, mulc):
  * the C operator would guard every product with a library call for the
@@ -483,25 +482,6 @@ static void conj_transpose(int r, int c, const T *S, int64_t lds, T *D, int64_t 
         for (int i = 0; i < r; i++) D[j + i * ldd] = cnj(S[i + j * lds]);
 }
 
-static void potrs_blas(const bb_problem *p)
-{
-    const T *A = p->a;
-    T *B = p->b;
-    if (!p->rhs_right) {
-        LAPACKE(potrs_work)(LAPACK_COL_MAJOR, lp_uplo(p->uplo), p->n, p->nrhs, A, (lapack_int)p->lda,
-                            B, (lapack_int)p->ldb);
-        return;
-    }
-    T one = 1;
-    CBLAS_UPLO u = bb_cblas_uplo(p->uplo);
-    CBLAS_TRANSPOSE first = p->uplo == BblasUpper ? CblasNoTrans : CblasConjTrans;
-    CBLAS_TRANSPOSE second = p->uplo == BblasUpper ? CblasConjTrans : CblasNoTrans;
-    CBLAS(trsm)(CblasColMajor, CblasRight, u, first, CblasNonUnit, p->nrhs, p->n, CBLAS_SCALAR(one),
-                A, (int)p->lda, B, (int)p->ldb);
-    CBLAS(trsm)(CblasColMajor, CblasRight, u, second, CblasNonUnit, p->nrhs, p->n, CBLAS_SCALAR(one),
-                A, (int)p->lda, B, (int)p->ldb);
-}
-
 /* Own loops: few right-hand sides are solved one vector at a time
    (potrs_cols), many with the vectors side by side (potrs_rows); the other
    storage goes through a conjugate-transposed copy (A X = B  <=>
@@ -533,14 +513,29 @@ static int potrs_own(const bb_problem *p, bb_work *w)
     return 0;
 }
 
+/* LAPACKE potrs; right-hand sides stored as rows go through a conjugate-
+   transposed copy (faster than two right-side trsm, and than LAPACKE's
+   row-major potrs, which transposes A as well) */
+static int potrs_blas(const bb_problem *p, bb_work *w)
+{
+    int n = p->n, m = p->nrhs;
+    char u = lp_uplo(p->uplo);
+    if (!p->rhs_right) {
+        LAPACKE(potrs_work)(LAPACK_COL_MAJOR, u, n, m, p->a, (lapack_int)p->lda, p->b, (lapack_int)p->ldb);
+        return 0;
+    }
+    T *W = bb_work_get(w, sizeof(T) * (size_t)n * m);
+    if (!W) return BB_INFO_NOMEM;
+    conj_transpose(m, n, p->b, p->ldb, W, n);
+    LAPACKE(potrs_work)(LAPACK_COL_MAJOR, u, n, m, p->a, (lapack_int)p->lda, W, n);
+    conj_transpose(n, m, W, n, p->b, p->ldb);
+    return 0;
+}
+
 int X(cpu_potrs)(bb_problem *p, bb_work *w)
 {
     if (p->n == 0 || p->nrhs == 0) return 0;
-    if (p->n > OWN_MAX(POTRS)) {
-        potrs_blas(p);
-        return 0;
-    }
-    return potrs_own(p, w);
+    return p->n > OWN_MAX(POTRS) ? potrs_blas(p, w) : potrs_own(p, w);
 }
 
 int X(cpu_posv)(bb_problem *p, bb_work *w)

@@ -16,7 +16,7 @@
  * one problem after another on one thread against a loop of OpenBLAS 0.3.21
  * calls (AMD EPYC, AVX-512), square sizes 2..64, every side/uplo/trans:
  * OpenBLAS's own small-matrix gemm wins from m=n=k=5, ours wins syrk up to
- * n=k=40 and left trsm at every size tried (to 64).  Each can be overridden
+ * n=k=40 and left trsm at every size tried (to 64; complex: from 12 on).  Each can be overridden
  * with -D at configure time (e.g. huge values to test our paths at every size).
  */
 #ifndef BB_CPU_GEMM_OWN_MAX_MNK
@@ -60,6 +60,12 @@
 #endif
 #ifndef BB_CPU_TRSM_LEFT_OWN_MAX_MNK_C
 #define BB_CPU_TRSM_LEFT_OWN_MAX_MNK_C 262144
+#endif
+#ifndef BB_CPU_TRSM_LEFT_OWN_MIN_MNK_R /* below this (and above TINY): OpenBLAS too */
+#define BB_CPU_TRSM_LEFT_OWN_MIN_MNK_R 0
+#endif
+#ifndef BB_CPU_TRSM_LEFT_OWN_MIN_MNK_C
+#define BB_CPU_TRSM_LEFT_OWN_MIN_MNK_C 1728
 #endif
 #ifndef BB_CPU_TRSM_RIGHT_OWN_MAX_MNK_R
 #define BB_CPU_TRSM_RIGHT_OWN_MAX_MNK_R 216
