@@ -14,19 +14,24 @@
  *                 Each precision exports one bench_prec_ops table
  *                 (bb_s_bench_ops ... bb_z_bench_ops).
  *
- * GPU HOOK.  A device driver needs no change here.  For one row it does:
+ * GPU HOOK.  A device driver needs no change here.  Per row it does:
  *     bench_set s;
  *     ops->setup(&opts, n, &s);          host problems, pristine inputs
  *     ... copy s.w[] (and s.ipiv, s.x) to the device, keep s.p[] as the
- *         pristine copy, time its own runs (restore on the device between
- *         reps), copy the outputs back into s.w[] / s.y / s.info ...
- *     r.err = ops->check(&s, &r.ok);     same acceptance rule (tu_accept)
- *     bench_fill_rates(&opts, &s, &r);   GFLOP/s, GB/s, % of roofline
- *     bench_print_row(&opts, &s, res, labels, nres);  (and bench_csv_row)
+ *         pristine copy, time its own runs of the _dev calls and of
+ *         cuBLAS/cuSOLVER (restore on the device between reps), copy the
+ *         outputs back into s.w[] / s.y / s.info (info[1 + i], 0 = ok) ...
+ *     r[k].err = ops->check(&s, &r[k].ok, &r[k].info_bad);
+ *     r[k].ms = ...; r[k].measured = 1;
+ *     bench_fill_rates(&opts, &s, &r[k]);   GFLOP/s, GB/s, % of roofline
+ *     bench_print_row(stdout, &opts, &s, r, nres);  bench_csv_row(...)
  *     ops->release(&s);
- * with opts.bw_gbs / opts.peak_gflops set to the device ceilings, so the
+ * after bench_print_header(stdout, &opts, labels, nres) once, with
+ * opts.bw_gbs / opts.peak_gflops set to the device ceilings so that the
  * "% of roofline" column uses the device floor.  s.flops and s.bytes are
- * the totals of the batch (bench_flops / bench_bytes per problem).
+ * the totals of the batch (bench_flops / bench_bytes per problem).  The CPU
+ * rows go through bench_measure(), which a driver may also use for any
+ * blocking implementation.
  */
 #ifndef BB_BENCH_H
 #define BB_BENCH_H

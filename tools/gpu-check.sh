@@ -21,14 +21,19 @@ run() { # name, timeout, command...
     S="$S
 $n: rc=$rc ($(( $(date +%s) - start ))s) $(grep -E '^[0-9]+%: Checks|passed, [0-9]+ failed|GPU bench:' "$O/$n.log" | tail -1)"
 }
-run device 300 "$D/bin/test_device"
-BATCHBLAS_BACKEND=cuda CK_FORK=no run suites_cuda 400 "$D/bin/runner"
-if [ "${GPU_SANITIZE:-1}" = 1 ] && command -v compute-sanitizer >/dev/null; then
-    BATCHBLAS_BACKEND=cuda CK_FORK=no CK_RUN_SUITE=lu run memcheck_lu 300 \
-        compute-sanitizer --tool memcheck --error-exitcode 9 "$D/bin/runner"
-    BATCHBLAS_BACKEND=cuda CK_FORK=no CK_RUN_SUITE=chol run memcheck_chol 300 \
-        compute-sanitizer --tool memcheck --error-exitcode 9 "$D/bin/runner"
+# GPU_PHASE=tests (default: device test, suites on CUDA, memcheck) or bench
+if [ "${GPU_PHASE:-tests}" = tests ]; then
+    run device 120 "$D/bin/test_device"
+    BATCHBLAS_BACKEND=cuda CK_FORK=no OMP_WAIT_POLICY=passive run suites_cuda 260 "$D/bin/runner"
+    if command -v compute-sanitizer >/dev/null; then
+        for s in ${GPU_SANITIZE_SUITES:-lu chol}; do
+            BATCHBLAS_BACKEND=cuda CK_FORK=no CK_RUN_SUITE=$s run memcheck_$s 90 \
+                compute-sanitizer --tool memcheck --error-exitcode 9 "$D/bin/runner"
+        done
+    fi
+else
+    run bench_gpu 420 "$D/bin/batchblas-bench-gpu" --csv "$O/bench_gpu.csv" ${GPU_BENCH_ARGS:-}
+    cp "$O/bench_gpu.log" "$O/bench_gpu.txt" 2>/dev/null
 fi
-[ "${GPU_BENCH:-1}" = 1 ] && run bench_gpu 400 "$D/bin/batchblas-bench-gpu" --csv "$O/bench_gpu.csv" ${GPU_BENCH_ARGS:-}
 for f in "$O"/*.log; do echo "== $f (tail)"; grep -E "FAIL|Fail|fail|error|Error" "$f" | head -15; done
 echo "== summary$S"

@@ -70,7 +70,7 @@ __global__ void __launch_bounds__(BS) k_gecond(const bb_dev_batch d, int n, int6
         for (int k = 0; k < N; k++) {
             if (k < n) {
                 R v = bb_abs1(r[k]);
-                if (v != v) v = 0;
+                if (v != v) v = (R)INFINITY; /* a NaN is taken first, so it is flagged as the CPU does */
                 if (used || i >= n) v = -1;
                 int bl = i;
 #pragma unroll

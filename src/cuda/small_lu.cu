@@ -42,9 +42,9 @@ __global__ void __launch_bounds__(BS) k_getrf(const bb_dev_batch d, int m, int n
             if (k < mn) {
                 int plane = k, ppos = k;
                 if (pivot) {
-                    /* candidate: rows not yet pivoted; NaN counts as 0 */
+                    /* candidate: rows not yet pivoted; the first NaN wins (CPU rule) */
                     R v = bb_abs1(r[k]);
-                    if (v != v) v = 0;
+                    if (v != v) v = (R)INFINITY; /* a NaN is taken first, so it is flagged as the CPU does */
                     if (!(pos >= k && i < m)) v = -1;
                     int bp = pos, bl = i;
 #pragma unroll
