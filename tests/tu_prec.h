@@ -99,7 +99,7 @@ static inline int tu_padding_untouched(const T *A, int64_t ld, int layout, int r
     int inner = layout == BblasColMajor ? r : c, outer = layout == BblasColMajor ? c : r;
     for (int o = 0; o < outer; o++)
         for (int64_t x = inner; x < ld; x++)
-            if (REAL(A[x + o * ld]) != (R)TU_SENTINEL) return 0;
+            if (REAL(A[x + o * ld]) != (R)TU_SENTINEL || IMAG(A[x + o * ld]) != 0) return 0;
     return 1;
 }
 

@@ -167,10 +167,13 @@ void bb_execute(bb_batch *b)
         be->run(b);
     }
 
-    /* fold (nothing to report in mode none) */
+    /* fold; in report-none mode only for the error handler, and only where
+       a code can be nonzero (a device-data call's codes stay on the device) */
     int first_code = 0;
     if (b->mode == BblasErrorsReportNone) {
-        /* nothing */
+        if (b->nbad > 0 || (!b->device_data && bb_op_info(b->op)->lapack))
+            for (int64_t i = 0; i < b->count; i++)
+                if (b->pinfo[i]) { first_code = b->pinfo[i]; break; }
     } else if (b->mode == BblasErrorsReportGroup) {
         for (int64_t g = 0; g < b->ngroups; g++) {
             int gcode = 0;
