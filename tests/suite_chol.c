@@ -46,13 +46,6 @@ static const char *diag_name(int d) { return d == BblasUnit ? "U" : "N"; }
 static void set_el(T *A, int64_t ld, int layout, int i, int j, T v) { A[tu_idx(ld, layout, i, j)] = v; }
 static zd get_el(const T *A, int64_t ld, int layout, int i, int j) { return tu_z(A[tu_idx(ld, layout, i, j)]); }
 
-static zd *zalloc(int64_t n)
-{
-    zd *p = (zd *)calloc((size_t)(n > 0 ? n : 1), sizeof(zd));
-    ck_assert_ptr_nonnull(p);
-    return p;
-}
-
 /* ---- reference arithmetic (double complex, column-major, ld = rows) ---- */
 
 /* a * b without the Annex G special cases (NaN/Inf results fail anyway) */

@@ -87,12 +87,6 @@ static const char *norm_name(int norm)
     }
 }
 
-static zd *zalloc(int64_t n)
-{
-    zd *p = (zd *)calloc((size_t)(n > 0 ? n : 1), sizeof(zd));
-    ck_assert_ptr_nonnull(p);
-    return p;
-}
 
 /* ---- reference (double complex) ---- */
 
@@ -134,41 +128,6 @@ static double ref_norm(int norm, const zd *X, int r, int c)
     }
 }
 
-/* inverse of the n x n A by Gauss-Jordan with partial pivoting; 0 if singular */
-static int ref_inv(int n, const zd *A, zd *Ai)
-{
-    zd *W = zalloc((int64_t)n * n);
-    memcpy(W, A, sizeof(zd) * (size_t)n * n);
-    for (int j = 0; j < n; j++)
-        for (int i = 0; i < n; i++) Ai[i + j * n] = i == j;
-    int ok = 1;
-    for (int k = 0; k < n && ok; k++) {
-        int p = k;
-        for (int i = k + 1; i < n; i++)
-            if (cabs(W[i + k * n]) > cabs(W[p + k * n])) p = i;
-        if (W[p + k * n] == 0) {
-            ok = 0;
-            break;
-        }
-        for (int j = 0; j < n; j++) {
-            zd t = W[k + j * n]; W[k + j * n] = W[p + j * n]; W[p + j * n] = t;
-            t = Ai[k + j * n]; Ai[k + j * n] = Ai[p + j * n]; Ai[p + j * n] = t;
-        }
-        zd d = 1.0 / W[k + k * n];
-        for (int j = 0; j < n; j++) { W[k + j * n] *= d; Ai[k + j * n] *= d; }
-        for (int i = 0; i < n; i++) {
-            if (i == k) continue;
-            zd f = W[i + k * n];
-            if (f == 0) continue;
-            for (int j = 0; j < n; j++) {
-                W[i + j * n] -= f * W[k + j * n];
-                Ai[i + j * n] -= f * Ai[k + j * n];
-            }
-        }
-    }
-    free(W);
-    return ok;
-}
 
 /* ---- set-up and checks ---- */
 

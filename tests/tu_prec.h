@@ -103,6 +103,50 @@ static inline int tu_padding_untouched(const T *A, int64_t ld, int layout, int r
     return 1;
 }
 
+/* zeroed reference array of n double-complex elements */
+static inline zd *zalloc(int64_t n)
+{
+    zd *p = (zd *)calloc((size_t)(n > 0 ? n : 1), sizeof(zd));
+    ck_assert_ptr_nonnull(p);
+    return p;
+}
+
+/* inverse of the n x n A by Gauss-Jordan with partial pivoting; 0 if singular */
+static inline int ref_inv(int n, const zd *A, zd *Ai)
+{
+    zd *W = zalloc((int64_t)n * n);
+    memcpy(W, A, sizeof(zd) * (size_t)n * n);
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++) Ai[i + j * n] = i == j;
+    int ok = 1;
+    for (int k = 0; k < n && ok; k++) {
+        int p = k;
+        for (int i = k + 1; i < n; i++)
+            if (cabs(W[i + k * n]) > cabs(W[p + k * n])) p = i;
+        if (W[p + k * n] == 0) {
+            ok = 0;
+            break;
+        }
+        for (int j = 0; j < n; j++) {
+            zd t = W[k + j * n]; W[k + j * n] = W[p + j * n]; W[p + j * n] = t;
+            t = Ai[k + j * n]; Ai[k + j * n] = Ai[p + j * n]; Ai[p + j * n] = t;
+        }
+        zd d = 1.0 / W[k + k * n];
+        for (int j = 0; j < n; j++) { W[k + j * n] *= d; Ai[k + j * n] *= d; }
+        for (int i = 0; i < n; i++) {
+            if (i == k) continue;
+            zd f = W[i + k * n];
+            if (f == 0) continue;
+            for (int j = 0; j < n; j++) {
+                W[i + j * n] -= f * W[k + j * n];
+                Ai[i + j * n] -= f * Ai[k + j * n];
+            }
+        }
+    }
+    free(W);
+    return ok;
+}
+
 static inline const char *tu_layout_name(int layout) { return layout == BblasColMajor ? "col" : "row"; }
 
 #endif

@@ -17,19 +17,6 @@
 #include <lapacke.h>
 #include "small.h"
 
-/* the crossovers of this precision (cpu_policy.h) */
-#define OWN_MAX__(op, l) BB_CPU_##op##_OWN_MAX_##l
-#define OWN_MAX_(op, l) OWN_MAX__(op, l)
-#if defined(BB_PREC_S)
-#  define OWN_MAX(op) OWN_MAX_(op, S)
-#elif defined(BB_PREC_D)
-#  define OWN_MAX(op) OWN_MAX_(op, D)
-#elif defined(BB_PREC_C)
-#  define OWN_MAX(op) OWN_MAX_(op, C)
-#else
-#  define OWN_MAX(op) OWN_MAX_(op, Z)
-#endif
-
 #ifdef _OPENMP
 #  define SIMD _Pragma("omp simd")
 #  define SIMD_SUM1 _Pragma("omp simd reduction(+:s)")

@@ -46,17 +46,6 @@
 #  define R_SAFMIN DBL_MIN
 #endif
 
-/* the crossover of cpu_policy.h for this precision */
-#if defined(BB_PREC_S)
-#  define OWN_MAX(op) BB_CPU_##op##_OWN_MAX_S
-#elif defined(BB_PREC_D)
-#  define OWN_MAX(op) BB_CPU_##op##_OWN_MAX_D
-#elif defined(BB_PREC_C)
-#  define OWN_MAX(op) BB_CPU_##op##_OWN_MAX_C
-#else
-#  define OWN_MAX(op) BB_CPU_##op##_OWN_MAX_Z
-#endif
-
 #define RE(x) (__real__(x))
 #define IM(x) (__imag__(x))
 
