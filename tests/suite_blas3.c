@@ -24,7 +24,6 @@ enum { F_GROUP, F_FIXED, F_VAR, F_STRIDED, NFORM };
 static const char *const form_name[NFORM] = {"batch", "batchf", "batchv", "batch_strided"};
 enum { OA, OB, OC, NOPD }; /* operands */
 
-#define PREC_ID TU_PREC_ID /* 0 s, 1 d, 2 c, 3 z */
 
 /* One parameter set, user view.  ld[o] = 0: the minimum plus pad[o]. */
 typedef struct {
@@ -314,7 +313,7 @@ static double trsm_ratio(int layout, const spec *s, const T *A, const T *B0, con
     int64_t lda = s->ld[OA], ldb = s->ld[OB];
     zd alpha = s->alpha;
     double nx = tu_normf(X, ldb, layout, m, n);
-    if (alpha == 0) return tu_ratio(nx, 1.0, ka, PREC_ID);
+    if (alpha == 0) return tu_ratio(nx, 1.0, ka, TU_PREC_ID);
     zd *Tm = (zd *)calloc((size_t)ka * ka + 1, sizeof(zd));
     ck_assert_ptr_nonnull(Tm);
     double nt = 0, err = 0;
@@ -337,7 +336,7 @@ static double trsm_ratio(int layout, const spec *s, const T *A, const T *B0, con
         }
     free(Tm);
     double scale = sqrt(nt) * nx + cabs(alpha) * tu_normf(B0, ldb, layout, m, n);
-    return tu_ratio(sqrt(err), scale, ka + 2, PREC_ID);
+    return tu_ratio(sqrt(err), scale, ka + 2, TU_PREC_ID);
 }
 
 /* ---------------------------------------------------------------- a case */
@@ -595,7 +594,7 @@ static void run(const kase *kc)
                     err += creal(e * conj(e));
                 }
             free(ref);
-            ratio = tu_ratio(sqrt(err), scale, nf, PREC_ID);
+            ratio = tu_ratio(sqrt(err), scale, nf, TU_PREC_ID);
             if (is_herm_rk(op))
                 for (int x = 0; x < r; x++)
                     ck_assert_msg(IMAG(Out[tu_idx(s->ld[oo], layout, x, x)]) == 0,
@@ -702,7 +701,7 @@ static int op_at(int i) { return BB_COMPLEX ? cplx_ops[i] : real_ops[i]; }
 START_TEST(test_options_forms)
 {
     const int op = op_at(_i);
-    tu_seed(1000 + 17 * (uint64_t)op + 101 * PREC_ID);
+    tu_seed(1000 + 17 * (uint64_t)op + 101 * TU_PREC_ID);
     int z = 0;
     for (int layout = BblasRowMajor; layout <= BblasColMajor; layout++)
         for (int c = 0; c < ncombo(op); c++)
@@ -735,7 +734,7 @@ END_TEST
 START_TEST(test_large)
 {
     const int op = op_at(_i);
-    tu_seed(2000 + 17 * (uint64_t)op + 101 * PREC_ID);
+    tu_seed(2000 + 17 * (uint64_t)op + 101 * TU_PREC_ID);
     for (int c = 0; c < ncombo(op); c++) {
         int layout = c % 2 ? BblasRowMajor : BblasColMajor, form = (c / 2) % 2 ? F_GROUP : F_FIXED;
         spec sp[2];
@@ -760,7 +759,7 @@ END_TEST
 START_TEST(test_special_scalars)
 {
     const int op = op_at(_i);
-    tu_seed(3000 + 17 * (uint64_t)op + 101 * PREC_ID);
+    tu_seed(3000 + 17 * (uint64_t)op + 101 * TU_PREC_ID);
     static const double cases[][2] = {{0.75, 0.0}, {0.0, 0.5}, {0.0, 0.0}, {-1.0, 1.0}}; /* alpha, beta */
     int z = 0;
     for (int v = 0; v < 4; v++) {
@@ -793,7 +792,7 @@ END_TEST
 START_TEST(test_zero_sizes)
 {
     const int op = op_at(_i);
-    tu_seed(4000 + 17 * (uint64_t)op + 101 * PREC_ID);
+    tu_seed(4000 + 17 * (uint64_t)op + 101 * TU_PREC_ID);
     for (int layout = BblasRowMajor; layout <= BblasColMajor; layout++)
         for (int zd_ = 0; zd_ < 3; zd_++) /* which of m, n, k is zero */
             for (int form = 0; form < NFORM; form++) {

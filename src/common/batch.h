@@ -118,7 +118,6 @@ BB_INTERNAL void bb_execute(bb_batch *b);
 BB_INTERNAL void bb_group_problem(const bb_batch *b, int64_t g, bb_problem *p);
 BB_INTERNAL void bb_problem_data(const bb_batch *b, int64_t i, bb_problem *p);
 BB_INTERNAL int64_t bb_group_first(const bb_batch *b, int64_t g);
-BB_INTERNAL int64_t bb_group_of(const bb_batch *b, int64_t i);
 BB_INTERNAL void *bb_operand_ptr(const bb_batch *b, int o, int64_t i);
 /* rows x columns of operand o as stored (column-major view) */
 BB_INTERNAL void bb_operand_dims(bb_op op, const bb_problem *p, int o, int *r, int *c);

@@ -170,23 +170,16 @@ int bb_null_operands(const bb_batch *b, unsigned needed, int64_t i)
     return worst ? -worst : 0;
 }
 
-/* Per problem: a NULL pointer for an operand the problem needs; for gecon
-   (host data) also a negative or NaN anorm, as LAPACK's gecon checks. */
+/* Per problem: bb_null_operands, and for gecon (host data) a negative or NaN
+   anorm, as LAPACK's gecon checks. */
 int bb_check_problem(const bb_batch *b, unsigned needed, int64_t i)
 {
-    int worst = 0;
-    for (int o = 0; o < BB_NOPD; o++) {
-        if (!(needed >> o & 1u)) continue;
-        const void *ptr = bb_operand_ptr(b, o, i);
-        int bad = ptr == NULL;
-        if (!bad && o == BB_X && b->op == BB_OP_GECON && !b->device_data) {
-            double v = (b->prec == BB_P_S || b->prec == BB_P_C) ? *(const float *)ptr
-                                                                 : *(const double *)ptr;
-            bad = !(v >= 0); /* negative or NaN */
-        }
-        if (!bad) continue;
-        int pos = b->pos[BB_OPD0 + o];
-        if (worst == 0 || pos < worst) worst = pos;
-    }
-    return worst ? -worst : 0;
+    int code = bb_null_operands(b, needed, i);
+    if (b->op != BB_OP_GECON || b->device_data || !(needed >> BB_X & 1u)) return code;
+    const void *x = bb_operand_ptr(b, BB_X, i);
+    if (!x) return code;
+    double v = (b->prec == BB_P_S || b->prec == BB_P_C) ? *(const float *)x : *(const double *)x;
+    int xc = v >= 0 ? 0 : -b->pos[BB_OPD0 + BB_X]; /* negative or NaN */
+    if (!xc || (code && code > xc)) return code; /* the first bad argument wins */
+    return xc;
 }

@@ -146,18 +146,6 @@ int64_t bb_group_first(const bb_batch *b, int64_t g)
     return g == 0 ? 0 : b->count;
 }
 
-int64_t bb_group_of(const bb_batch *b, int64_t i)
-{
-    if (b->form == BB_FORM_VAR) return i;
-    if (b->form != BB_FORM_GROUP) return 0;
-    int64_t lo = 0, hi = b->ngroups - 1; /* last g with gstart[g] <= i: never an empty group */
-    while (lo < hi) {
-        int64_t mid = (lo + hi + 1) / 2;
-        if (b->gstart[mid] <= i) lo = mid; else hi = mid - 1;
-    }
-    return lo;
-}
-
 void bb_operand_dims(bb_op op, const bb_problem *p, int o, int *r, int *c)
 {
     int nt = p->trans == BblasNoTrans;
