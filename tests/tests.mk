@@ -64,7 +64,7 @@ endif
 tests_test_device_SOURCES = tests/test_device.c tests/testutil.c tests/testutil.h
 tests_test_device_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests $(CUDA_CPPFLAGS) \
 	-DBB_TEST_PLUGIN='"$(abs_top_builddir)/.libs/libbatchblas_cuda.so"'
-tests_test_device_LDFLAGS = -L$(CUDA_HOME)/lib64 -L$(CUDA_HOME)/targets/x86_64-linux/lib
+tests_test_device_LDFLAGS = -L$(CUDA_LIBDIR)
 tests_test_device_LDADD = libbatchblas.la -lcudart_static -lrt -lpthread -ldl -lm
 EXTRA_tests_test_device_DEPENDENCIES = libbatchblas_cuda.la
 endif
