@@ -30,6 +30,7 @@
  * Options: --routines getrf,inverse,potrf,trsm,potrs,gemm,gecond  --sizes 4,8,...
  *          --precs d,s  --reps N  --csv FILE  --quick (smaller batches, 5 reps)
  *          --no-vendor  --batch N (force the batch of every row)
+ *          --extras (also: host data through PCIe, variable sizes; see extras())
  *
  * Built with -DBB_BENCH_DIRECT it calls the launch policy (bb_cuda_launch)
  * directly instead of the public API (kernel time without the driver).
@@ -77,7 +78,7 @@ struct opts {
     std::vector<int> sizes;
     std::vector<char> precs;
     int reps = 7;
-    bool quick = false, vendor = true;
+    bool quick = false, vendor = true, extras = false;
     long long batch = 0;
     const char *csv = NULL;
 };
@@ -98,7 +99,7 @@ static void usage(void)
 {
     printf("usage: batchblas-bench-gpu [--routines getrf,inverse,potrf,trsm,potrs,gemm,gecond]\n"
            "       [--sizes 4,8,16,32,64,128,256] [--precs d,s] [--reps N] [--batch N]\n"
-           "       [--csv FILE] [--quick] [--no-vendor]\n");
+           "       [--csv FILE] [--quick] [--no-vendor] [--extras]\n");
 }
 
 static opts parse(int argc, char **argv)
@@ -112,6 +113,7 @@ static opts parse(int argc, char **argv)
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (a == "--quick") o.quick = true;
         else if (a == "--no-vendor") o.vendor = false;
+        else if (a == "--extras") o.extras = true;
         else if (a == "--help" || a == "-h") { usage(); exit(0); }
         else if (!v) { usage(); exit(1); }
         else if (a == "--routines") {
@@ -769,6 +771,97 @@ static void bench_row(ctx &c, int r, int n)
 }
 
 /* ------------------------------------------------------------------------ */
+/* extras: host data over PCIe, variable sizes (public API only)            */
+/* ------------------------------------------------------------------------ */
+
+#ifndef BB_BENCH_DIRECT
+/* Host data: lapack_dpotrf_batch_strided on host memory, forced to the GPU
+   (the driver stages chunks over two streams) and to the CPU; the floor is
+   the PCIe traffic alone (matrices in and out) at the measured pageable
+   copy rates.  Variable sizes: lapack_dpotrf_batchv_dev with n uniform in
+   [1, 32] against the fixed n = 32 call over the same matrices and against
+   the bytes of the actual sizes at copy bandwidth. */
+static void extras(ctx &c)
+{
+    const int n = 16;
+    const long long count = c.o.quick ? 100000 : 1000000;
+    const size_t nn = (size_t)n * n, bytes = nn * count * sizeof(double);
+    std::vector<double> h(nn * count), h0(nn * count);
+    double *d;
+    CK(cudaMalloc(&d, bytes));
+    fill(d, n, count, F_SPD, 7, c.s);
+    CK(cudaMemcpyAsync(h0.data(), d, bytes, cudaMemcpyDeviceToHost, c.s));
+    CK(cudaStreamSynchronize(c.s));
+    double t = tu_now();
+    CK(cudaMemcpy(d, h0.data(), bytes, cudaMemcpyHostToDevice));
+    const double h2d = tu_now() - t;
+    t = tu_now();
+    CK(cudaMemcpy(h.data(), d, bytes, cudaMemcpyDeviceToHost));
+    const double d2h = tu_now() - t;
+    printf("extras: host data, dpotrf n=%d, %lld problems (%.2f GB each way); pageable copies: H2D %.1f GB/s, "
+           "D2H %.1f GB/s\n", n, count, bytes / 1e9, bytes / h2d / 1e9, bytes / d2h / 1e9);
+    for (int be = 0; be < 2; be++) {
+        const batchblas_backend_t want = be ? BatchblasBackendCPU : BatchblasBackendCUDA;
+        if (batchblas_set_backend(want) != BblasSuccess) continue;
+        std::vector<double> ts;
+        int bad = 0;
+        for (int r = 0; r < 4; r++) {
+            memcpy(h.data(), h0.data(), bytes);
+            int info = BblasErrorsReportAny;
+            t = tu_now();
+            lapack_dpotrf_batch_strided(BblasColMajor, BblasLower, n, h.data(), n, (int64_t)nn, (int)count, &info);
+            ts.push_back(tu_now() - t);
+            bad += info != 0;
+        }
+        std::sort(ts.begin(), ts.end());
+        const double m = ts[ts.size() / 2];
+        printf("extras: host data on %-4s %9.2f ms  (PCIe floor %.2f ms: %.0f%%)%s\n", be ? "cpu" : "cuda", m * 1e3,
+               (h2d + d2h) * 1e3, 100.0 * (h2d + d2h) / m, bad ? "  FAIL (info)" : "");
+        if (bad) c.failed++;
+    }
+    batchblas_set_backend(BatchblasBackendAuto);
+    CK(cudaFree(d));
+
+    /* variable sizes: every problem in an n = 32 slot, actual size in [1, 32] */
+    const int nmax = 32;
+    const size_t slot = (size_t)nmax * nmax;
+    double *A, *A0, **pa;
+    CK(cudaMalloc(&A, slot * count * sizeof(double)));
+    CK(cudaMalloc(&A0, slot * count * sizeof(double)));
+    fill(A0, nmax, count, F_SPD, 9, c.s);
+    pa = ptrs(A, (long long)slot, count, c.s);
+    std::vector<int> vn(count), vlda(count, nmax);
+    std::vector<bblas_enum_t> vup(count, BblasLower);
+    double vbytes = 0;
+    uint64_t x = 12345;
+    for (long long i = 0; i < count; i++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        vn[i] = 1 + (int)((x >> 33) % nmax);
+        vbytes += 2.0 * vn[i] * vn[i] * sizeof(double);
+    }
+    auto restore = [&] { CK(cudaMemcpyAsync(A, A0, slot * count * sizeof(double), cudaMemcpyDeviceToDevice, c.s)); };
+    int info = BblasErrorsReportNone;
+    const double tv = c.tm.run(c.o.reps, [&] {
+        lapack_dpotrf_batchv_dev((int)count, BblasColMajor, vup.data(), vn.data(), pa, vlda.data(), &info, c.q);
+    }, restore);
+    const double tf = c.tm.run(c.o.reps, [&] {
+        lapack_dpotrf_batchf_dev((int)count, BblasColMajor, BblasLower, nmax, pa, nmax, &info, c.q);
+    }, restore);
+    restore();
+    info = BblasErrorsReportAny;
+    lapack_dpotrf_batchv_dev((int)count, BblasColMajor, vup.data(), vn.data(), pa, vlda.data(), &info, c.q);
+    CK(cudaStreamSynchronize(c.s));
+    printf("extras: variable sizes, dpotrf n in [1,%d], %lld problems: %.3f ms (%.0f%% of copy BW on the actual "
+           "sizes); fixed n=%d over the same slots: %.3f ms%s\n", nmax, count, tv, 100.0 * vbytes / (tv * 1e-3) / c.copy_bw,
+           nmax, tf, info ? "  FAIL (info)" : "");
+    if (info) c.failed++;
+    CK(cudaFree(pa));
+    CK(cudaFree(A));
+    CK(cudaFree(A0));
+}
+#endif
+
+/* ------------------------------------------------------------------------ */
 /* ceilings                                                                  */
 /* ------------------------------------------------------------------------ */
 
@@ -861,6 +954,9 @@ int main(int argc, char **argv)
                 else if (p == 's') bench_row<float>(c, r, n);
             }
     }
+#ifndef BB_BENCH_DIRECT
+    if (c.o.extras) extras(c);
+#endif
     if (c.o.csv) {
         FILE *f = fopen(c.o.csv, "w");
         if (!f) {

@@ -1,9 +1,12 @@
 #!/bin/sh
 # Runs on the GPU machine, from the repository root, after tools/devpack.sh
 # (carry .devcarry).  Runs the whole GPU proof in one go and writes logs to
-# $OUT (or ./gpu-out): the device-data test, the Check suites on the CUDA
-# backend, compute-sanitizer memcheck on two suites, and the GPU benchmark.
-# Prints a short summary last.
+# $OUT (or ./gpu-out), then prints a short summary last:
+#   tests  the device-data test, every Check suite on the CUDA backend and
+#          compute-sanitizer memcheck on GPU_SANITIZE (suite/case pairs),
+#          all at once (separate processes sharing the GPU)
+#   bench  batchblas-bench-gpu (GPU_BENCH_ARGS), alone on the GPU
+# GPU_PHASE=tests, bench or all (default: all = tests, then bench).
 D=$PWD/.devcarry
 O=${OUT:-$PWD/gpu-out}
 mkdir -p "$O"
@@ -12,28 +15,34 @@ export BATCHBLAS_CUDA_PLUGIN=$D/lib/libbatchblas_cuda.so
 export PATH=$PATH:/usr/local/cuda/bin
 nvidia-smi --query-gpu=name,memory.total,clocks.max.sm --format=csv > "$O/gpu.txt" 2>&1
 cat "$O/gpu.txt"
-S=""
-run() { # name, timeout, command...
+run() { # name, timeout, command...: log in $O/name.log, one summary line in $O/name.sum
     n=$1; t=$2; shift 2
     start=$(date +%s)
     timeout "$t" "$@" > "$O/$n.log" 2>&1
     rc=$?
-    S="$S
-$n: rc=$rc ($(( $(date +%s) - start ))s) $(grep -E '^[0-9]+%: Checks|passed, [0-9]+ failed|GPU bench:' "$O/$n.log" | tail -1)"
+    echo "$n: rc=$rc ($(( $(date +%s) - start ))s) $(grep -E '^[0-9]+%: Checks|passed, [0-9]+ failed|GPU bench:|ERROR SUMMARY' "$O/$n.log" | tail -1)" > "$O/$n.sum"
 }
-# GPU_PHASE=tests (default: device test, suites on CUDA, memcheck) or bench
-if [ "${GPU_PHASE:-tests}" = tests ]; then
-    run device 120 "$D/bin/test_device"
-    BATCHBLAS_BACKEND=cuda CK_FORK=no OMP_WAIT_POLICY=passive run suites_cuda 260 "$D/bin/runner"
+phase=${GPU_PHASE:-all}
+if [ "$phase" = tests ] || [ "$phase" = all ]; then
+    T=${GPU_TEST_TIMEOUT:-240}
+    run device "$T" "$D/bin/test_device" &
+    for s in blas3 chol lu norm errors library; do
+        BATCHBLAS_BACKEND=cuda CK_FORK=no CK_RUN_SUITE=$s OMP_WAIT_POLICY=passive OMP_NUM_THREADS=2 \
+            run suite_$s "$T" "$D/bin/runner" &
+    done
     if command -v compute-sanitizer >/dev/null; then
-        for s in ${GPU_SANITIZE_SUITES:-lu chol}; do
-            BATCHBLAS_BACKEND=cuda CK_FORK=no CK_RUN_SUITE=$s run memcheck_$s 90 \
-                compute-sanitizer --tool memcheck --error-exitcode 9 "$D/bin/runner"
+        for sc in ${GPU_SANITIZE:-chol/dposv chol/zpotrs chol/dchol_fail lu/lu_d blas3/sblas3}; do
+            s=${sc%/*}; c=${sc#*/}
+            BATCHBLAS_BACKEND=cuda CK_FORK=no CK_RUN_SUITE=$s CK_RUN_CASE=$c OMP_NUM_THREADS=2 \
+                run "memcheck_${s}_$c" "$T" compute-sanitizer --tool memcheck --error-exitcode 9 "$D/bin/runner" &
         done
     fi
-else
-    run bench_gpu 420 "$D/bin/batchblas-bench-gpu" --csv "$O/bench_gpu.csv" ${GPU_BENCH_ARGS:-}
+    wait
+fi
+if [ "$phase" = bench ] || [ "$phase" = all ]; then
+    run bench_gpu "${GPU_BENCH_TIMEOUT:-420}" "$D/bin/batchblas-bench-gpu" --csv "$O/bench_gpu.csv" ${GPU_BENCH_ARGS:-}
     cp "$O/bench_gpu.log" "$O/bench_gpu.txt" 2>/dev/null
 fi
-for f in "$O"/*.log; do echo "== $f (tail)"; grep -E "FAIL|Fail|fail|error|Error" "$f" | head -15; done
-echo "== summary$S"
+for f in "$O"/*.log; do echo "== $f (failures)"; grep -E "FAIL|Fail|fail:|error|Error" "$f" | grep -v "ERROR SUMMARY: 0" | head -12; done
+echo "== summary"
+cat "$O"/*.sum

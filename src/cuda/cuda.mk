@@ -6,8 +6,10 @@
 CUDA_CU_SOURCES = src/cuda/backend_cuda.cu
 # generic kernels: every routine, any size (generic_*.cu)
 CUDA_CU_SOURCES += src/cuda/generic.cu src/cuda/generic_blas3.cu src/cuda/generic_chol.cu src/cuda/generic_lu.cu src/cuda/generic_norm.cu
-# launch policy and register-resident kernels for tiny matrices (small_*.cu)
-CUDA_CU_SOURCES += src/cuda/launch.cu src/cuda/small_lu.cu src/cuda/small_chol.cu src/cuda/small_trsm.cu src/cuda/small_cond.cu src/cuda/small_gemm.cu
+# launch policy, register-resident kernels for tiny matrices (small_*.cu)
+# and the blocked drivers built on them (blocked.cu)
+CUDA_CU_SOURCES += src/cuda/launch.cu src/cuda/small_lu.cu src/cuda/small_chol.cu src/cuda/small_trsm.cu src/cuda/small_cond.cu src/cuda/small_gemm.cu \
+	src/cuda/blocked.cu
 CUDA_HDRS = src/cuda/cuda_internal.h src/cuda/generic.h src/cuda/small.h
 EXTRA_DIST += $(CUDA_CU_SOURCES) $(CUDA_HDRS) src/cuda/cuda.mk
 

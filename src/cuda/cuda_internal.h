@@ -24,18 +24,23 @@ struct bb_dev_opd {
     void *const *ptr; /* device array of device pointers, or NULL */
     char *base;       /* else: base + i * stride elements */
     int64_t stride;
+    int64_t off;      /* elements added to every ptr[i] (sub-matrix views of
+                         pointer-array batches, src/cuda/blocked.cu) */
 };
 
 struct bb_dev_batch {
     bb_dev_opd opd[BB_NOPD];
     int64_t count; /* problems in this launch (64-bit: grids loop, no 65535 limit) */
     int *info;     /* device [count] */
+    int masked;    /* 1: info may flag skipped problems even in a strided
+                      launch (the blocked drivers): vendor calls must not
+                      write them */
 };
 
 template <typename E>
 __device__ __forceinline__ E *bb_dev_ptr(const bb_dev_opd &o, int64_t i)
 {
-    return o.ptr ? (E *)o.ptr[i] : (E *)(o.base + (size_t)(i * o.stride) * sizeof(E));
+    return o.ptr ? (E *)o.ptr[i] + o.off : (E *)(o.base + (size_t)(i * o.stride) * sizeof(E));
 }
 
 /* Element types: T = float, double, cuFloatComplex, cuDoubleComplex; the

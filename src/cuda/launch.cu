@@ -7,6 +7,11 @@
  *       getrf, getrfnp, getri, getri_oop, gecond, potrf, potrs, posv, trsm;
  *       gemm while max(m, n, k) < GEMM_CUBLAS_FROM
  *   cuBLAS                         gemm from GEMM_CUBLAS_FROM up (alpha != 0, k > 0)
+ *   blocked drivers (blocked.cu)   trsm, potrf, potrs, posv above the register
+ *                                  bound: register kernels on diagonal blocks,
+ *                                  batched GEMM/SYRK for the rest; getrf and
+ *                                  getrfnp (column-major, square) via cuBLAS
+ *                                  getrfBatched until our blocked LU exists
  *   generic kernels (generic.cu)   everything else
  *
  * BATCHBLAS_CUDA_SMALL=0 in the environment sends every launch to the
@@ -49,7 +54,14 @@ static void log_line(const char *msg)
     else fprintf(stderr, "batchblas: %s\n", msg);
 }
 
-enum choice { USE_GENERIC, USE_SMALL, USE_CUBLAS };
+enum choice { USE_GENERIC, USE_SMALL, USE_CUBLAS, USE_BLOCKED };
+
+/* Register-kernel bound for a precision: every dimension up to it. */
+static int small_limit(bb_prec prec)
+{
+    int lim = prec == BB_P_C || prec == BB_P_Z ? SMALL_MAX_COMPLEX : SMALL_MAX;
+    return lim < bb_small_max(prec) ? lim : bb_small_max(prec);
+}
 
 static int small_enabled(void)
 {
@@ -64,16 +76,27 @@ static int small_enabled(void)
 static choice decide(bb_op op, bb_prec prec, const bb_problem &p, batchblas_queue *q)
 {
     if (!small_enabled()) return USE_GENERIC;
-    int lim = prec == BB_P_C || prec == BB_P_Z ? SMALL_MAX_COMPLEX : SMALL_MAX;
-    if (lim > bb_small_max(prec)) lim = bb_small_max(prec);
+    const int lim = small_limit(prec);
     auto in_small = [lim](int s) { return s >= 1 && s <= lim; };
+    /* the blocked drivers hand leading dimensions to cuBLAS (int) */
+    const bool blocked_ok = p.lda <= INT32_MAX && p.ldb <= INT32_MAX;
     switch (op) {
-    case BB_OP_GETRF: case BB_OP_GETRFNP: case BB_OP_TRSM:
-        return in_small(p.m) && in_small(p.n) ? USE_SMALL : USE_GENERIC;
-    case BB_OP_GETRI: case BB_OP_GETRI_OOP: case BB_OP_GECOND: case BB_OP_POTRF:
+    case BB_OP_TRSM:
+        if (in_small(p.m) && in_small(p.n)) return USE_SMALL;
+        return p.m >= 1 && p.n >= 1 && blocked_ok ? USE_BLOCKED : USE_GENERIC;
+    case BB_OP_GETRF: case BB_OP_GETRFNP:
+        if (in_small(p.m) && in_small(p.n)) return USE_SMALL;
+        /* cuBLAS getrfBatched: column-major, square (see blocked.cu) */
+        return !p.rowmajor && p.m == p.n && p.n >= 1 && p.lda <= INT32_MAX && q->cublas ? USE_BLOCKED
+                                                                                         : USE_GENERIC;
+    case BB_OP_GETRI: case BB_OP_GETRI_OOP: case BB_OP_GECOND:
         return in_small(p.n) ? USE_SMALL : USE_GENERIC;
+    case BB_OP_POTRF:
+        if (in_small(p.n)) return USE_SMALL;
+        return p.n >= 1 && blocked_ok ? USE_BLOCKED : USE_GENERIC;
     case BB_OP_POTRS: case BB_OP_POSV:
-        return in_small(p.n) && p.nrhs >= 0 ? USE_SMALL : USE_GENERIC;
+        if (in_small(p.n) && p.nrhs >= 0) return USE_SMALL;
+        return p.n >= 1 && p.nrhs >= 0 && blocked_ok ? USE_BLOCKED : USE_GENERIC;
     case BB_OP_GEMM: {
         if (p.m < 1 || p.n < 1) return USE_GENERIC;
         int s = p.m > p.n ? p.m : p.n;
@@ -114,6 +137,7 @@ static void log_choice(bb_op op, bb_prec prec, const bb_problem &p, const bb_dev
     if (op != BB_OP_GEMM && op != BB_OP_GETRF && op != BB_OP_GETRFNP && op != BB_OP_TRSM) s = p.n;
     char what[48], line[200];
     if (c == USE_SMALL) snprintf(what, sizeof what, "register kernel (bound %d)", bb_small_bound(s));
+    else if (c == USE_BLOCKED) snprintf(what, sizeof what, "blocked driver (leaves of %d)", small_limit(prec));
     else snprintf(what, sizeof what, "%s", c == USE_CUBLAS ? "cuBLAS" : "generic kernel");
     snprintf(line, sizeof line, "cuda launch: %c%s m=%d n=%d k=%d nrhs=%d, %lld problems -> %s", "sdcz"[prec],
              bb_op_info(op)->name, p.m, p.n, p.k, p.nrhs, (long long)d.count, what);
@@ -128,6 +152,7 @@ cudaError_t bb_cuda_launch(bb_op op, bb_prec prec, const bb_problem &p, const bb
     log_choice(op, prec, p, d, c);
     if (c == USE_SMALL) return run_small(op, prec, p, d, q);
     if (c == USE_CUBLAS) return bb_cublas_gemm(prec, p, d, q);
+    if (c == USE_BLOCKED) return bb_blocked_launch(op, prec, p, d, q, small_limit(prec));
     return bb_generic_launch(op, prec, p, d, q);
 }
 

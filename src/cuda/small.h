@@ -52,6 +52,12 @@ cudaError_t bb_small_gemm(bb_prec prec, const bb_problem &p, const bb_dev_batch 
 cudaError_t bb_cublas_gemm(bb_prec prec, const bb_problem &p, const bb_dev_batch &d,
                            batchblas_queue *q);
 
+/* Blocked drivers (blocked.cu) for sizes above the register bound: trsm,
+   potrf, potrs, posv on register-kernel leaves of order <= L plus batched
+   GEMM/SYRK updates; leading dimensions must fit in int (cuBLAS). */
+cudaError_t bb_blocked_launch(bb_op op, bb_prec prec, const bb_problem &p, const bb_dev_batch &d,
+                              batchblas_queue *q, int L);
+
 /* Size bound of the instantiation serving run-time size s (1..32). */
 static inline int bb_small_bound(int s) { return s <= 4 ? 4 : s <= 8 ? 8 : s <= 16 ? 16 : 32; }
 

@@ -171,7 +171,7 @@ cudaError_t cublas_gemm_T(const bb_problem &p, const bb_dev_batch &d, batchblas_
     const T alpha = bb_make<T>(p.alpha[0], p.alpha[1]), beta = bb_make<T>(p.beta[0], p.beta[1]);
     const cublasOperation_t ta = cublas_op(p.trans), tb = cublas_op(p.transb);
     const bb_dev_opd &oa = d.opd[BB_A], &ob = d.opd[BB_B], &oc = d.opd[BB_C];
-    const bool strided = !oa.ptr && !ob.ptr && !oc.ptr;
+    const bool strided = !oa.ptr && !ob.ptr && !oc.ptr && !d.masked;
     cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
     if (strided) {
         /* No problem of a strided launch is skipped: the strided forms have no
@@ -186,7 +186,7 @@ cudaError_t cublas_gemm_T(const bb_problem &p, const bb_dev_batch &d, batchblas_
                               (T *)oc.base + off * oc.stride, (int)p.ldc, oc.stride, cnt);
         }
     } else {
-        const bool direct = oa.ptr && ob.ptr && oc.ptr && !d.info;
+        const bool direct = oa.ptr && ob.ptr && oc.ptr && !oa.off && !ob.off && !oc.off && !d.info;
         const T *const *pa = (const T *const *)oa.ptr, *const *pb = (const T *const *)ob.ptr;
         T *const *pc = (T *const *)oc.ptr;
         if (!direct) {

@@ -1,0 +1,357 @@
+/*
+ * Blocked drivers for sizes above the register-kernel bound L (32 real, 16
+ * complex): trsm, potrf, potrs, posv.  The KBLAS scheme (seed 004) in its
+ * left-looking form: the register kernels (small_*.cu) work on diagonal
+ * blocks of order <= L, everything else is batched GEMM (cuBLAS, or the
+ * generic kernel without a handle) plus SYRK/HERK on the diagonal blocks
+ * (generic kernel, which writes only the referenced triangle).  Each step
+ * is one launch over the whole batch on sub-matrix views: a strided operand
+ * becomes base + offset, a pointer-array operand gets an element offset
+ * (bb_dev_opd.off); no pointer array is rebuilt for our own kernels.
+ *
+ *   trsm   op(A) X = alpha B (left) or X op(A) = alpha B (right).  M = op(A)
+ *          is cut into diagonal blocks of order <= L; block j first receives
+ *          the update B_j = alpha B_j - M(j, done) X(done) (one GEMM with
+ *          every solved block at once, k = all of them), then the register
+ *          trsm solves it, in chunks of <= L columns (left) or rows (right)
+ *          of the free dimension.  Forward or backward order as M is lower
+ *          or upper.
+ *   potrf  lower: for each block column j: A_jj -= A_j,<j A_j,<j^H (herk),
+ *          A_jj = chol(A_jj) (register potrf), A_>j,j -= A_>j,<j A_j,<j^H
+ *          (gemm), A_>j,j = A_>j,j A_jj^-H (blocked trsm).  Upper mirrors it.
+ *          Info: a problem that fails in block j gets j's offset added; the
+ *          later steps skip it (info != 0), as LAPACK stops at the failure.
+ *   potrs  two blocked trsm (L then L^H, or U^H then U; right-hand storage
+ *          of row-major B solves from the right).
+ *   posv   potrf, then potrs on the problems whose factorisation succeeded
+ *          (the others keep B unchanged, as LAPACK).
+ *   getrf  (column-major, square) not blocked yet: cuBLAS getrfBatched.
+ *
+ * Problems flagged in d.info on entry (or failed on the way) are skipped by
+ * every step: the register and generic kernels test info, and the GEMMs run
+ * with d.masked so that cuBLAS sees a dummy matrix in their place.
+ */
+#include <string.h>
+#include "small.h"
+#include "generic.h"
+
+namespace {
+
+struct ctx {
+    bb_prec prec;
+    batchblas_queue *q;
+    int L;     /* block order: the register-kernel bound */
+    size_t es; /* element bytes */
+};
+
+/* Operand o at element offset off (a sub-matrix view). */
+bb_dev_opd view(const ctx &c, const bb_dev_opd &o, int64_t off)
+{
+    bb_dev_opd v = o;
+    if (o.ptr) v.off = o.off + off;
+    else v.base = o.base + (size_t)off * c.es;
+    return v;
+}
+
+bb_problem blank(void)
+{
+    bb_problem p;
+    memset(&p, 0, sizeof p);
+    return p;
+}
+
+/* C = alpha op(A) op(B) + beta C on views; alpha real. */
+cudaError_t gemm(const ctx &c, const bb_dev_batch &d, const bb_dev_opd &A, int ta, int64_t lda, const bb_dev_opd &B,
+                 int tb, int64_t ldb, const bb_dev_opd &C, int64_t ldc, int m, int n, int k, double alpha,
+                 const double beta[2])
+{
+    if (m <= 0 || n <= 0 || k <= 0) return cudaSuccess;
+    bb_problem p = blank();
+    p.trans = ta;
+    p.transb = tb;
+    p.m = m;
+    p.n = n;
+    p.k = k;
+    p.lda = lda;
+    p.ldb = ldb;
+    p.ldc = ldc;
+    p.alpha[0] = alpha;
+    p.beta[0] = beta[0];
+    p.beta[1] = beta[1];
+    bb_dev_batch g = d;
+    g.opd[BB_A] = A;
+    g.opd[BB_B] = B;
+    g.opd[BB_C] = C;
+    if (c.q->cublas) return bb_cublas_gemm(c.prec, p, g, c.q);
+    return bb_generic_launch(BB_OP_GEMM, c.prec, p, g, c.q);
+}
+
+cudaError_t trsm(const ctx &c, const bb_problem &p, const bb_dev_batch &d)
+{
+    const bool left = p.side == BblasLeft;
+    const int t = left ? p.m : p.n; /* order of the triangle */
+    const int f = left ? p.n : p.m; /* free dimension */
+    if (t <= 0 || f <= 0) return cudaSuccess;
+    const bool tr = p.trans != BblasNoTrans;
+    const bool mlower = (p.uplo == BblasLower) != tr; /* M = op(A) lower */
+    const bool forward = left ? mlower : !mlower;
+    const bool alpha_zero = p.alpha[0] == 0 && p.alpha[1] == 0;
+    const int L = c.L, nb = (t + L - 1) / L;
+    const bb_dev_opd &A = d.opd[BB_A], &B = d.opd[BB_B];
+    for (int s = 0; s < nb; s++) {
+        const int jb = forward ? s : nb - 1 - s;
+        const int r0 = jb * L, r1 = r0 + L < t ? r0 + L : t, bt = r1 - r0;
+        double alpha[2] = {p.alpha[0], p.alpha[1]};
+        if (s > 0 && !alpha_zero) {
+            /* the solved part: [0, r0) forward, [r1, t) backward */
+            const int s0 = forward ? 0 : r1, s1 = forward ? r0 : t;
+            cudaError_t e;
+            if (left) { /* B_j = alpha B_j - M(r0:r1, s0:s1) X(s0:s1, :) */
+                const int64_t moff = tr ? s0 + r0 * p.lda : r0 + s0 * p.lda;
+                e = gemm(c, d, view(c, A, moff), tr ? p.trans : BblasNoTrans, p.lda, view(c, B, s0), BblasNoTrans,
+                         p.ldb, view(c, B, r0), p.ldb, bt, f, s1 - s0, -1.0, p.alpha);
+            } else { /* B_j = alpha B_j - X(:, s0:s1) M(s0:s1, r0:r1) */
+                const int64_t moff = tr ? r0 + s0 * p.lda : s0 + r0 * p.lda;
+                e = gemm(c, d, view(c, B, s0 * p.ldb), BblasNoTrans, p.ldb, view(c, A, moff),
+                         tr ? p.trans : BblasNoTrans, p.lda, view(c, B, r0 * p.ldb), p.ldb, f, bt, s1 - s0, -1.0,
+                         p.alpha);
+            }
+            if (e != cudaSuccess) return e;
+            alpha[0] = 1;
+            alpha[1] = 0;
+        }
+        /* the diagonal block, in chunks of the free dimension */
+        for (int f0 = 0; f0 < f; f0 += L) {
+            const int fc = f - f0 < L ? f - f0 : L;
+            bb_problem lp = p;
+            lp.alpha[0] = alpha[0];
+            lp.alpha[1] = alpha[1];
+            lp.m = left ? bt : fc;
+            lp.n = left ? fc : bt;
+            bb_dev_batch ld = d;
+            ld.opd[BB_A] = view(c, A, r0 + r0 * p.lda);
+            ld.opd[BB_B] = view(c, B, left ? r0 + f0 * p.ldb : f0 + r0 * p.ldb);
+            cudaError_t e = bb_small_trsm(c.prec, lp, ld, c.q);
+            if (e != cudaSuccess) return e;
+        }
+    }
+    return cudaSuccess;
+}
+
+/* Codes of problems that failed in earlier blocks are hidden (made
+   negative, below every argument code) while a block's register potrf runs,
+   so that the kernel skips them and only new failures are positive; those
+   get the block's offset when the old codes are restored. */
+const int HIDE = 1 << 29;
+
+__global__ void k_info_hide(int *info, int64_t n)
+{
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x)
+        if (info[i] > 0) info[i] = -info[i] - HIDE;
+}
+
+__global__ void k_info_show(int *info, int64_t n, int off)
+{
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x) {
+        const int v = info[i];
+        if (v > 0) info[i] = v + off;
+        else if (v < -HIDE) info[i] = -(v + HIDE);
+    }
+}
+
+cudaError_t info_pass(const ctx &c, const bb_dev_batch &d, int show, int off)
+{
+    if (!d.info) return cudaSuccess;
+    int64_t g = (d.count + 255) / 256;
+    if (g > (int64_t)BB_CUDA_MAX_GRID) g = BB_CUDA_MAX_GRID;
+    if (show) k_info_show<<<(unsigned)g, 256, 0, c.q->stream>>>(d.info, d.count, off);
+    else k_info_hide<<<(unsigned)g, 256, 0, c.q->stream>>>(d.info, d.count);
+    return cudaGetLastError();
+}
+
+cudaError_t potrf(const ctx &c, const bb_problem &p, bb_dev_batch d)
+{
+    const int n = p.n, L = c.L;
+    const bool upper = p.uplo == BblasUpper;
+    const bool cplx = c.prec == BB_P_C || c.prec == BB_P_Z;
+    const int64_t lda = p.lda;
+    const bb_dev_opd A = d.opd[BB_A];
+    const double one[2] = {1, 0};
+    d.masked = 1;
+    for (int c0 = 0; c0 < n; c0 += L) {
+        const int c1 = c0 + L < n ? c0 + L : n, bt = c1 - c0;
+        cudaError_t e = cudaSuccess;
+        if (c0 > 0) { /* A_jj -= W W^H, W = A_j,<j (lower) or A_<j,j^H (upper) */
+            bb_problem sp = blank();
+            sp.uplo = p.uplo;
+            sp.trans = upper ? (cplx ? BblasConjTrans : BblasTrans) : BblasNoTrans;
+            sp.n = bt;
+            sp.k = c0;
+            sp.lda = lda;
+            sp.ldc = lda;
+            sp.alpha[0] = -1;
+            sp.beta[0] = 1;
+            bb_dev_batch sd = d;
+            sd.opd[BB_A] = view(c, A, upper ? c0 * lda : c0);
+            sd.opd[BB_C] = view(c, A, c0 + c0 * lda);
+            e = bb_generic_launch(cplx ? BB_OP_HERK : BB_OP_SYRK, c.prec, sp, sd, c.q);
+            if (e == cudaSuccess) e = info_pass(c, d, 0, 0);
+            if (e != cudaSuccess) return e;
+        }
+        bb_problem lp = blank();
+        lp.uplo = p.uplo;
+        lp.n = bt;
+        lp.lda = lda;
+        bb_dev_batch ld = d;
+        ld.opd[BB_A] = view(c, A, c0 + c0 * lda);
+        e = bb_small_potrf(c.prec, lp, ld, c.q);
+        if (e == cudaSuccess && c0 > 0) e = info_pass(c, d, 1, c0);
+        if (e != cudaSuccess || c1 == n) return e;
+        /* the panel beside the block: update with the finished part, then solve */
+        const int r = n - c1;
+        if (c0 > 0) {
+            if (upper) /* A_j,>j -= A_<j,j^H A_<j,>j */
+                e = gemm(c, d, view(c, A, c0 * lda), BblasConjTrans, lda, view(c, A, c1 * lda), BblasNoTrans, lda,
+                         view(c, A, c0 + c1 * lda), lda, bt, r, c0, -1.0, one);
+            else /* A_>j,j -= A_>j,<j A_j,<j^H */
+                e = gemm(c, d, view(c, A, c1), BblasNoTrans, lda, view(c, A, c0), BblasConjTrans, lda,
+                         view(c, A, c1 + c0 * lda), lda, r, bt, c0, -1.0, one);
+            if (e != cudaSuccess) return e;
+        }
+        bb_problem tp = blank();
+        tp.side = upper ? BblasLeft : BblasRight;
+        tp.uplo = p.uplo;
+        tp.trans = BblasConjTrans;
+        tp.diag = BblasNonUnit;
+        tp.m = upper ? bt : r;
+        tp.n = upper ? r : bt;
+        tp.lda = lda;
+        tp.ldb = lda;
+        tp.alpha[0] = 1;
+        bb_dev_batch td = d;
+        td.opd[BB_A] = view(c, A, c0 + c0 * lda);
+        td.opd[BB_B] = view(c, A, upper ? c0 + c1 * lda : c1 + c0 * lda);
+        e = trsm(c, tp, td);
+        if (e != cudaSuccess) return e;
+    }
+    return cudaSuccess;
+}
+
+/* A X = B with A = L L^H (lower) or U^H U (upper); rhs_right: X A = B. */
+cudaError_t potrs(const ctx &c, const bb_problem &p, const bb_dev_batch &d)
+{
+    if (p.n <= 0 || p.nrhs <= 0) return cudaSuccess;
+    const bool upper = p.uplo == BblasUpper, right = p.rhs_right != 0;
+    bb_problem tp = blank();
+    tp.side = right ? BblasRight : BblasLeft;
+    tp.uplo = p.uplo;
+    tp.diag = BblasNonUnit;
+    tp.m = right ? p.nrhs : p.n;
+    tp.n = right ? p.n : p.nrhs;
+    tp.lda = p.lda;
+    tp.ldb = p.ldb;
+    tp.alpha[0] = 1;
+    /* first solve: the factor met first from the side of B */
+    const bool conj_first = upper != right;
+    tp.trans = conj_first ? BblasConjTrans : BblasNoTrans;
+    cudaError_t e = trsm(c, tp, d);
+    if (e != cudaSuccess) return e;
+    tp.trans = conj_first ? BblasNoTrans : BblasConjTrans;
+    return trsm(c, tp, d);
+}
+
+/* getrf / getrfnp, column-major square n > L: until a blocked LU of ours
+   exists (panel kernel + laswp + trsm + gemm), cublas<t>getrfBatched, which
+   is faster than our generic kernel there (doc/performance.md).  Pivots and
+   codes go through workspace (cuBLAS wants n pivots per problem, packed)
+   and are copied out; problems flagged on entry keep their code. */
+cublasStatus_t getrf_b(cublasHandle_t h, int n, float *const *A, int lda, int *P, int *info, int cnt)
+{ return cublasSgetrfBatched(h, n, A, lda, P, info, cnt); }
+cublasStatus_t getrf_b(cublasHandle_t h, int n, double *const *A, int lda, int *P, int *info, int cnt)
+{ return cublasDgetrfBatched(h, n, A, lda, P, info, cnt); }
+cublasStatus_t getrf_b(cublasHandle_t h, int n, cuFloatComplex *const *A, int lda, int *P, int *info, int cnt)
+{ return cublasCgetrfBatched(h, n, A, lda, P, info, cnt); }
+cublasStatus_t getrf_b(cublasHandle_t h, int n, cuDoubleComplex *const *A, int lda, int *P, int *info, int cnt)
+{ return cublasZgetrfBatched(h, n, A, lda, P, info, cnt); }
+
+template <typename T>
+__global__ void k_getrf_ptrs(const bb_dev_batch d, T **pa)
+{
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < d.count; i += (int64_t)gridDim.x * blockDim.x)
+        pa[i] = bb_dev_ptr<T>(d.opd[BB_A], i);
+}
+
+__global__ void k_getrf_out(const bb_dev_batch d, int n, const int *piv, const int *code, int pivot)
+{
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < d.count; i += (int64_t)gridDim.x * blockDim.x) {
+        if (d.info && d.info[i] != 0) continue; /* skipped on entry */
+        if (d.info) d.info[i] = code[i];
+        if (pivot) {
+            int *ip = bb_dev_ptr<int>(d.opd[BB_IPIV], i);
+            for (int j = 0; j < n; j++) ip[j] = piv[i * n + j];
+        }
+    }
+}
+
+template <typename T>
+cudaError_t getrf_vendor(const ctx &c, const bb_problem &p, const bb_dev_batch &d, int pivot)
+{
+    const int n = p.n;
+    const size_t arr = ((size_t)d.count * sizeof(T *) + 255) / 256 * 256;
+    const size_t codes = ((size_t)d.count * sizeof(int) + 255) / 256 * 256;
+    char *w = (char *)bb_cuda_workspace(c.q, arr + codes + (size_t)d.count * n * sizeof(int));
+    if (!w) return cudaErrorMemoryAllocation;
+    T **pa = (T **)w;
+    int *code = (int *)(w + arr), *piv = (int *)(w + arr + codes);
+    int64_t g = (d.count + 255) / 256;
+    if (g > (int64_t)BB_CUDA_MAX_GRID) g = BB_CUDA_MAX_GRID;
+    k_getrf_ptrs<T><<<(unsigned)g, 256, 0, c.q->stream>>>(d, pa);
+    cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess) return e;
+    if (cublasSetStream(c.q->cublas, c.q->stream) != CUBLAS_STATUS_SUCCESS) return cudaErrorUnknown;
+    for (int64_t off = 0; off < d.count; off += 65535) {
+        const int cnt = (int)(d.count - off < 65535 ? d.count - off : 65535);
+        cublasStatus_t st = getrf_b(c.q->cublas, n, pa + off, (int)p.lda, pivot ? piv + off * n : NULL, code + off, cnt);
+        if (st != CUBLAS_STATUS_SUCCESS) return st == CUBLAS_STATUS_ALLOC_FAILED ? cudaErrorMemoryAllocation : cudaErrorUnknown;
+    }
+    k_getrf_out<<<(unsigned)g, 256, 0, c.q->stream>>>(d, n, piv, code, pivot);
+    return cudaGetLastError();
+}
+
+cudaError_t getrf(const ctx &c, const bb_problem &p, const bb_dev_batch &d, int pivot)
+{
+    switch (c.prec) {
+    case BB_P_S: return getrf_vendor<float>(c, p, d, pivot);
+    case BB_P_D: return getrf_vendor<double>(c, p, d, pivot);
+    case BB_P_C: return getrf_vendor<cuFloatComplex>(c, p, d, pivot);
+    case BB_P_Z: return getrf_vendor<cuDoubleComplex>(c, p, d, pivot);
+    default: return cudaErrorNotSupported;
+    }
+}
+
+} // namespace
+
+cudaError_t bb_blocked_launch(bb_op op, bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q,
+                              int L)
+{
+    ctx c;
+    c.prec = prec;
+    c.q = q;
+    c.L = L;
+    c.es = prec == BB_P_S ? 4 : prec == BB_P_Z ? 16 : 8;
+    switch (op) {
+    case BB_OP_TRSM: return trsm(c, p, d);
+    case BB_OP_POTRF: return potrf(c, p, d);
+    case BB_OP_POTRS: return potrs(c, p, d);
+    case BB_OP_GETRF: return getrf(c, p, d, 1);
+    case BB_OP_GETRFNP: return getrf(c, p, d, 0);
+    case BB_OP_POSV: {
+        cudaError_t e = potrf(c, p, d);
+        if (e != cudaSuccess) return e;
+        bb_dev_batch m = d;
+        m.masked = 1;
+        return potrs(c, p, m);
+    }
+    default: return cudaErrorNotSupported;
+    }
+}
