@@ -265,6 +265,17 @@ void *bb_cuda_workspace(batchblas_queue *q, size_t bytes)
     q->work_size = bytes;
     return q->work;
 }
+void *bb_cuda_workspace2(batchblas_queue *q, size_t bytes)
+{
+    if (q->work2_size >= bytes) return q->work2;
+    CK(cudaStreamSynchronize(q->stream));
+    if (q->work2) CK(cudaFree(q->work2));
+    q->work2 = NULL;
+    q->work2_size = 0;
+    if (cudaMalloc(&q->work2, bytes) != cudaSuccess) return NULL;
+    q->work2_size = bytes;
+    return q->work2;
+}
 static batchblas_queue g_direct_q;
 static int *g_dinfo = NULL;
 static long long g_dinfo_n = 0;

@@ -132,9 +132,14 @@ BATCHBLAS_API void batchblas_set_verbose(int level);
  *
  * The _dev variants of every routine take device pointers and run
  * asynchronously on a queue: a CUDA stream plus the backend's handles and
- * workspace, bound to one device.  Parameter arrays (sizes, options, leading
- * dimensions, alpha/beta) and info live in host memory; pointer arrays may be
- * in host or device memory.  With info[0] == BblasErrorsReportNone (or
+ * workspace, bound to one device.  Pointer arrays, parameter arrays (sizes,
+ * options, leading dimensions, alpha/beta, group_sizes) and info may each be
+ * in host or device memory (managed memory counts as device memory).
+ * A parameter array in device memory is copied to the host at the call (one
+ * synchronous copy on a private stream, not waiting for the queue: its values
+ * must be in place when the call is made).  Info in device memory: info[0] is
+ * read the same way, the codes are written on the queue, and the call never
+ * waits.  Info in host memory: with info[0] == BblasErrorsReportNone (or
  * info == NULL) a _dev call never waits for the device; otherwise it waits
  * for the codes of its own batch before returning.  A queue is used by one
  * host thread at a time.

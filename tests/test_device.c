@@ -9,7 +9,11 @@
  * column-major; argument errors and numerical failures inside a batch (the
  * codes must match the CPU's and a skipped problem must be left untouched);
  * ReportNone followed by batchblas_queue_sync; a queue on a user stream;
- * batches of more than 65535 problems.
+ * batches of more than 65535 problems.  Info in device (and managed) memory
+ * in every report mode and form, with the same codes as with host info and
+ * nothing written beyond the mode's entries; parameter arrays and group
+ * sizes in device memory; one strided sgemm over 2^31 elements (skipped
+ * with less than 24 GB of free device memory).
  *
  * Exits 77 (skipped) when no CUDA device is present.  Not a Check suite:
  * CUDA must not be initialised before a fork, and this program never forks.
@@ -18,6 +22,7 @@
  * unless set) so that its chunked pipeline is exercised.
  */
 #include <complex.h>
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -85,6 +90,7 @@ enum { R_GEMM, R_POTRF, R_GETRF, R_TRSM };
 static const char *rname[] = {"gemm", "potrf", "getrf", "trsm"};
 enum { F_STRIDED, F_FIXED, F_GROUP, F_VAR };
 enum { PA_HOST, PA_DEV };              /* where a _dev call's pointer arrays live */
+enum { IN_HOST, IN_DEV, IN_MANAGED };  /* where a _dev call's info lives */
 enum { RUN_REF, RUN_DEV, RUN_HOSTCUDA }; /* CPU reference, _dev call, plain call on cuda */
 enum { O_A, O_B, O_C, O_P, NO };       /* operands; O_P = ipiv */
 
@@ -101,6 +107,8 @@ enum { FIX_NONE, FIX_NOT_SPD, FIX_SINGULAR, FIX_NAN_C };
 typedef struct {
     const char *label;
     int r, z, layout, form, parr, mode, path;
+    int dinfo; /* _dev calls: IN_*; not IN_HOST: also run with host info, same codes */
+    int dpar;  /* _dev calls: parameter arrays and group sizes in device memory */
     int64_t count;
     int ngroups, gsize[MAXG];
     prm *p; /* [count] */
@@ -112,6 +120,7 @@ typedef struct {
     int64_t np;
     int *side, *uplo, *ta, *tb, *diag, *m, *n, *k, *lda, *ldb, *ldc;
     double *al, *be; /* 1 (d) or 2 (z) doubles each */
+    int dev;         /* the arrays are in device memory */
 } params;
 
 static void params_build(const tcase *t, params *P)
@@ -124,6 +133,7 @@ static void params_build(const tcase *t, params *P)
     for (int q = 0; q < 11; q++) *f[q] = (int *)xmalloc((size_t)np * sizeof(int));
     P->al = (double *)xmalloc((size_t)(np * de) * sizeof(double));
     P->be = (double *)xmalloc((size_t)(np * de) * sizeof(double));
+    P->dev = 0;
     int64_t first = 0;
     for (int64_t g = 0; g < np; g++) {
         int64_t i = t->form == F_GROUP ? first : g;
@@ -140,12 +150,46 @@ static void params_build(const tcase *t, params *P)
     }
 }
 
+static void *to_device(const void *h, size_t bytes)
+{
+    void *d = dmalloc(bytes);
+    cuda_or_die(cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice), "parameter upload");
+    return d;
+}
+
+/* Every array of P moved to device memory. */
+static void params_to_device(params *P, int z)
+{
+    int **f[] = {&P->side, &P->uplo, &P->ta, &P->tb, &P->diag, &P->m, &P->n, &P->k,
+                 &P->lda, &P->ldb, &P->ldc};
+    for (int q = 0; q < 11; q++) {
+        int *d = (int *)to_device(*f[q], (size_t)P->np * sizeof(int));
+        free(*f[q]);
+        *f[q] = d;
+    }
+    double **g[] = {&P->al, &P->be};
+    for (int q = 0; q < 2; q++) {
+        double *d = (double *)to_device(*g[q], (size_t)(P->np * (z ? 2 : 1)) * sizeof(double));
+        free(*g[q]);
+        *g[q] = d;
+    }
+    P->dev = 1;
+}
+
 static void params_free(params *P)
 {
     int *f[] = {P->side, P->uplo, P->ta, P->tb, P->diag, P->m, P->n, P->k, P->lda, P->ldb, P->ldc};
-    for (int q = 0; q < 11; q++) free(f[q]);
-    free(P->al);
-    free(P->be);
+    for (int q = 0; q < 11; q++) {
+        if (P->dev) cudaFree(f[q]);
+        else free(f[q]);
+    }
+    if (P->dev) {
+        cudaFree(P->al);
+        cudaFree(P->be);
+    } else {
+        free(P->al);
+        free(P->be);
+    }
 }
 
 /* rows x cols of operand o of problem s (logical, user view) */
@@ -363,6 +407,11 @@ static void call(const tcase *t, int run, buf *bufs, int *info, batchblas_queue_
     }
     params P;
     params_build(t, &P);
+    const int *gs = t->gsize;
+    if (dev && t->dpar) { /* every parameter array and the group sizes on the device */
+        params_to_device(&P, z);
+        gs = (const int *)to_device(t->gsize, (size_t)t->ngroups * sizeof(int));
+    }
     const prm *s = &t->p[0];
     double _Complex al = s->al[0] + I * s->al[1], be = s->be[0] + I * s->be[1];
     int L = t->layout, cnt = (int)t->count;
@@ -379,7 +428,7 @@ static void call(const tcase *t, int run, buf *bufs, int *info, batchblas_queue_
                arr[O_A], s->lda, arr[O_B], s->ldb, be, arr[O_C], s->ldc, info);
             break;
         case F_GROUP:
-            GO(z, dev, blas_dgemm_batch, blas_zgemm_batch, t->ngroups, t->gsize, L, P.ta, P.tb, P.m, P.n,
+            GO(z, dev, blas_dgemm_batch, blas_zgemm_batch, t->ngroups, gs, L, P.ta, P.tb, P.m, P.n,
                P.k, (void *)P.al, arr[O_A], P.lda, arr[O_B], P.ldb, (void *)P.be, arr[O_C], P.ldc, info);
             break;
         case F_VAR:
@@ -399,7 +448,7 @@ static void call(const tcase *t, int run, buf *bufs, int *info, batchblas_queue_
                s->lda, info);
             break;
         case F_GROUP:
-            GO(z, dev, lapack_dpotrf_batch, lapack_zpotrf_batch, t->ngroups, t->gsize, L, P.uplo, P.n,
+            GO(z, dev, lapack_dpotrf_batch, lapack_zpotrf_batch, t->ngroups, gs, L, P.uplo, P.n,
                arr[O_A], P.lda, info);
             break;
         case F_VAR:
@@ -419,7 +468,7 @@ static void call(const tcase *t, int run, buf *bufs, int *info, batchblas_queue_
                arr[O_P], info);
             break;
         case F_GROUP:
-            GO(z, dev, lapack_dgetrf_batch, lapack_zgetrf_batch, t->ngroups, t->gsize, L, P.m, P.n,
+            GO(z, dev, lapack_dgetrf_batch, lapack_zgetrf_batch, t->ngroups, gs, L, P.m, P.n,
                arr[O_A], P.lda, arr[O_P], info);
             break;
         case F_VAR:
@@ -440,7 +489,7 @@ static void call(const tcase *t, int run, buf *bufs, int *info, batchblas_queue_
                s->m, s->n, al, arr[O_A], s->lda, arr[O_B], s->ldb, info);
             break;
         case F_GROUP:
-            GO(z, dev, blas_dtrsm_batch, blas_ztrsm_batch, t->ngroups, t->gsize, L, P.side, P.uplo, P.ta,
+            GO(z, dev, blas_dtrsm_batch, blas_ztrsm_batch, t->ngroups, gs, L, P.side, P.uplo, P.ta,
                P.diag, P.m, P.n, (void *)P.al, arr[O_A], P.lda, arr[O_B], P.ldb, info);
             break;
         case F_VAR:
@@ -451,6 +500,7 @@ static void call(const tcase *t, int run, buf *bufs, int *info, batchblas_queue_
         break;
     }
     params_free(&P);
+    if (gs != t->gsize) cudaFree((void *)gs);
 }
 
 /* ------------------------------------------------------------------------- */
@@ -483,6 +533,57 @@ static int region_same(const buf *b, int64_t p, const char *x)
     return memcmp(b->got + off, x + off, n) == 0;
 }
 
+static void ref_reset(buf *bufs)
+{
+    for (int o = 0; o < NO; o++)
+        if (bufs[o].used) memcpy(bufs[o].ref, bufs[o].h0, buf_bytes(&bufs[o]));
+}
+
+/* The _dev call of t on fresh device copies of the data, info in memory of
+   kind `where` (IN_*); waits for the queue and downloads the results.  A
+   device info has room to spare: what lies beyond the mode's entries must
+   come back untouched. */
+static void run_dev(const tcase *t, buf *bufs, int *info, int64_t ni, int where, batchblas_queue_t q)
+{
+    for (int o = 0; o < NO; o++)
+        if (bufs[o].used)
+            cuda_or_die(cudaMemcpy(bufs[o].dev, bufs[o].h0, buf_bytes(&bufs[o]), cudaMemcpyHostToDevice),
+                        "upload");
+    int64_t cap = ni + t->count + t->ngroups + 1;
+    int *dinfo = info, *room = NULL;
+    if (where != IN_HOST) {
+        room = (int *)xmalloc((size_t)cap * sizeof(int));
+        for (int64_t i = 0; i < cap; i++) room[i] = -999;
+        room[0] = t->mode;
+        if (where == IN_MANAGED)
+            cuda_or_die(cudaMallocManaged((void **)&dinfo, (size_t)cap * sizeof(int), cudaMemAttachGlobal),
+                        "cudaMallocManaged");
+        else
+            dinfo = (int *)dmalloc((size_t)cap * sizeof(int));
+        cuda_or_die(cudaMemcpy(dinfo, room, (size_t)cap * sizeof(int), cudaMemcpyDefault), "info upload");
+    }
+    call(t, RUN_DEV, bufs, dinfo, q);
+    if (t->mode == BblasErrorsReportNone || where != IN_HOST) {
+        int rc = batchblas_queue_sync(q);
+        report(rc == BblasSuccess, "%s: batchblas_queue_sync returned %d", t->label, rc);
+    }
+    if (where != IN_HOST) {
+        cuda_or_die(cudaMemcpy(room, dinfo, (size_t)cap * sizeof(int), cudaMemcpyDefault), "info download");
+        memcpy(info, room, (size_t)ni * sizeof(int));
+        int64_t over = -1;
+        for (int64_t i = ni; i < cap && over < 0; i++)
+            if (room[i] != -999) over = i;
+        report(over < 0, "%s: device info[%lld] written (the mode has %lld entries)", t->label,
+               (long long)over, (long long)ni);
+        cudaFree(dinfo);
+        free(room);
+    }
+    for (int o = 0; o < NO; o++)
+        if (bufs[o].used)
+            cuda_or_die(cudaMemcpy(bufs[o].got, bufs[o].dev, buf_bytes(&bufs[o]), cudaMemcpyDeviceToHost),
+                        "download");
+}
+
 static void run_case(const tcase *t, batchblas_queue_t q)
 {
     buf bufs[NO];
@@ -491,30 +592,46 @@ static void run_case(const tcase *t, batchblas_queue_t q)
     int64_t ni = info_len(t);
     int *info_ref = (int *)xmalloc((size_t)ni * sizeof(int));
     int *info_got = (int *)xmalloc((size_t)ni * sizeof(int));
-    for (int64_t i = 0; i < ni; i++) info_ref[i] = info_got[i] = -999;
-    info_ref[0] = info_got[0] = t->mode;
+    int *info_hst = (int *)xmalloc((size_t)ni * sizeof(int));
+    for (int64_t i = 0; i < ni; i++) info_ref[i] = info_got[i] = info_hst[i] = -999;
+    info_ref[0] = info_got[0] = info_hst[0] = t->mode;
 
-    /* CPU reference */
-    for (int o = 0; o < NO; o++)
-        if (bufs[o].used) memcpy(bufs[o].ref, bufs[o].h0, buf_bytes(&bufs[o]));
+    /* CPU reference; in the modes other than report-all a report-all run
+       first gives the per-problem codes, which decide what to compare */
     batchblas_set_backend(BatchblasBackendCPU);
+    int *code = (int *)xmalloc((size_t)t->count * sizeof(int));
+    if (t->mode != BblasErrorsReportAll) {
+        tcase all = *t;
+        all.mode = BblasErrorsReportAll;
+        int *ia = (int *)xmalloc((size_t)(t->count + 1) * sizeof(int));
+        ia[0] = BblasErrorsReportAll;
+        ref_reset(bufs);
+        call(&all, RUN_REF, bufs, ia, NULL);
+        memcpy(code, ia + 1, (size_t)t->count * sizeof(int));
+        free(ia);
+    }
+    ref_reset(bufs);
     call(t, RUN_REF, bufs, info_ref, NULL);
+    if (t->mode == BblasErrorsReportAll) memcpy(code, info_ref + 1, (size_t)t->count * sizeof(int));
 
     /* under test */
     if (t->path == RUN_DEV) {
-        for (int o = 0; o < NO; o++)
-            if (bufs[o].used)
-                cuda_or_die(cudaMemcpy(bufs[o].dev, bufs[o].h0, buf_bytes(&bufs[o]), cudaMemcpyHostToDevice),
-                            "upload");
-        call(t, RUN_DEV, bufs, info_got, q);
-        if (t->mode == BblasErrorsReportNone) {
-            int rc = batchblas_queue_sync(q);
-            report(rc == BblasSuccess, "%s: batchblas_queue_sync returned %d", t->label, rc);
+        if (t->dinfo != IN_HOST) { /* the same call with host info first: same codes */
+            run_dev(t, bufs, info_hst, ni, IN_HOST, q);
+            int64_t bad = -1;
+            for (int64_t i = 0; i < ni && bad < 0; i++)
+                if (info_hst[i] != info_ref[i]) bad = i;
+            report(bad < 0, "%s: host info[%lld] = %d, cpu %d", t->label, (long long)bad,
+                   bad >= 0 ? info_hst[bad] : 0, bad >= 0 ? info_ref[bad] : 0);
         }
-        for (int o = 0; o < NO; o++)
-            if (bufs[o].used)
-                cuda_or_die(cudaMemcpy(bufs[o].got, bufs[o].dev, buf_bytes(&bufs[o]), cudaMemcpyDeviceToHost),
-                            "download");
+        run_dev(t, bufs, info_got, ni, t->dinfo, q);
+        if (t->dinfo != IN_HOST) {
+            int64_t bad = -1;
+            for (int64_t i = 0; i < ni && bad < 0; i++)
+                if (info_hst[i] != info_got[i]) bad = i;
+            report(bad < 0, "%s: device info[%lld] = %d, host info %d", t->label, (long long)bad,
+                   bad >= 0 ? info_got[bad] : 0, bad >= 0 ? info_hst[bad] : 0);
+        }
     } else {
         for (int o = 0; o < NO; o++)
             if (bufs[o].used) memcpy(bufs[o].got, bufs[o].h0, buf_bytes(&bufs[o]));
@@ -523,20 +640,12 @@ static void run_case(const tcase *t, batchblas_queue_t q)
         batchblas_set_backend(BatchblasBackendCPU);
     }
 
-    /* codes */
+    /* codes (report-none: info must be untouched, as the cpu left it) */
     int64_t bad_info = -1;
     for (int64_t i = 0; i < ni && bad_info < 0; i++)
         if (info_ref[i] != info_got[i]) bad_info = i;
     report(bad_info < 0, "%s: info[%lld] = %d, cpu %d", t->label, (long long)bad_info,
            bad_info >= 0 ? info_got[bad_info] : 0, bad_info >= 0 ? info_ref[bad_info] : 0);
-
-    /* per-problem codes as the CPU saw them: decide what to compare */
-    int *code = (int *)xmalloc((size_t)t->count * sizeof(int));
-    if (t->mode == BblasErrorsReportAll) {
-        for (int64_t i = 0; i < t->count; i++) code[i] = info_ref[1 + i];
-    } else {
-        for (int64_t i = 0; i < t->count; i++) code[i] = 0; /* the cases with failures report all */
-    }
 
     double worst = 0;
     int64_t worst_p = -1, changed = 0, computable = 0;
@@ -584,6 +693,7 @@ static void run_case(const tcase *t, batchblas_queue_t q)
     free(code);
     free(info_ref);
     free(info_got);
+    free(info_hst);
     for (int o = 0; o < NO; o++) buf_free(&bufs[o]);
 }
 
@@ -795,6 +905,28 @@ static void routine_tests(int r, int z, batchblas_queue_t q)
     if (r == R_TRSM) t.p[6].ldb = 0; /* argument error */
     run_and_free(&t, q);
 
+    /* every parameter array and the group sizes in device memory */
+    {
+        int gs[4] = {4, 0, 6, 3};
+        prm ps[4] = {s2, s, s3, s};
+        t = group_case(label(r, z, "group dev-params report-group"), r, z, 4, gs, ps, 1);
+        t.dpar = 1;
+        t.mode = BblasErrorsReportGroup;
+        for (int i = 10; i < 13; i++) t.p[i].lda = 0; /* the last group: an argument error */
+        run_and_free(&t, q);
+    }
+    t = var_case(label(r, z, "variable dev-params"), r, z, 53, gen, BblasColMajor, 1);
+    t.dpar = 1;
+    t.p[4].lda = 0; /* argument error, read from a device array */
+    if (r == R_POTRF) t.p[9].fix = FIX_NOT_SPD;
+    if (r == R_GETRF) t.p[5].fix = FIX_SINGULAR;
+    run_and_free(&t, q);
+    t = var_case(label(r, z, "variable dev-params dev-info host-ptrs row"), r, z, 45, gen, BblasRowMajor, 0);
+    t.dpar = 1;
+    t.dinfo = IN_DEV;
+    t.parr = PA_HOST;
+    run_and_free(&t, q);
+
     /* ReportNone: returns without waiting; then queue_sync */
     t = base_case(label(r, z, "strided report-none"), r, z, F_STRIDED, 40);
     t.mode = BblasErrorsReportNone;
@@ -857,6 +989,115 @@ static void big_tests(int z, batchblas_queue_t q)
     t = var_case(label(R_GETRF, z, "big host variable"), R_GETRF, z, N, gen_getrf, BblasColMajor, 1);
     t.path = RUN_HOSTCUDA;
     run_and_free(&t, q);
+}
+
+/* Info in device memory, in every report mode and form, with argument
+   errors and numerical failures (gemm: argument errors only); each case
+   also runs with host info (run_case: the codes must be identical, and
+   equal to the cpu's). */
+static void info_tests(int z, batchblas_queue_t q)
+{
+    static const int modes[4] = {BblasErrorsReportAll, BblasErrorsReportGroup, BblasErrorsReportAny,
+                                 BblasErrorsReportNone};
+    static const char *mname[4] = {"all", "group", "any", "none"};
+    static const char *fname[4] = {"strided", "fixed", "group", "variable"};
+    const int rs[3] = {R_GEMM, R_POTRF, R_GETRF};
+    for (int ri = 0; ri < 3; ri++) {
+        int r = rs[ri];
+        prm s = r == R_GEMM ? mk(z, 0, 0, BblasNoTrans, ctrans(z), 0, 5, 4, 3)
+              : r == R_POTRF ? mk(z, 0, BblasUpper, 0, 0, 0, 0, 6, 0)
+              : mk(z, 0, 0, 0, 0, 0, 7, 5, 0);
+        int fix = r == R_POTRF ? FIX_NOT_SPD : r == R_GETRF ? FIX_SINGULAR : FIX_NONE;
+        var_gen gen = r == R_GEMM ? gen_gemm : r == R_POTRF ? gen_potrf : gen_getrf;
+        for (int mi = 0; mi < 4; mi++) {
+            for (int f = F_STRIDED; f <= F_VAR; f++) {
+                char what[64];
+                snprintf(what, sizeof what, "%s dev-info report-%s", fname[f], mname[mi]);
+                tcase t;
+                if (f == F_GROUP) {
+                    /* ok, an argument error, empty, numerical failures */
+                    int gs[4] = {5, 6, 0, 7};
+                    prm ps[4] = {s, s, s, s};
+                    t = group_case(label(r, z, what), r, z, 4, gs, ps, 1);
+                    for (int i = 5; i < 11; i++) t.p[i].lda = 0;
+                    t.p[16].fix = t.p[13].fix = fix;
+                } else if (f == F_VAR) {
+                    t = var_case(label(r, z, what), r, z, 31, gen, BblasColMajor, 0);
+                    t.p[4].lda = 0;
+                    t.p[5].fix = t.p[21].fix = fix;
+                } else {
+                    t = base_case(label(r, z, what), r, z, f, f == F_STRIDED ? 23 : 19);
+                    uniform(&t, s, 1);
+                    t.p[11].fix = t.p[4].fix = fix;
+                }
+                t.mode = modes[mi];
+                t.dinfo = mi == 2 && f == F_VAR ? IN_MANAGED : IN_DEV;
+                t.dpar = mi == 1; /* report-group: parameter arrays on the device too */
+                run_and_free(&t, q);
+            }
+            /* every problem fails its checks: the codes still go through the queue */
+            char what[64];
+            snprintf(what, sizeof what, "strided all-bad dev-info report-%s", mname[mi]);
+            tcase t = base_case(label(r, z, what), r, z, F_STRIDED, 9);
+            uniform(&t, s, 0);
+            for (int i = 0; i < 9; i++) { /* a bad option or size (a bad lda would shrink the buffers) */
+                if (r == R_GEMM) t.p[i].ta = 0;
+                if (r == R_POTRF) t.p[i].uplo = 0;
+                if (r == R_GETRF) t.p[i].m = -1;
+            }
+            t.mode = modes[mi];
+            t.dinfo = IN_DEV;
+            run_and_free(&t, q);
+        }
+    }
+}
+
+/* More than 2^31 elements in one operand: strided sgemm, 4 x 4 x 4,
+   2^27 + 1 problems; A = B is one buffer whose floats all equal c, so
+   every entry of C is 4 c^2.  Info in device memory, report-all. */
+static void huge_test(batchblas_queue_t q)
+{
+    const int64_t nb = ((int64_t)1 << 27) + 1; /* 2^31 + 16 elements per operand */
+    const size_t bytes = (size_t)nb * 16 * sizeof(float);
+    size_t freeb = 0, total = 0;
+    if (cudaMemGetInfo(&freeb, &total) != cudaSuccess || freeb < ((size_t)24 << 30)) {
+        printf("sgemm over 2^31 elements: skipped (%zu MB free, 24 GB needed)\n", freeb >> 20);
+        return;
+    }
+    float *A = (float *)dmalloc(bytes), *C = (float *)dmalloc(bytes);
+    int *dinfo = (int *)dmalloc((size_t)(nb + 1) * sizeof(int));
+    cuda_or_die(cudaMemset(A, 0x3F, bytes), "cudaMemset A");
+    cuda_or_die(cudaMemset(C, 0xFF, bytes), "cudaMemset C"); /* NaN: must be overwritten */
+    cuda_or_die(cudaMemset(dinfo, 0x7F, (size_t)(nb + 1) * sizeof(int)), "cudaMemset info");
+    int mode = BblasErrorsReportAll;
+    cuda_or_die(cudaMemcpy(dinfo, &mode, sizeof mode, cudaMemcpyHostToDevice), "info[0]");
+    blas_sgemm_batch_strided_dev(BblasColMajor, BblasNoTrans, BblasNoTrans, 4, 4, 4, 1.0f, A, 4, 16, A, 4,
+                                 16, 0.0f, C, 4, 16, (int)nb, dinfo, q);
+    int rc = batchblas_queue_sync(q);
+    report(rc == BblasSuccess, "huge sgemm: batchblas_queue_sync returned %d", rc);
+
+    float c;
+    memset(&c, 0x3F, sizeof c);
+    const float want = 4 * c * c;
+    const int64_t probe[3] = {0, nb / 2, nb - 1};
+    for (int k = 0; k < 3; k++) {
+        float got[16];
+        cuda_or_die(cudaMemcpy(got, C + probe[k] * 16, sizeof got, cudaMemcpyDeviceToHost), "C download");
+        int ok = 1;
+        for (int e = 0; e < 16; e++) ok &= fabsf(got[e] - want) <= 8 * FLT_EPSILON * want;
+        report(ok, "huge sgemm: problem %lld: C = %g, expected %g", (long long)probe[k], got[0], want);
+    }
+    int head[4], tail[16];
+    cuda_or_die(cudaMemcpy(head, dinfo, sizeof head, cudaMemcpyDeviceToHost), "info download");
+    cuda_or_die(cudaMemcpy(tail, dinfo + 1 + nb - 16, sizeof tail, cudaMemcpyDeviceToHost), "info download");
+    int ok = 1;
+    for (int e = 0; e < 4; e++) ok &= head[e] == 0;
+    for (int e = 0; e < 16; e++) ok &= tail[e] == 0;
+    report(ok, "huge sgemm: info[0..3] = %d %d %d %d, info[nb] = %d: expected zeros", head[0], head[1],
+           head[2], head[3], tail[15]);
+    cudaFree(A);
+    cudaFree(C);
+    cudaFree(dinfo);
 }
 
 /* ------------------------------------------------------------------------- */
@@ -928,7 +1169,9 @@ int main(void)
     for (int z = 0; z <= 1; z++) {
         for (int r = R_GEMM; r <= R_TRSM; r++) routine_tests(r, z, q);
         big_tests(z, q);
+        info_tests(z, q);
     }
+    huge_test(q);
     report(batchblas_queue_destroy(q) == BblasSuccess, "queue_destroy at the end");
     batchblas_set_backend(BatchblasBackendAuto);
 

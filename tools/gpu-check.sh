@@ -30,6 +30,14 @@ if [ "$phase" = tests ] || [ "$phase" = all ]; then
         BATCHBLAS_BACKEND=cuda CK_FORK=no CK_RUN_SUITE=$s OMP_WAIT_POLICY=passive OMP_NUM_THREADS=2 \
             run suite_$s "$T" "$D/bin/runner" &
     done
+    # GPU_ALSO_UNBLOCKED=1: the affected suites once more with the blocked
+    # drivers off (BATCHBLAS_CUDA_BLOCKED=0: register + generic kernels only)
+    if [ "${GPU_ALSO_UNBLOCKED:-0}" = 1 ]; then
+        for s in blas3 chol lu; do
+            BATCHBLAS_CUDA_BLOCKED=0 BATCHBLAS_BACKEND=cuda CK_FORK=no CK_RUN_SUITE=$s OMP_WAIT_POLICY=passive \
+                OMP_NUM_THREADS=2 run unblocked_$s "$T" "$D/bin/runner" &
+        done
+    fi
     if command -v compute-sanitizer >/dev/null; then
         for sc in ${GPU_SANITIZE:-chol/dposv chol/zpotrs chol/dchol_fail lu/lu_d blas3/sblas3}; do
             s=${sc%/*}; c=${sc#*/}

@@ -21,13 +21,28 @@ typedef struct bb_backend {
     int (*supports)(const bb_batch *b);
     /* runs the batch: synchronously for host data; for device data
        (b->device_data) asynchronously on b->queue, waiting only if
-       b->mode != BblasErrorsReportNone (to return the codes in b->pinfo) */
+       b->mode != BblasErrorsReportNone (to return the codes in b->pinfo).
+       With b->info_on_device it never waits: it folds the codes (those of
+       b->pinfo, and its own) into the caller's device info on the queue and
+       sets b->info_folded; if it cannot, it stores its failure codes in
+       b->pinfo as usual and leaves b->info_folded at 0. */
     void (*run)(bb_batch *b);
     /* queues (device backends only; NULL for the CPU) */
     int (*queue_create)(batchblas_queue_t *q, int device, void *stream);
     int (*queue_sync)(batchblas_queue_t q);
     void *(*queue_stream)(batchblas_queue_t q);
     int (*queue_destroy)(batchblas_queue_t q);
+    /* info and parameter arrays of _dev calls in device memory (device
+       backends only; NULL for the CPU).  fetch: 0 if src is host memory
+       (nothing done); 1 if src is device (or managed) memory, and then,
+       unless dst is NULL, its first `bytes` were copied to the host dst,
+       synchronously on a private stream (waiting for that copy only, never
+       for a queue); < 0 if the copy failed.  store: copies `bytes` of host
+       memory to device memory, in the order of queue q without waiting (src
+       may be freed at once), or synchronously when q is not a valid queue;
+       0 or < 0. */
+    int (*fetch)(void *dst, const void *src, size_t bytes);
+    int (*store)(batchblas_queue_t q, void *dst, const void *src, size_t bytes);
 } bb_backend;
 
 BB_INTERNAL extern const bb_backend bb_cpu_backend;
@@ -38,6 +53,9 @@ BB_INTERNAL const bb_backend *bb_cuda_backend(void);
 
 /* dispatch.c: the one place where the backend is chosen */
 BB_INTERNAL const bb_backend *bb_dispatch(const bb_batch *b);
+/* the backend of the _dev calls if it can tell device memory from host
+   memory (fetch/store), else NULL */
+BB_INTERNAL const bb_backend *bb_device_backend(void);
 BB_INTERNAL void bb_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 BB_INTERNAL int bb_verbose(void);
 

@@ -88,6 +88,8 @@ typedef struct bb_batch {
     int64_t *gstart;               /* group form: first problem of group g, [ngroups+1] */
     int *pinfo;                    /* per problem: nonzero on entry = skip; out = code */
     int64_t nbad;                  /* problems skipped for argument errors */
+    int info_on_device;            /* _dev calls: info is in device memory */
+    int info_folded;               /* set by the backend: codes folded into the device info */
 } bb_batch;
 
 /*
@@ -119,6 +121,8 @@ BB_INTERNAL void bb_group_problem(const bb_batch *b, int64_t g, bb_problem *p);
 BB_INTERNAL void bb_problem_data(const bb_batch *b, int64_t i, bb_problem *p);
 BB_INTERNAL int64_t bb_group_first(const bb_batch *b, int64_t g);
 BB_INTERNAL void *bb_operand_ptr(const bb_batch *b, int o, int64_t i);
+/* bytes of one alpha (which = 0) or beta (1) value: T, or R where real */
+BB_INTERNAL size_t bb_scalar_bytes(const bb_batch *b, int which);
 /* rows x columns of operand o as stored (column-major view) */
 BB_INTERNAL void bb_operand_dims(bb_op op, const bb_problem *p, int o, int *r, int *c);
 

@@ -139,7 +139,13 @@ static void nodev_run(bb_batch *b)
         if (!b->pinfo[i]) b->pinfo[i] = BB_INFO_DEVICE;
 }
 static const bb_backend bb_nodevice_backend = {"none", nodev_probe, nodev_supports, nodev_run,
-                                               NULL, NULL, NULL, NULL};
+                                               NULL, NULL, NULL, NULL, NULL, NULL};
+
+const bb_backend *bb_device_backend(void)
+{
+    const bb_backend *cu = bb_cuda_backend();
+    return cu && cu->fetch && cu->store ? cu : NULL;
+}
 
 /* ---- queues: forwarded to the CUDA backend ---- */
 int batchblas_queue_create(batchblas_queue_t *queue, int device)

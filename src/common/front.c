@@ -4,6 +4,17 @@
  *   2. per-group argument checks and per-problem pointer checks (check.c)
  *   3. dispatch to a backend (dispatch.c), which fills the numerical codes
  *   4. fold the per-problem codes into the caller's info array
+ *
+ * A _dev call may pass info and the parameter arrays in host or device
+ * memory; the device backend's fetch hook tells them apart:
+ *   - a parameter array (options, sizes, leading dimensions, alpha, beta,
+ *     group_sizes) in device memory is copied to the host once, at the call
+ *     (one synchronous copy on a private stream), and the batch reads the
+ *     copy: the checks and the launch planning need the values;
+ *   - info in device memory: info[0] (the mode) is read the same way; the
+ *     backend folds the codes into info on the queue, so the call never
+ *     waits; codes known here instead (batch-level errors, a failed device
+ *     path) are written with the store hook, in the order of the queue.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -44,16 +55,89 @@ static int strided_batch_error(const bb_batch *b)
     return first_bad(code, -b->pos[BB_COUNT_ARG]);
 }
 
+/* Writes n codes to info[at...]: host info directly, device info through
+   the device backend. */
+static void info_put(const bb_batch *b, int64_t at, const int *v, int64_t n)
+{
+    if (b->info_on_device)
+        (void)bb_device_backend()->store(b->queue, b->info + at, v, (size_t)n * sizeof(int));
+    else
+        memcpy(b->info + at, v, (size_t)n * sizeof(int));
+}
+
+/* Room for the n codes of info[1...]: the caller's array itself for host
+   info, a host buffer for device info (info_tail_done writes it there and
+   frees it).  NULL if out of memory. */
+static int *info_tail(const bb_batch *b, int64_t n)
+{
+    return b->info_on_device ? malloc((size_t)(n > 0 ? n : 1) * sizeof(int)) : b->info + 1;
+}
+
+static void info_tail_done(const bb_batch *b, int *t, int64_t n)
+{
+    if (!b->info_on_device) return;
+    info_put(b, 1, t, n);
+    free(t);
+}
+
 static void finish(bb_batch *b, int code0)
 {
-    if (b->info && b->mode != BblasErrorsReportNone) b->info[0] = code0;
+    if (b->info && b->mode != BblasErrorsReportNone && !b->info_folded) info_put(b, 0, &code0, 1);
     if (code0) bb_report_error(b->name, code0);
 }
 
-void bb_execute(bb_batch *b)
+/* Host copies of a _dev call's parameter arrays found in device memory. */
+typedef struct {
+    void *p[BB_NPAR + 3];
+    int n;
+} host_copies;
+
+/* _dev calls: if *a is device memory, copies its first `bytes` to the host
+   and points *a at the copy.  Returns 0, BB_INFO_NOMEM or BB_INFO_DEVICE. */
+static int host_view(const bb_batch *b, const void **a, size_t bytes, host_copies *hc)
+{
+    const bb_backend *dev = b->device_data && *a ? bb_device_backend() : NULL;
+    if (!dev || dev->fetch(NULL, *a, 0) != 1) return 0;
+    void *h = malloc(bytes ? bytes : 1);
+    if (!h) return BB_INFO_NOMEM;
+    hc->p[hc->n++] = h;
+    if (dev->fetch(h, *a, bytes) < 0) return BB_INFO_DEVICE;
+    *a = h;
+    return 0;
+}
+
+/* The per-group (group form) or per-problem (variable form) parameter
+   arrays: ngroups entries each. */
+static int host_params(bb_batch *b, host_copies *hc)
+{
+    if (!b->device_data || b->pinc == 0) return 0;
+    size_t n = (size_t)b->ngroups;
+    int code = 0;
+    for (int s = 0; s < BB_NPAR && !code; s++) {
+        const void *a = b->par[s];
+        code = host_view(b, &a, n * sizeof(int), hc);
+        b->par[s] = (const int *)a;
+    }
+    if (!code) code = host_view(b, &b->alpha, n * bb_scalar_bytes(b, 0), hc);
+    if (!code) code = host_view(b, &b->beta, n * bb_scalar_bytes(b, 1), hc);
+    return code;
+}
+
+static void execute(bb_batch *b, host_copies *hc)
 {
     /* report mode; a NULL info means report nothing */
-    b->mode = b->info ? b->info[0] : BblasErrorsReportNone;
+    b->mode = BblasErrorsReportNone;
+    if (b->info) {
+        const bb_backend *dev = b->device_data ? bb_device_backend() : NULL;
+        int where = dev ? dev->fetch(&b->mode, b->info, sizeof b->mode) : 0;
+        b->info_on_device = where != 0;
+        if (where < 0) {
+            b->mode = BblasErrorsReportAny;
+            finish(b, BB_INFO_DEVICE);
+            return;
+        }
+        if (!where) b->mode = b->info[0];
+    }
     if (b->mode < BblasErrorsReportAll || b->mode > BblasErrorsReportNone) {
         b->mode = BblasErrorsReportAny;
         finish(b, -b->pos[BB_INFO_ARG]);
@@ -71,6 +155,13 @@ void bb_execute(bb_batch *b)
             finish(b, -b->pos[BB_GSIZES_ARG]);
             return;
         }
+        const void *gs = b->group_sizes;
+        int code = host_view(b, &gs, (size_t)b->ngroups * sizeof(int), hc);
+        if (code) {
+            finish(b, code);
+            return;
+        }
+        b->group_sizes = (const int *)gs;
         int64_t total = 0;
         for (int64_t g = 0; g < b->ngroups; g++) {
             if (b->group_sizes[g] < 0) {
@@ -90,8 +181,15 @@ void bb_execute(bb_batch *b)
         return;
     }
     if (b->count == 0) { /* empty batch: legal no-op */
-        if (b->mode == BblasErrorsReportGroup)
-            for (int64_t g = 0; g < b->ngroups; g++) b->info[1 + g] = 0;
+        if (b->mode == BblasErrorsReportGroup) {
+            int *gc = info_tail(b, b->ngroups);
+            if (!gc) {
+                finish(b, BB_INFO_NOMEM);
+                return;
+            }
+            memset(gc, 0, (size_t)b->ngroups * sizeof(int));
+            info_tail_done(b, gc, b->ngroups);
+        }
         finish(b, 0);
         return;
     }
@@ -100,14 +198,16 @@ void bb_execute(bb_batch *b)
         return;
     }
     int code = null_array_error(b);
+    if (!code) code = host_params(b, hc);
     if (code) {
         finish(b, code);
         return;
     }
 
-    /* per-problem codes: in report-all mode straight into the caller's info */
+    /* per-problem codes: in report-all mode straight into the caller's
+       (host) info */
     int *own = NULL;
-    if (b->mode == BblasErrorsReportAll) {
+    if (b->mode == BblasErrorsReportAll && !b->info_on_device) {
         b->pinfo = b->info + 1;
         memset(b->pinfo, 0, (size_t)b->count * sizeof(int));
     } else {
@@ -162,33 +262,47 @@ void bb_execute(bb_batch *b)
         }
     }
 
-    if (b->nbad < b->count) {
+    /* with device info the backend runs even if every problem failed here:
+       it writes the codes to info on the queue */
+    if (b->nbad < b->count || (b->info_on_device && b->mode != BblasErrorsReportNone)) {
         const bb_backend *be = bb_dispatch(b);
         be->run(b);
     }
 
-    /* fold; in report-none mode only for the error handler, and only where
-       a code can be nonzero (a device-data call's codes stay on the device) */
+    /* fold; in report-none mode, or when the backend folded the codes into
+       a device info, only for the error handler, and only where a code can
+       be nonzero (a device-data call's own codes stay on the device) */
     int first_code = 0;
-    if (b->mode == BblasErrorsReportNone) {
+    if (b->mode == BblasErrorsReportNone || b->info_folded) {
         if (b->nbad > 0 || (!b->device_data && bb_op_info(b->op)->lapack))
             for (int64_t i = 0; i < b->count; i++)
                 if (b->pinfo[i]) { first_code = b->pinfo[i]; break; }
     } else if (b->mode == BblasErrorsReportGroup) {
-        for (int64_t g = 0; g < b->ngroups; g++) {
+        int *gc = info_tail(b, b->ngroups);
+        for (int64_t g = 0; g < b->ngroups && gc; g++) {
             int gcode = 0;
             for (int64_t i = bb_group_first(b, g), e = bb_group_first(b, g + 1); i < e; i++)
                 if (b->pinfo[i]) { gcode = b->pinfo[i]; break; }
-            b->info[1 + g] = gcode;
+            gc[g] = gcode;
             if (gcode && !first_code) first_code = gcode;
         }
+        if (gc) info_tail_done(b, gc, b->ngroups);
+        else first_code = BB_INFO_NOMEM;
     } else {
         for (int64_t i = 0; i < b->count; i++)
             if (b->pinfo[i]) { first_code = b->pinfo[i]; break; }
+        if (b->mode == BblasErrorsReportAll && b->info_on_device) info_put(b, 1, b->pinfo, b->count);
     }
     free(b->gstart);
     b->gstart = NULL;
     free(own);
     b->pinfo = NULL;
     finish(b, first_code);
+}
+
+void bb_execute(bb_batch *b)
+{
+    host_copies hc = {{NULL}, 0};
+    execute(b, &hc);
+    for (int k = 0; k < hc.n; k++) free(hc.p[k]);
 }

@@ -24,6 +24,13 @@ static int scalar_is_real(bb_op op, int which_beta)
     return op == BB_OP_HERK || (op == BB_OP_HER2K && which_beta);
 }
 
+size_t bb_scalar_bytes(const bb_batch *b, int which)
+{
+    if (scalar_is_real(b->op, which))
+        return (b->prec == BB_P_S || b->prec == BB_P_C) ? sizeof(float) : sizeof(double);
+    return bb_prec_size(b->prec);
+}
+
 static void read_scalar(const bb_batch *b, const void *s, int64_t g, int is_real,
                         double out[2])
 {

@@ -127,4 +127,5 @@ static void cpu_run(bb_batch *b)
         run_groups(b, k);
 }
 
-const bb_backend bb_cpu_backend = {"cpu", cpu_probe, cpu_supports, cpu_run, NULL, NULL, NULL, NULL};
+const bb_backend bb_cpu_backend = {"cpu", cpu_probe, cpu_supports, cpu_run, NULL, NULL, NULL, NULL,
+                                  NULL, NULL};

@@ -33,8 +33,13 @@
  * host memory are copied to the queue's driver scratch; the variable form
  * gathers the pointers of each launch into sorted arrays (on the host, or by
  * a small kernel when the array is in device memory).  Info lives in the
- * scratch, initialised from pinfo; codes are read back (and the stream
- * synchronised) only when b->mode != BblasErrorsReportNone.
+ * scratch, initialised from pinfo.  With the caller's info in host memory
+ * the codes are read back (and the stream synchronised) only when
+ * b->mode != BblasErrorsReportNone; with info in device memory they are
+ * folded into it on the queue by two small kernels (bb_fold_codes,
+ * bb_fold_first), and nothing is waited for.  The front end's fetch and
+ * store hooks (info and parameter arrays in device memory) copy on a
+ * private non-blocking stream per device, or on the queue.
  *
  * Nothing here runs before the loader's probe (no constructors), nothing
  * prints unless BATCHBLAS_VERBOSE is set.
@@ -178,18 +183,27 @@ static cudaError_t dev_grow(bb_cuda_queue *q, void **p, size_t *size, size_t byt
     return cudaSuccess;
 }
 
-/* Kernels' workspace (cuda_internal.h): grown on the queue's stream. */
-void *bb_cuda_workspace(batchblas_queue *pq, size_t bytes)
+/* Kernels' workspaces (cuda_internal.h): grown on the queue's stream. */
+static void *workspace(batchblas_queue *pq, void **buf, size_t *size, size_t bytes)
 {
     if (!pq) return NULL;
-    bb_cuda_queue *q = priv(pq);
     if (bytes == 0) bytes = 1;
-    if (pq->work && pq->work_size >= bytes) return pq->work;
-    if (dev_grow(q, &pq->work, &pq->work_size, bytes, 1) != cudaSuccess) {
+    if (*buf && *size >= bytes) return *buf;
+    if (dev_grow(priv(pq), buf, size, bytes, 1) != cudaSuccess) {
         cu_log("workspace of %zu bytes: allocation failed", bytes);
         return NULL;
     }
-    return pq->work;
+    return *buf;
+}
+
+void *bb_cuda_workspace(batchblas_queue *pq, size_t bytes)
+{
+    return pq ? workspace(pq, &pq->work, &pq->work_size, bytes) : NULL;
+}
+
+void *bb_cuda_workspace2(batchblas_queue *pq, size_t bytes)
+{
+    return pq ? workspace(pq, &pq->work2, &pq->work2_size, bytes) : NULL;
 }
 
 /* Releases everything of a queue; returns the first error. */
@@ -202,8 +216,9 @@ static cudaError_t queue_release(bb_cuda_queue *q)
     if (q->pub.stream || !q->pub.own_stream) KEEP(chk(cudaStreamSynchronize(q->pub.stream)));
     KEEP(dev_free(q, q->scratch));
     KEEP(dev_free(q, q->pub.work));
-    q->scratch = q->pub.work = NULL;
-    q->scratch_size = q->pub.work_size = 0;
+    KEEP(dev_free(q, q->pub.work2));
+    q->scratch = q->pub.work = q->pub.work2 = NULL;
+    q->scratch_size = q->pub.work_size = q->pub.work2_size = 0;
     if (q->pools) KEEP(chk(cudaStreamSynchronize(q->pub.stream)));
     if (q->pub.cublas) {
         if (cublasDestroy(q->pub.cublas) != CUBLAS_STATUS_SUCCESS) KEEP(cudaErrorUnknown);
@@ -270,6 +285,7 @@ static int queue_new(int device, cudaStream_t user_stream, int use_user, unsigne
 /* ------------------------------------------------------------------------- */
 
 static int g_ndev = 0;
+static cudaStream_t *g_side = NULL; /* [g_ndev]: private streams (side_copy) */
 
 /* Gathers pointers: dst[t] = src[idx[t]] (variable form, device arrays). */
 __global__ void bb_gather_ptrs(void *const *src, const int64_t *idx, void **dst, int64_t n)
@@ -295,6 +311,8 @@ static int cu_probe(void)
         cu_log("device not usable by this build: %s", cudaGetErrorString(e));
         return 0;
     }
+    g_side = (cudaStream_t *)calloc((size_t)n, sizeof *g_side);
+    if (!g_side) return 0;
     g_ndev = n;
     cu_log("%d device(s)", n);
     return 1;
@@ -419,13 +437,6 @@ static int64_t seg_problem(const segment &s, const int64_t *idx, int64_t t)
 
 static size_t real_size(bb_prec p) { return (p == BB_P_S || p == BB_P_C) ? sizeof(float) : sizeof(double); }
 
-/* Bytes of one alpha (which = 0) or beta (1) value, as problem.c reads them. */
-static size_t scalar_bytes(const bb_batch *b, int which)
-{
-    int real = b->op == BB_OP_HERK || (b->op == BB_OP_HER2K && which);
-    return real ? real_size(b->prec) : bb_prec_size(b->prec);
-}
-
 /* Orders problems of a variable batch by their raw parameters (layout is
    uniform, so equal raw parameters mean equal normalised problems), then by
    index.  Leading dimensions count only for device data. */
@@ -499,7 +510,7 @@ static int build_segments(const bb_batch *b, int with_ld, segment **segs_out, in
         ngood = 0;
         for (int64_t i = 0; i < b->count; i++)
             if (b->pinfo[i] == 0) idx[ngood++] = i;
-        var_less less = {b, with_ld, scalar_bytes(b, 0), scalar_bytes(b, 1)};
+        var_less less = {b, with_ld, bb_scalar_bytes(b, 0), bb_scalar_bytes(b, 1)};
         std::sort(idx, idx + ngood, less);
         int64_t runs = 1;
         for (int64_t t = 1; t < ngood; t++) runs += !less.same(idx[t - 1], idx[t]);
@@ -1042,16 +1053,154 @@ out:
 }
 
 /* ------------------------------------------------------------------------- */
-/* Device data                                                                */
+/* Info and parameter arrays in device memory: the fetch and store hooks      */
 /* ------------------------------------------------------------------------- */
 
-/* 1 if the kernels can read p directly (device or managed memory). */
-static int device_accessible(const void *p)
+/* 1 if the kernels can read p directly (device or managed memory); *dev,
+   if given, receives the device it belongs to. */
+static int device_accessible(const void *p, int *dev = NULL)
 {
     cudaPointerAttributes a;
     memset(&a, 0, sizeof a);
     if (chk(cudaPointerGetAttributes(&a, p)) != cudaSuccess) return 0; /* plain host memory */
+    if (dev) *dev = a.device;
     return a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged;
+}
+
+/* g_side: one private stream per device for the synchronous copies of the
+   hooks; non-blocking, so a copy never waits for a queue (nor for the
+   legacy default stream).  Created on first use, kept for the process. */
+static pthread_mutex_t side_mu = PTHREAD_MUTEX_INITIALIZER;
+
+/* Copies `bytes` from src to dst on the private stream of `dev` (of the
+   current device if dev is not a device) and waits for that copy. */
+static cudaError_t side_copy(int dev, void *dst, const void *src, size_t bytes)
+{
+    if ((dev < 0 || dev >= g_ndev) && chk(cudaGetDevice(&dev)) != cudaSuccess) return cudaErrorInvalidDevice;
+    device_scope ds(dev);
+    if (!ds.ok) return cudaErrorInvalidDevice;
+    cudaError_t e = cudaSuccess;
+    pthread_mutex_lock(&side_mu);
+    if (!g_side[dev]) {
+        e = chk(cudaStreamCreateWithFlags(&g_side[dev], cudaStreamNonBlocking));
+        if (e != cudaSuccess) g_side[dev] = NULL;
+    }
+    cudaStream_t st = g_side[dev];
+    pthread_mutex_unlock(&side_mu);
+    if (e != cudaSuccess) return e;
+    e = chk(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, st));
+    if (e == cudaSuccess) e = chk(cudaStreamSynchronize(st));
+    return e;
+}
+
+/* backend.h: 0 host memory; 1 device memory (copied to dst unless NULL). */
+static int cu_fetch(void *dst, const void *src, size_t bytes)
+{
+    int dev = -1;
+    if (!device_accessible(src, &dev)) return 0;
+    if (!dst || bytes == 0) return 1;
+    cudaError_t e = side_copy(dev, dst, src, bytes);
+    if (e != cudaSuccess) {
+        cu_log("reading %zu bytes of device memory: %s", bytes, cudaGetErrorString(e));
+        return -1;
+    }
+    return 1;
+}
+
+/* backend.h: host -> device, on the queue (pageable cudaMemcpyAsync returns
+   once src is staged), or synchronously without a valid queue. */
+static int cu_store(batchblas_queue_t pq, void *dst, const void *src, size_t bytes)
+{
+    bb_cuda_queue *q = pq ? checked_queue(pq) : NULL;
+    cudaError_t e;
+    if (q) {
+        device_scope ds(q->pub.device);
+        e = ds.ok ? chk(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, q->pub.stream))
+                  : cudaErrorInvalidDevice;
+    } else {
+        int dev = -1;
+        (void)device_accessible(dst, &dev);
+        e = side_copy(dev, dst, src, bytes);
+    }
+    if (e != cudaSuccess) {
+        cu_log("writing %zu bytes of info: %s", bytes, cudaGetErrorString(e));
+        return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------- */
+/* Device data                                                                */
+/* ------------------------------------------------------------------------- */
+
+static unsigned grid_for(int64_t n, unsigned block)
+{
+    int64_t g = (n + block - 1) / block;
+    return g < 1 ? 1u : (unsigned)std::min<int64_t>(g, BB_CUDA_MAX_GRID);
+}
+
+/* Variable form: the launches' codes (sorted order) back to problem order. */
+__global__ void bb_scatter_codes(const int *dinfo, const int64_t *idx, int *codes, int64_t n)
+{
+    int64_t step = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; t < n; t += step)
+        codes[idx[t]] = dinfo[t];
+}
+
+/* The group of problem i: from the group starts (group form), else a
+   problem per group (variable form) or one group (fixed, strided). */
+__device__ int64_t bb_group_of(const int64_t *gstart, int64_t ngroups, int64_t i)
+{
+    if (!gstart) return ngroups == 1 ? 0 : i;
+    int64_t lo = 0, hi = ngroups - 1; /* the last group starting at or before i */
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo + 1) / 2;
+        if (gstart[mid] <= i) lo = mid;
+        else hi = mid - 1;
+    }
+    return lo;
+}
+
+/* Device info, step 1: report-all codes, and the lowest failing problem of
+   the batch (first[nf - 1]) and, in report-group mode, of each group
+   (first[g]); first[] is ~0 (none) on entry. */
+__global__ void bb_fold_codes(const int *codes, int64_t count, int mode, const int64_t *gstart,
+                              int64_t ngroups, unsigned long long *first, int64_t nf, int *info)
+{
+    int64_t step = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < count; i += step) {
+        int c = codes[i];
+        if (mode == BblasErrorsReportAll) info[1 + i] = c;
+        if (!c) continue;
+        atomicMin(&first[nf - 1], (unsigned long long)i);
+        if (mode == BblasErrorsReportGroup)
+            atomicMin(&first[bb_group_of(gstart, ngroups, i)], (unsigned long long)i);
+    }
+}
+
+/* Step 2: info[0] (the batch) and info[1 + g] (report-group) from first[]. */
+__global__ void bb_fold_first(const int *codes, const unsigned long long *first, int64_t nf, int *info)
+{
+    int64_t step = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t j = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; j < nf; j += step) {
+        unsigned long long f = first[j];
+        info[j == nf - 1 ? 0 : 1 + j] = f == ~0ull ? 0 : codes[f];
+    }
+}
+
+/* Enqueues the fold of codes[count] (problem order) into the caller's
+   device info, in b->mode; first: scratch of nf entries. */
+static cudaError_t fold_info(const bb_batch *b, cudaStream_t st, const int *codes,
+                             const int64_t *gstart, unsigned long long *first, int64_t nf)
+{
+    cudaError_t e = chk(cudaMemsetAsync(first, 0xff, (size_t)nf * sizeof *first, st));
+    if (e != cudaSuccess) return e;
+    bb_fold_codes<<<grid_for(b->count, 256), 256, 0, st>>>(codes, b->count, b->mode, gstart, b->ngroups,
+                                                           first, nf, b->info);
+    e = chk(cudaGetLastError());
+    if (e != cudaSuccess) return e;
+    bb_fold_first<<<grid_for(nf, 256), 256, 0, st>>>(codes, first, nf, b->info);
+    return chk(cudaGetLastError());
 }
 
 static void run_device(bb_batch *b)
@@ -1074,7 +1223,8 @@ static void run_device(bb_batch *b)
     }
     cudaStream_t st = q->pub.stream;
     const int var = b->form == BB_FORM_VAR;
-    const int report = b->mode != BblasErrorsReportNone;
+    const int fold = b->info_on_device && b->mode != BblasErrorsReportNone; /* codes to info on the device */
+    const int report = !b->info_on_device && b->mode != BblasErrorsReportNone; /* codes to pinfo */
     segment *segs = NULL;
     int64_t nseg = 0, nidx = 0;
     int64_t *idx = NULL;
@@ -1087,15 +1237,19 @@ static void run_device(bb_batch *b)
         fail_all(b, BB_INFO_NOMEM);
         return;
     }
-    if (nseg == 0) {
+    if (nseg == 0 && !fold) {
         free(segs);
         free(idx);
         return;
     }
-    bb_problem gp0 = segs[0].gp; /* swap_ab and rowmajor are uniform (layout) */
+    bb_problem gp0; /* swap_ab and rowmajor are uniform (layout) */
+    memset(&gp0, 0, sizeof gp0);
+    if (nseg > 0) gp0 = segs[0].gp;
 
     /* scratch layout: info, then one pointer array per operand that needs
-       one, then the sorted problem indices for the gather kernel */
+       one, then the sorted problem indices for the gather kernel; with
+       device info, the codes in problem order (variable form), the group
+       starts (group form, report-group) and the first failing problems */
     const int64_t n_arr = var ? nidx : b->count;
     int need_arr[BB_NOPD], dev_arr[BB_NOPD], orig[BB_NOPD];
     size_t off_arr[BB_NOPD];
@@ -1106,6 +1260,7 @@ static void run_device(bb_batch *b)
         const bb_operand &d = b->opd[orig[o]];
         need_arr[o] = dev_arr[o] = 0;
         off_arr[o] = 0;
+        if (nseg == 0) continue; /* nothing to launch: only the codes */
         if (d.arr) {
             dev_arr[o] = device_accessible((const void *)d.arr);
             need_arr[o] = var || !dev_arr[o];
@@ -1118,8 +1273,17 @@ static void run_device(bb_batch *b)
             pos = align_up(pos + (size_t)n_arr * sizeof(void *), BB_ALIGN);
         }
     }
+    const int with_idx = n_arr > 0 && (any_dev || (fold && var));
+    const int with_gstart = fold && b->form == BB_FORM_GROUP && b->mode == BblasErrorsReportGroup;
+    const int64_t nf = b->mode == BblasErrorsReportGroup ? b->ngroups + 1 : 1;
     size_t off_idx = pos;
-    if (any_dev) pos = align_up(pos + (size_t)n_arr * sizeof(int64_t), BB_ALIGN);
+    if (with_idx) pos = align_up(pos + (size_t)n_arr * sizeof(int64_t), BB_ALIGN);
+    size_t off_codes = pos;
+    if (fold && var) pos = align_up(pos + (size_t)b->count * sizeof(int), BB_ALIGN);
+    size_t off_gstart = pos;
+    if (with_gstart) pos = align_up(pos + (size_t)(b->ngroups + 1) * sizeof(int64_t), BB_ALIGN);
+    size_t off_first = pos;
+    if (fold) pos = align_up(pos + (size_t)nf * sizeof(unsigned long long), BB_ALIGN);
 
     (void)cudaGetLastError();
     e = dev_grow(q, &q->scratch, &q->scratch_size, pos, 1);
@@ -1137,10 +1301,12 @@ static void run_device(bb_batch *b)
            returns, without waiting for the device. */
         /* no problem skipped (the common case): zero the codes on the device
            instead of copying the host array */
-        if (var || b->nbad == 0) e = chk(cudaMemsetAsync(dinfo, 0, (size_t)n_arr * sizeof(int), st));
-        else e = chk(cudaMemcpyAsync(dinfo, b->pinfo, (size_t)n_arr * sizeof(int), cudaMemcpyHostToDevice, st));
-        if (e != cudaSuccess) { fail = BB_INFO_DEVICE; goto out; }
-        if (any_dev) {
+        if (n_arr > 0) {
+            if (var || b->nbad == 0) e = chk(cudaMemsetAsync(dinfo, 0, (size_t)n_arr * sizeof(int), st));
+            else e = chk(cudaMemcpyAsync(dinfo, b->pinfo, (size_t)n_arr * sizeof(int), cudaMemcpyHostToDevice, st));
+            if (e != cudaSuccess) { fail = BB_INFO_DEVICE; goto out; }
+        }
+        if (with_idx) {
             e = chk(cudaMemcpyAsync(scr + off_idx, idx, (size_t)n_arr * sizeof(int64_t), cudaMemcpyHostToDevice, st));
             if (e != cudaSuccess) { fail = BB_INFO_DEVICE; goto out; }
         }
@@ -1149,9 +1315,7 @@ static void run_device(bb_batch *b)
             const bb_operand &d = b->opd[orig[o]];
             void **dst = (void **)(scr + off_arr[o]);
             if (d.arr && dev_arr[o]) { /* variable form, device array: gather on the device */
-                unsigned grid = (unsigned)std::min<int64_t>((n_arr + 255) / 256, BB_CUDA_MAX_GRID);
-                if (grid == 0) grid = 1;
-                bb_gather_ptrs<<<grid, 256, 0, st>>>(d.arr, (const int64_t *)(scr + off_idx), dst, n_arr);
+                bb_gather_ptrs<<<grid_for(n_arr, 256), 256, 0, st>>>(d.arr, (const int64_t *)(scr + off_idx), dst, n_arr);
                 e = chk(cudaGetLastError());
             } else {
                 if (d.arr && !var) { /* host array, used as is */
@@ -1204,9 +1368,36 @@ static void run_device(bb_batch *b)
             }
         }
         cu_log("%s: device data, %lld launch(es)%s", b->name, (long long)nseg,
-               report ? ", waiting for the codes" : ", not waiting");
+               fold ? ", codes folded into the device info" : report ? ", waiting for the codes" : ", not waiting");
 
-        if (report) {
+        if (fold) {
+            /* the codes in problem order: dinfo itself, except in the
+               variable form (launch order; the skipped problems' codes are
+               only in pinfo) */
+            int *codes = dinfo;
+            if (var) {
+                codes = (int *)(scr + off_codes);
+                if (b->nbad == 0) e = chk(cudaMemsetAsync(codes, 0, (size_t)b->count * sizeof(int), st));
+                else e = chk(cudaMemcpyAsync(codes, b->pinfo, (size_t)b->count * sizeof(int), cudaMemcpyHostToDevice, st));
+                if (e == cudaSuccess && nidx > 0) {
+                    bb_scatter_codes<<<grid_for(nidx, 256), 256, 0, st>>>(dinfo, (const int64_t *)(scr + off_idx),
+                                                                          codes, nidx);
+                    e = chk(cudaGetLastError());
+                }
+            }
+            if (e == cudaSuccess && with_gstart)
+                e = chk(cudaMemcpyAsync(scr + off_gstart, b->gstart, (size_t)(b->ngroups + 1) * sizeof(int64_t),
+                                        cudaMemcpyHostToDevice, st));
+            if (e == cudaSuccess)
+                e = fold_info(b, st, codes, with_gstart ? (const int64_t *)(scr + off_gstart) : NULL,
+                              (unsigned long long *)(scr + off_first), nf);
+            if (e != cudaSuccess) {
+                cu_log("%s: info: %s", b->name, cudaGetErrorString(e));
+                fail = BB_INFO_DEVICE;
+                goto out;
+            }
+            b->info_folded = 1;
+        } else if (report) {
             hinfo = (int *)malloc((size_t)n_arr * sizeof(int));
             if (!hinfo) { fail = BB_INFO_NOMEM; goto out; }
             e = chk(cudaMemcpyAsync(hinfo, dinfo, (size_t)n_arr * sizeof(int), cudaMemcpyDeviceToHost, st));
@@ -1276,7 +1467,7 @@ static int cu_queue_destroy(batchblas_queue_t pq)
 
 static const bb_backend cuda_backend = {"cuda", cu_probe, cu_supports, cu_run,
                                         cu_queue_create, cu_queue_sync, cu_queue_stream,
-                                        cu_queue_destroy};
+                                        cu_queue_destroy, cu_fetch, cu_store};
 
 extern "C" __attribute__((visibility("default"))) const bb_backend *bb_cuda_plugin_backend(void)
 {

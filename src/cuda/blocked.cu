@@ -25,6 +25,8 @@
  *          of row-major B solves from the right).
  *   posv   potrf, then potrs on the problems whose factorisation succeeded
  *          (the others keep B unchanged, as LAPACK).
+ *   getri  (column-major) X = P^T I, then the blocked trsm with L and U:
+ *          inv(A) as the solution of A X = I (k_getri_prep below).
  *   getrf  (column-major, square) not blocked yet: cuBLAS getrfBatched.
  *
  * Problems flagged in d.info on entry (or failed on the way) are skipped by
@@ -329,6 +331,139 @@ cudaError_t getrf(const ctx &c, const bb_problem &p, const bb_dev_batch &d, int 
     }
 }
 
+/* getri (in place) / getri_oop, column-major: inv(A) = inv(U) inv(L) P^T
+   is the solution X of L U X = P^T I, so X starts as the permuted identity
+   and two blocked trsm (unit lower L, then U) finish it.  k_getri_prep, one
+   block per problem: U(k,k) == 0 gives info = k (first such k) and leaves
+   the problem untouched, as LAPACK; otherwise (in place) the factors are
+   copied to workspace W (ld n) and X = P^T I is written.  In place, the
+   batch goes in chunks so that W stays below GETRI_WORK bytes. */
+const size_t GETRI_WORK = (size_t)1 << 30;
+const int GETRI_MAX_N = 8192; /* perm[] in shared memory */
+
+template <typename T>
+__global__ void k_getri_prep(const bb_dev_batch d, int n, int64_t lda, T *W, int64_t ldx)
+{
+    extern __shared__ int perm[]; /* n entries, then the first zero */
+    int *zero = perm + n;
+    const bool inplace = W != NULL;
+    for (int64_t i = blockIdx.x; i < d.count; i += gridDim.x) {
+        if (d.info && d.info[i] != 0) continue; /* uniform over the block */
+        const T *A = bb_dev_ptr<T>(d.opd[BB_A], i);
+        T *X = inplace ? bb_dev_ptr<T>(d.opd[BB_A], i) : bb_dev_ptr<T>(d.opd[BB_B], i);
+        if (threadIdx.x == 0) *zero = n + 1;
+        __syncthreads();
+        for (int j = threadIdx.x; j < n; j += blockDim.x) {
+            const T a = A[j + j * lda];
+            if (bb_re(a) == 0 && bb_im(a) == 0) atomicMin(zero, j + 1);
+        }
+        __syncthreads();
+        const int z = *zero;
+        if (z <= n) {
+            if (threadIdx.x == 0 && d.info) d.info[i] = z;
+            __syncthreads(); /* zero is reset by the next problem */
+            continue;
+        }
+        if (threadIdx.x == 0) {
+            const int *ip = bb_dev_ptr<int>(d.opd[BB_IPIV], i);
+            for (int r = 0; r < n; r++) perm[r] = r;
+            for (int r = 0; r < n; r++) {
+                const int p = ip[r] - 1, t = perm[r];
+                if (p < 0 || p >= n) continue; /* not a pivot of getrf: ignored */
+                perm[r] = perm[p];
+                perm[p] = t;
+            }
+        }
+        if (inplace) {
+            T *Wi = W + (size_t)i * n * n;
+            for (int64_t e = threadIdx.x; e < (int64_t)n * n; e += blockDim.x)
+                Wi[e] = A[(e % n) + (e / n) * lda];
+        }
+        __syncthreads();
+        for (int64_t e = threadIdx.x; e < (int64_t)n * n; e += blockDim.x) {
+            const int r = (int)(e % n), c = (int)(e / n);
+            X[r + c * ldx] = perm[r] == c ? bb_make<T>(1.0, 0.0) : bb_make<T>(0.0, 0.0);
+        }
+        __syncthreads();
+    }
+}
+
+/* The problems [first, first + cnt) of d. */
+bb_dev_batch slice(const ctx &c, const bb_dev_batch &d, int64_t first, int64_t cnt)
+{
+    bb_dev_batch s = d;
+    for (int o = 0; o < BB_NOPD; o++) {
+        bb_dev_opd &v = s.opd[o];
+        if (v.ptr) v.ptr += first;
+        else if (v.base) v.base += (size_t)(first * v.stride) * (o == BB_IPIV ? sizeof(int) : c.es);
+    }
+    if (s.info) s.info += first;
+    s.count = cnt;
+    return s;
+}
+
+template <typename T>
+cudaError_t getri_T(const ctx &c, const bb_problem &p, const bb_dev_batch &d, int oop)
+{
+    const int n = p.n;
+    const size_t mat = (size_t)n * n * sizeof(T);
+    int64_t chunk = oop ? d.count : (int64_t)(GETRI_WORK / mat);
+    if (chunk < 1) chunk = 1;
+    if (chunk > d.count) chunk = d.count;
+    T *W = NULL;
+    if (!oop) {
+        W = (T *)bb_cuda_workspace2(c.q, (size_t)chunk * mat);
+        if (!W) return cudaErrorMemoryAllocation;
+    }
+    const int64_t ldx = oop ? p.ldb : p.lda;
+    for (int64_t first = 0; first < d.count; first += chunk) {
+        const int64_t cnt = d.count - first < chunk ? d.count - first : chunk;
+        bb_dev_batch s = slice(c, d, first, cnt);
+        s.masked = 1;
+        const int64_t g = cnt < (int64_t)BB_CUDA_MAX_GRID ? cnt : (int64_t)BB_CUDA_MAX_GRID;
+        k_getri_prep<T><<<(unsigned)g, 256, (size_t)(n + 1) * sizeof(int), c.q->stream>>>(s, n, p.lda, W, ldx);
+        cudaError_t e = cudaGetLastError();
+        if (e != cudaSuccess) return e;
+        /* L U X = X: the triangles from W (ld n, stride n^2) or A itself */
+        bb_dev_batch t = s;
+        int64_t ldf = p.lda;
+        if (W) {
+            t.opd[BB_A].ptr = NULL;
+            t.opd[BB_A].off = 0;
+            t.opd[BB_A].base = (char *)W;
+            t.opd[BB_A].stride = (int64_t)n * n;
+            ldf = n;
+        }
+        t.opd[BB_B] = oop ? s.opd[BB_B] : s.opd[BB_A];
+        bb_problem tp = blank();
+        tp.side = BblasLeft;
+        tp.uplo = BblasLower;
+        tp.trans = BblasNoTrans;
+        tp.diag = BblasUnit;
+        tp.m = tp.n = n;
+        tp.lda = ldf;
+        tp.ldb = ldx;
+        tp.alpha[0] = 1;
+        if ((e = trsm(c, tp, t)) != cudaSuccess) return e;
+        tp.uplo = BblasUpper;
+        tp.diag = BblasNonUnit;
+        if ((e = trsm(c, tp, t)) != cudaSuccess) return e;
+    }
+    return cudaSuccess;
+}
+
+cudaError_t getri(const ctx &c, const bb_problem &p, const bb_dev_batch &d, int oop)
+{
+    if (p.n <= 0 || p.n > GETRI_MAX_N) return cudaErrorNotSupported;
+    switch (c.prec) {
+    case BB_P_S: return getri_T<float>(c, p, d, oop);
+    case BB_P_D: return getri_T<double>(c, p, d, oop);
+    case BB_P_C: return getri_T<cuFloatComplex>(c, p, d, oop);
+    case BB_P_Z: return getri_T<cuDoubleComplex>(c, p, d, oop);
+    default: return cudaErrorNotSupported;
+    }
+}
+
 } // namespace
 
 cudaError_t bb_blocked_launch(bb_op op, bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q,
@@ -345,6 +480,8 @@ cudaError_t bb_blocked_launch(bb_op op, bb_prec prec, const bb_problem &p, const
     case BB_OP_POTRS: return potrs(c, p, d);
     case BB_OP_GETRF: return getrf(c, p, d, 1);
     case BB_OP_GETRFNP: return getrf(c, p, d, 0);
+    case BB_OP_GETRI: return getri(c, p, d, 0);
+    case BB_OP_GETRI_OOP: return getri(c, p, d, 1);
     case BB_OP_POSV: {
         cudaError_t e = potrf(c, p, d);
         if (e != cudaSuccess) return e;

@@ -92,11 +92,16 @@ struct batchblas_queue {
     int sm_count;
     void *work;        /* device workspace, grown by bb_cuda_workspace() */
     size_t work_size;
+    void *work2;       /* second workspace (bb_cuda_workspace2): data a blocked
+                          driver keeps across the launches it makes, which
+                          may use the first one */
+    size_t work2_size;
 };
 
 /* Device workspace of at least `bytes` on the queue (grown only between
    launches; returns NULL on failure). */
 void *bb_cuda_workspace(batchblas_queue *q, size_t bytes);
+void *bb_cuda_workspace2(batchblas_queue *q, size_t bytes);
 
 /* launch.cu: THE GPU kernel policy.  Runs one launch of `op` in precision
    `prec` with uniform parameters p on the problems of d, asynchronously on

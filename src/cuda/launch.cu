@@ -9,13 +9,17 @@
  *   cuBLAS                         gemm from GEMM_CUBLAS_FROM up (alpha != 0, k > 0)
  *   blocked drivers (blocked.cu)   trsm, potrf, potrs, posv above the register
  *                                  bound: register kernels on diagonal blocks,
- *                                  batched GEMM/SYRK for the rest; getrf and
+ *                                  batched GEMM/SYRK for the rest; getri and
+ *                                  getri_oop (column-major) as two such trsm;
+ *                                  getrf and
  *                                  getrfnp (column-major, square) via cuBLAS
  *                                  getrfBatched until our blocked LU exists
  *   generic kernels (generic.cu)   everything else
  *
  * BATCHBLAS_CUDA_SMALL=0 in the environment sends every launch to the
- * generic kernels (to compare, or to rule the register kernels out).
+ * generic kernels (to compare, or to rule the register kernels out);
+ * BATCHBLAS_CUDA_BLOCKED=0 keeps the register kernels but sends what the
+ * blocked drivers would run to the generic kernels.
  * With the verbose log on (BATCHBLAS_VERBOSE=1), each launch logs its choice.
  */
 #include <stdio.h>
@@ -73,6 +77,16 @@ static int small_enabled(void)
     return v;
 }
 
+static int blocked_on(void)
+{
+    static int v = -1;
+    if (v < 0) {
+        const char *e = getenv("BATCHBLAS_CUDA_BLOCKED");
+        v = !(e && !strcmp(e, "0"));
+    }
+    return v;
+}
+
 static choice decide(bb_op op, bb_prec prec, const bb_problem &p, batchblas_queue *q)
 {
     if (!small_enabled()) return USE_GENERIC;
@@ -83,20 +97,24 @@ static choice decide(bb_op op, bb_prec prec, const bb_problem &p, batchblas_queu
     switch (op) {
     case BB_OP_TRSM:
         if (in_small(p.m) && in_small(p.n)) return USE_SMALL;
-        return p.m >= 1 && p.n >= 1 && blocked_ok ? USE_BLOCKED : USE_GENERIC;
+        return blocked_on() && p.m >= 1 && p.n >= 1 && blocked_ok ? USE_BLOCKED : USE_GENERIC;
     case BB_OP_GETRF: case BB_OP_GETRFNP:
         if (in_small(p.m) && in_small(p.n)) return USE_SMALL;
         /* cuBLAS getrfBatched: column-major, square (see blocked.cu) */
-        return !p.rowmajor && p.m == p.n && p.n >= 1 && p.lda <= INT32_MAX && q->cublas ? USE_BLOCKED
-                                                                                         : USE_GENERIC;
-    case BB_OP_GETRI: case BB_OP_GETRI_OOP: case BB_OP_GECOND:
+        return blocked_on() && !p.rowmajor && p.m == p.n && p.n >= 1 && p.lda <= INT32_MAX && q->cublas
+                   ? USE_BLOCKED
+                   : USE_GENERIC;
+    case BB_OP_GETRI: case BB_OP_GETRI_OOP:
+        if (in_small(p.n)) return USE_SMALL;
+        return blocked_on() && !p.rowmajor && p.n >= 1 && p.n <= 8192 && blocked_ok ? USE_BLOCKED : USE_GENERIC;
+    case BB_OP_GECOND:
         return in_small(p.n) ? USE_SMALL : USE_GENERIC;
     case BB_OP_POTRF:
         if (in_small(p.n)) return USE_SMALL;
-        return p.n >= 1 && blocked_ok ? USE_BLOCKED : USE_GENERIC;
+        return blocked_on() && p.n >= 1 && blocked_ok ? USE_BLOCKED : USE_GENERIC;
     case BB_OP_POTRS: case BB_OP_POSV:
         if (in_small(p.n) && p.nrhs >= 0) return USE_SMALL;
-        return p.n >= 1 && p.nrhs >= 0 && blocked_ok ? USE_BLOCKED : USE_GENERIC;
+        return blocked_on() && p.n >= 1 && p.nrhs >= 0 && blocked_ok ? USE_BLOCKED : USE_GENERIC;
     case BB_OP_GEMM: {
         if (p.m < 1 || p.n < 1) return USE_GENERIC;
         int s = p.m > p.n ? p.m : p.n;
