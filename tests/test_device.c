@@ -509,7 +509,10 @@ static void call(const tcase *t, int run, buf *bufs, int *info, batchblas_queue_
 
 static int64_t info_len(const tcase *t)
 {
-    return t->mode == BblasErrorsReportAll ? t->count + 1 : t->mode == BblasErrorsReportGroup ? t->ngroups + 1 : 1;
+    /* report-group: one code per group, and in the variable form every
+       problem is its own group */
+    const int64_t groups = t->form == F_VAR ? t->count : t->form == F_GROUP ? t->ngroups : 1;
+    return t->mode == BblasErrorsReportAll ? t->count + 1 : t->mode == BblasErrorsReportGroup ? groups + 1 : 1;
 }
 
 static double region_ratio(const tcase *t, const buf *b, int64_t p, double dim)

@@ -27,7 +27,7 @@
  *          (the others keep B unchanged, as LAPACK).
  *   getri  (column-major) X = P^T I, then the blocked trsm with L and U:
  *          inv(A) as the solution of A X = I (k_getri_prep below).
- *   getrf  (column-major, square) not blocked yet: cuBLAS getrfBatched.
+ *   getrf  right-looking blocked LU, both layouts (getrf_T below).
  *
  * Problems flagged in d.info on entry (or failed on the way) are skipped by
  * every step: the register and generic kernels test info, and the GEMMs run
@@ -262,71 +262,141 @@ cudaError_t potrs(const ctx &c, const bb_problem &p, const bb_dev_batch &d)
     return trsm(c, tp, d);
 }
 
-/* getrf / getrfnp, column-major square n > L: until a blocked LU of ours
-   exists (panel kernel + laswp + trsm + gemm), cublas<t>getrfBatched, which
-   is faster than our generic kernel there (doc/performance.md).  Pivots and
-   codes go through workspace (cuBLAS wants n pivots per problem, packed)
-   and are copied out; problems flagged on entry keep their code. */
-cublasStatus_t getrf_b(cublasHandle_t h, int n, float *const *A, int lda, int *P, int *info, int cnt)
-{ return cublasSgetrfBatched(h, n, A, lda, P, info, cnt); }
-cublasStatus_t getrf_b(cublasHandle_t h, int n, double *const *A, int lda, int *P, int *info, int cnt)
-{ return cublasDgetrfBatched(h, n, A, lda, P, info, cnt); }
-cublasStatus_t getrf_b(cublasHandle_t h, int n, cuFloatComplex *const *A, int lda, int *P, int *info, int cnt)
-{ return cublasCgetrfBatched(h, n, A, lda, P, info, cnt); }
-cublasStatus_t getrf_b(cublasHandle_t h, int n, cuDoubleComplex *const *A, int lda, int *P, int *info, int cnt)
-{ return cublasZgetrfBatched(h, n, A, lda, P, info, cnt); }
-
-template <typename T>
-__global__ void k_getrf_ptrs(const bb_dev_batch d, T **pa)
+/* getrf / getrfnp (LAPACK's right-looking blocked LU), either layout: for
+   each panel of jb <= L columns starting at j:
+     1. the generic getrf kernel factors the (m - j) x jb panel (pivots and
+        code relative to row j: k_lu_merge makes them global);
+     2. k_laswp applies the panel's interchanges to the other columns;
+     3. the register trsm: A(j:j+jb, j+jb:n) = L11^-1 A(j:j+jb, j+jb:n);
+     4. GEMM: A(j+jb:m, j+jb:n) -= A(j+jb:m, j:j+jb) A(j:j+jb, j+jb:n).
+   Row-major data is the column-major transpose S = A^T: the same offsets,
+   step 3 as a right-side upper solve and step 4 with the dimensions
+   exchanged, so that both layouts do the same arithmetic.  As LAPACK, a
+   zero pivot does not stop the factorisation: the steps skip only the
+   problems flagged with argument errors (negative codes, kept in the
+   workspace array t), and info gets the first zero pivot. */
+__global__ void k_lu_flags(const int *info, int *t, int64_t n)
 {
-    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < d.count; i += (int64_t)gridDim.x * blockDim.x)
-        pa[i] = bb_dev_ptr<T>(d.opd[BB_A], i);
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x)
+        t[i] = info[i] < 0 ? info[i] : 0;
 }
 
-__global__ void k_getrf_out(const bb_dev_batch d, int n, const int *piv, const int *code, int pivot)
+__global__ void k_lu_merge(const bb_dev_batch d, int *t, int j, int jb)
 {
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < d.count; i += (int64_t)gridDim.x * blockDim.x) {
-        if (d.info && d.info[i] != 0) continue; /* skipped on entry */
-        if (d.info) d.info[i] = code[i];
-        if (pivot) {
-            int *ip = bb_dev_ptr<int>(d.opd[BB_IPIV], i);
-            for (int j = 0; j < n; j++) ip[j] = piv[i * n + j];
+        const int v = t[i];
+        if (v < 0) continue;
+        if (v > 0) {
+            if (d.info[i] == 0) d.info[i] = v + j;
+            t[i] = 0;
+        }
+        if (d.opd[BB_IPIV].ptr || d.opd[BB_IPIV].base) {
+            int *ip = bb_dev_ptr<int>(d.opd[BB_IPIV], i) + j;
+            for (int k = 0; k < jb; k++) ip[k] += j;
         }
     }
 }
 
+/* Row interchanges j..j+jb-1 (global pivots) on the columns outside
+   [j, j+jb); element (r, c) at r * rs + c * cs.  A block per problem. */
 template <typename T>
-cudaError_t getrf_vendor(const ctx &c, const bb_problem &p, const bb_dev_batch &d, int pivot)
+__global__ void k_laswp(const bb_dev_batch d, const int *t, int n, int j, int jb, int64_t rs, int64_t cs)
 {
-    const int n = p.n;
-    const size_t arr = ((size_t)d.count * sizeof(T *) + 255) / 256 * 256;
-    const size_t codes = ((size_t)d.count * sizeof(int) + 255) / 256 * 256;
-    char *w = (char *)bb_cuda_workspace(c.q, arr + codes + (size_t)d.count * n * sizeof(int));
-    if (!w) return cudaErrorMemoryAllocation;
-    T **pa = (T **)w;
-    int *code = (int *)(w + arr), *piv = (int *)(w + arr + codes);
-    int64_t g = (d.count + 255) / 256;
-    if (g > (int64_t)BB_CUDA_MAX_GRID) g = BB_CUDA_MAX_GRID;
-    k_getrf_ptrs<T><<<(unsigned)g, 256, 0, c.q->stream>>>(d, pa);
-    cudaError_t e = cudaGetLastError();
-    if (e != cudaSuccess) return e;
-    if (cublasSetStream(c.q->cublas, c.q->stream) != CUBLAS_STATUS_SUCCESS) return cudaErrorUnknown;
-    for (int64_t off = 0; off < d.count; off += 65535) {
-        const int cnt = (int)(d.count - off < 65535 ? d.count - off : 65535);
-        cublasStatus_t st = getrf_b(c.q->cublas, n, pa + off, (int)p.lda, pivot ? piv + off * n : NULL, code + off, cnt);
-        if (st != CUBLAS_STATUS_SUCCESS) return st == CUBLAS_STATUS_ALLOC_FAILED ? cudaErrorMemoryAllocation : cudaErrorUnknown;
+    for (int64_t i = blockIdx.x; i < d.count; i += gridDim.x) {
+        if (t[i] < 0) continue;
+        T *A = bb_dev_ptr<T>(d.opd[BB_A], i);
+        const int *ip = bb_dev_ptr<int>(d.opd[BB_IPIV], i);
+        for (int c = threadIdx.x; c < n - jb; c += blockDim.x) {
+            const int col = c < j ? c : c + jb;
+            for (int k = j; k < j + jb; k++) {
+                const int p = ip[k] - 1;
+                if (p == k) continue;
+                T *x = A + k * rs + col * cs, *y = A + p * rs + col * cs;
+                const T tmp = *x;
+                *x = *y;
+                *y = tmp;
+            }
+        }
     }
-    k_getrf_out<<<(unsigned)g, 256, 0, c.q->stream>>>(d, n, piv, code, pivot);
-    return cudaGetLastError();
+}
+
+unsigned grid_of(int64_t n, int bs)
+{
+    int64_t g = (n + bs - 1) / bs;
+    if (g > (int64_t)BB_CUDA_MAX_GRID) g = BB_CUDA_MAX_GRID;
+    return g < 1 ? 1u : (unsigned)g;
+}
+
+template <typename T>
+cudaError_t getrf_T(const ctx &c, const bb_problem &p, const bb_dev_batch &d, int pivot)
+{
+    const int m = p.m, n = p.n, mn = m < n ? m : n, L = c.L;
+    const bool rm = p.rowmajor != 0;
+    const int64_t lda = p.lda, rs = rm ? lda : 1, cs = rm ? 1 : lda;
+    const double one[2] = {1, 0};
+    int *t = (int *)bb_cuda_workspace2(c.q, (size_t)d.count * sizeof(int));
+    if (!t || !d.info) return cudaErrorMemoryAllocation;
+    k_lu_flags<<<grid_of(d.count, 256), 256, 0, c.q->stream>>>(d.info, t, d.count);
+    cudaError_t e = cudaGetLastError();
+    bb_dev_batch s = d; /* the update steps: skip only argument errors */
+    s.info = t;
+    s.masked = 1;
+    const bb_dev_opd A = d.opd[BB_A];
+    for (int j = 0; j < mn && e == cudaSuccess; j += L) {
+        const int jb = mn - j < L ? mn - j : L, r = m - j - jb, q = n - j - jb;
+        /* 1. the panel */
+        bb_problem pp = p;
+        pp.m = m - j;
+        pp.n = jb;
+        bb_dev_batch pd = s;
+        pd.opd[BB_A] = view(c, A, j * rs + j * cs);
+        if (pivot) {
+            pd.opd[BB_IPIV] = d.opd[BB_IPIV];
+            if (pd.opd[BB_IPIV].ptr) pd.opd[BB_IPIV].off += j;
+            else pd.opd[BB_IPIV].base += (size_t)j * sizeof(int);
+        }
+        e = bb_generic_launch(pivot ? BB_OP_GETRF : BB_OP_GETRFNP, c.prec, pp, pd, c.q);
+        if (e != cudaSuccess) break;
+        bb_dev_batch md = d;
+        if (!pivot) md.opd[BB_IPIV].ptr = NULL, md.opd[BB_IPIV].base = NULL;
+        k_lu_merge<<<grid_of(d.count, 256), 256, 0, c.q->stream>>>(md, t, j, jb);
+        if ((e = cudaGetLastError()) != cudaSuccess) break;
+        /* 2. the interchanges, on the other columns */
+        if (pivot && n > jb) {
+            k_laswp<T><<<grid_of(d.count, 1), 128, 0, c.q->stream>>>(s, t, n, j, jb, rs, cs);
+            if ((e = cudaGetLastError()) != cudaSuccess) break;
+        }
+        if (q <= 0) continue;
+        /* 3. the block row right of the panel (column-major view S for row-major) */
+        bb_problem tp = blank();
+        tp.side = rm ? BblasRight : BblasLeft;
+        tp.uplo = rm ? BblasUpper : BblasLower;
+        tp.trans = BblasNoTrans;
+        tp.diag = BblasUnit;
+        tp.m = rm ? q : jb;
+        tp.n = rm ? jb : q;
+        tp.lda = tp.ldb = lda;
+        tp.alpha[0] = 1;
+        bb_dev_batch td = s;
+        td.opd[BB_A] = view(c, A, j + j * lda);
+        td.opd[BB_B] = view(c, A, j * rs + (j + jb) * cs);
+        if ((e = trsm(c, tp, td)) != cudaSuccess) break;
+        /* 4. the trailing matrix (offsets are layout-free in this form) */
+        if (r > 0)
+            e = gemm(c, s, view(c, A, (j + jb) + j * lda), BblasNoTrans, lda, view(c, A, j + (j + jb) * lda),
+                     BblasNoTrans, lda, view(c, A, (j + jb) + (j + jb) * lda), lda, rm ? q : r, rm ? r : q, jb,
+                     -1.0, one);
+    }
+    return e;
 }
 
 cudaError_t getrf(const ctx &c, const bb_problem &p, const bb_dev_batch &d, int pivot)
 {
     switch (c.prec) {
-    case BB_P_S: return getrf_vendor<float>(c, p, d, pivot);
-    case BB_P_D: return getrf_vendor<double>(c, p, d, pivot);
-    case BB_P_C: return getrf_vendor<cuFloatComplex>(c, p, d, pivot);
-    case BB_P_Z: return getrf_vendor<cuDoubleComplex>(c, p, d, pivot);
+    case BB_P_S: return getrf_T<float>(c, p, d, pivot);
+    case BB_P_D: return getrf_T<double>(c, p, d, pivot);
+    case BB_P_C: return getrf_T<cuFloatComplex>(c, p, d, pivot);
+    case BB_P_Z: return getrf_T<cuDoubleComplex>(c, p, d, pivot);
     default: return cudaErrorNotSupported;
     }
 }

@@ -11,9 +11,8 @@
  *                                  bound: register kernels on diagonal blocks,
  *                                  batched GEMM/SYRK for the rest; getri and
  *                                  getri_oop (column-major) as two such trsm;
- *                                  getrf and
- *                                  getrfnp (column-major, square) via cuBLAS
- *                                  getrfBatched until our blocked LU exists
+ *                                  getrf, getrfnp: right-looking blocked LU
+ *                                  (generic kernel on the panels)
  *   generic kernels (generic.cu)   everything else
  *
  * BATCHBLAS_CUDA_SMALL=0 in the environment sends every launch to the
@@ -100,10 +99,7 @@ static choice decide(bb_op op, bb_prec prec, const bb_problem &p, batchblas_queu
         return blocked_on() && p.m >= 1 && p.n >= 1 && blocked_ok ? USE_BLOCKED : USE_GENERIC;
     case BB_OP_GETRF: case BB_OP_GETRFNP:
         if (in_small(p.m) && in_small(p.n)) return USE_SMALL;
-        /* cuBLAS getrfBatched: column-major, square (see blocked.cu) */
-        return blocked_on() && !p.rowmajor && p.m == p.n && p.n >= 1 && p.lda <= INT32_MAX && q->cublas
-                   ? USE_BLOCKED
-                   : USE_GENERIC;
+        return blocked_on() && p.m >= 1 && p.n >= 1 && blocked_ok ? USE_BLOCKED : USE_GENERIC;
     case BB_OP_GETRI: case BB_OP_GETRI_OOP:
         if (in_small(p.n)) return USE_SMALL;
         return blocked_on() && !p.rowmajor && p.n >= 1 && p.n <= 8192 && blocked_ok ? USE_BLOCKED : USE_GENERIC;
