@@ -1082,7 +1082,10 @@ static cudaError_t side_copy(int dev, void *dst, const void *src, size_t bytes)
     cudaError_t e = cudaSuccess;
     pthread_mutex_lock(&side_mu);
     if (!g_side[dev]) {
-        e = chk(cudaStreamCreateWithFlags(&g_side[dev], cudaStreamNonBlocking));
+        /* a blocking stream: ordered after work on the legacy default
+           stream (a cudaMemcpy of the caller's may return before its data
+           has landed), never after a queue's (non-blocking) stream */
+        e = chk(cudaStreamCreateWithFlags(&g_side[dev], cudaStreamDefault));
         if (e != cudaSuccess) g_side[dev] = NULL;
     }
     cudaStream_t st = g_side[dev];

@@ -1,6 +1,7 @@
 /*
  * Blocked drivers for sizes above the register-kernel bound L (32 real, 16
- * complex): trsm, potrf, potrs, posv.  The KBLAS scheme (seed 004) in its
+ * complex): trsm, potrf, potrs, posv, getrf, getrfnp, getri, getri_oop.
+ * The KBLAS scheme (seed 004) in its
  * left-looking form: the register kernels (small_*.cu) work on diagonal
  * blocks of order <= L, everything else is batched GEMM (cuBLAS, or the
  * generic kernel without a handle) plus SYRK/HERK on the diagonal blocks
@@ -25,9 +26,12 @@
  *          of row-major B solves from the right).
  *   posv   potrf, then potrs on the problems whose factorisation succeeded
  *          (the others keep B unchanged, as LAPACK).
- *   getri  (column-major) X = P^T I, then the blocked trsm with L and U:
- *          inv(A) as the solution of A X = I (k_getri_prep below).
- *   getrf  right-looking blocked LU, both layouts (getrf_T below).
+ *   getri  X = P^T I, then the blocked trsm with L and U: inv(A) as the
+ *          solution of A X = I (k_getri_prep below).
+ *   getrf  right-looking blocked LU, panels by the generic kernel
+ *          (getrf_core below); zero pivots do not stop it (LAPACK).
+ *   Row-major LU-family data is transposed to column-major (workspace, or in
+ *   place for the square getri) so that both layouts give the same bits.
  *
  * Problems flagged in d.info on entry (or failed on the way) are skipped by
  * every step: the register and generic kernels test info, and the GEMMs run
@@ -262,19 +266,16 @@ cudaError_t potrs(const ctx &c, const bb_problem &p, const bb_dev_batch &d)
     return trsm(c, tp, d);
 }
 
-/* getrf / getrfnp (LAPACK's right-looking blocked LU), either layout: for
+/* getrf / getrfnp, column-major (LAPACK's right-looking blocked LU): for
    each panel of jb <= L columns starting at j:
      1. the generic getrf kernel factors the (m - j) x jb panel (pivots and
         code relative to row j: k_lu_merge makes them global);
      2. k_laswp applies the panel's interchanges to the other columns;
      3. the register trsm: A(j:j+jb, j+jb:n) = L11^-1 A(j:j+jb, j+jb:n);
      4. GEMM: A(j+jb:m, j+jb:n) -= A(j+jb:m, j:j+jb) A(j:j+jb, j+jb:n).
-   Row-major data is the column-major transpose S = A^T: the same offsets,
-   step 3 as a right-side upper solve and step 4 with the dimensions
-   exchanged, so that both layouts do the same arithmetic.  As LAPACK, a
-   zero pivot does not stop the factorisation: the steps skip only the
-   problems flagged with argument errors (negative codes, kept in the
-   workspace array t), and info gets the first zero pivot. */
+   As LAPACK, a zero pivot does not stop the factorisation: the steps skip
+   only the problems flagged with argument errors (negative codes, kept in
+   the workspace array t), and info gets the first zero pivot. */
 __global__ void k_lu_flags(const int *info, int *t, int64_t n)
 {
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x)
@@ -327,15 +328,14 @@ unsigned grid_of(int64_t n, int bs)
     return g < 1 ? 1u : (unsigned)g;
 }
 
+/* t: workspace for d.count codes */
 template <typename T>
-cudaError_t getrf_T(const ctx &c, const bb_problem &p, const bb_dev_batch &d, int pivot)
+cudaError_t getrf_core(const ctx &c, const bb_problem &p, const bb_dev_batch &d, int pivot, int *t)
 {
     const int m = p.m, n = p.n, mn = m < n ? m : n, L = c.L;
-    const bool rm = p.rowmajor != 0;
-    const int64_t lda = p.lda, rs = rm ? lda : 1, cs = rm ? 1 : lda;
+    const int64_t lda = p.lda;
     const double one[2] = {1, 0};
-    int *t = (int *)bb_cuda_workspace2(c.q, (size_t)d.count * sizeof(int));
-    if (!t || !d.info) return cudaErrorMemoryAllocation;
+    if (!d.info) return cudaErrorInvalidValue;
     k_lu_flags<<<grid_of(d.count, 256), 256, 0, c.q->stream>>>(d.info, t, d.count);
     cudaError_t e = cudaGetLastError();
     bb_dev_batch s = d; /* the update steps: skip only argument errors */
@@ -349,7 +349,7 @@ cudaError_t getrf_T(const ctx &c, const bb_problem &p, const bb_dev_batch &d, in
         pp.m = m - j;
         pp.n = jb;
         bb_dev_batch pd = s;
-        pd.opd[BB_A] = view(c, A, j * rs + j * cs);
+        pd.opd[BB_A] = view(c, A, j + j * lda);
         if (pivot) {
             pd.opd[BB_IPIV] = d.opd[BB_IPIV];
             if (pd.opd[BB_IPIV].ptr) pd.opd[BB_IPIV].off += j;
@@ -363,31 +363,123 @@ cudaError_t getrf_T(const ctx &c, const bb_problem &p, const bb_dev_batch &d, in
         if ((e = cudaGetLastError()) != cudaSuccess) break;
         /* 2. the interchanges, on the other columns */
         if (pivot && n > jb) {
-            k_laswp<T><<<grid_of(d.count, 1), 128, 0, c.q->stream>>>(s, t, n, j, jb, rs, cs);
+            k_laswp<T><<<grid_of(d.count, 1), 128, 0, c.q->stream>>>(s, t, n, j, jb, 1, lda);
             if ((e = cudaGetLastError()) != cudaSuccess) break;
         }
         if (q <= 0) continue;
-        /* 3. the block row right of the panel (column-major view S for row-major) */
+        /* 3. the block row right of the panel */
         bb_problem tp = blank();
-        tp.side = rm ? BblasRight : BblasLeft;
-        tp.uplo = rm ? BblasUpper : BblasLower;
+        tp.side = BblasLeft;
+        tp.uplo = BblasLower;
         tp.trans = BblasNoTrans;
         tp.diag = BblasUnit;
-        tp.m = rm ? q : jb;
-        tp.n = rm ? jb : q;
+        tp.m = jb;
+        tp.n = q;
         tp.lda = tp.ldb = lda;
         tp.alpha[0] = 1;
         bb_dev_batch td = s;
         td.opd[BB_A] = view(c, A, j + j * lda);
-        td.opd[BB_B] = view(c, A, j * rs + (j + jb) * cs);
+        td.opd[BB_B] = view(c, A, j + (j + jb) * lda);
         if ((e = trsm(c, tp, td)) != cudaSuccess) break;
-        /* 4. the trailing matrix (offsets are layout-free in this form) */
+        /* 4. the trailing matrix */
         if (r > 0)
             e = gemm(c, s, view(c, A, (j + jb) + j * lda), BblasNoTrans, lda, view(c, A, j + (j + jb) * lda),
-                     BblasNoTrans, lda, view(c, A, (j + jb) + (j + jb) * lda), lda, rm ? q : r, rm ? r : q, jb,
-                     -1.0, one);
+                     BblasNoTrans, lda, view(c, A, (j + jb) + (j + jb) * lda), lda, r, q, jb, -1.0, one);
     }
     return e;
+}
+
+/* Layouts.  The arithmetic of the steps above depends on the layout (the
+   GEMMs run on transposed shapes), so row-major data is transposed into
+   column-major workspace (in chunks of at most LU_WORK bytes), factored
+   there and transposed back: both layouts give the same bits, as on the
+   CPU.  Problems with an argument error (info < 0) are neither read nor
+   written. */
+const size_t LU_WORK = (size_t)1 << 30;
+
+template <typename T>
+__global__ void k_rm_to_cm(const bb_dev_batch d, int m, int n, int64_t lda, T *W, int out)
+{
+    for (int64_t i = blockIdx.x; i < d.count; i += gridDim.x) {
+        if (d.info && d.info[i] < 0) continue;
+        T *A = bb_dev_ptr<T>(d.opd[BB_A], i), *Wi = W + (size_t)i * m * n;
+        for (int64_t e = threadIdx.x; e < (int64_t)m * n; e += blockDim.x) {
+            const int64_t r = e % m, col = e / m; /* W(r, col), ld m */
+            if (out) A[r * lda + col] = Wi[e];
+            else Wi[e] = A[r * lda + col];
+        }
+    }
+}
+
+/* In-place transposition of square n x n matrices (ld): a block per problem;
+   skip: problems with info < 0, and also info > 0 when skip_failed. */
+template <typename T>
+__global__ void k_transpose_sq(const bb_dev_batch d, int o, int n, int64_t ld, int skip_failed)
+{
+    for (int64_t i = blockIdx.x; i < d.count; i += gridDim.x) {
+        if (d.info && (d.info[i] < 0 || (skip_failed && d.info[i] > 0))) continue;
+        T *A = bb_dev_ptr<T>(d.opd[o], i);
+        for (int64_t e = threadIdx.x; e < (int64_t)n * n; e += blockDim.x) {
+            const int64_t r = e % n, col = e / n;
+            if (r < col) {
+                const T x = A[r + col * ld];
+                A[r + col * ld] = A[col + r * ld];
+                A[col + r * ld] = x;
+            }
+        }
+    }
+}
+
+/* The problems [first, first + cnt) of d. */
+bb_dev_batch slice(const ctx &c, const bb_dev_batch &d, int64_t first, int64_t cnt)
+{
+    bb_dev_batch s = d;
+    for (int o = 0; o < BB_NOPD; o++) {
+        bb_dev_opd &v = s.opd[o];
+        if (v.ptr) v.ptr += first;
+        else if (v.base) v.base += (size_t)(first * v.stride) * (o == BB_IPIV ? sizeof(int) : c.es);
+    }
+    if (s.info) s.info += first;
+    s.count = cnt;
+    return s;
+}
+
+template <typename T>
+cudaError_t getrf_T(const ctx &c, const bb_problem &p, const bb_dev_batch &d, int pivot)
+{
+    const size_t codes = ((size_t)d.count * sizeof(int) + 255) / 256 * 256;
+    if (!p.rowmajor) {
+        int *t = (int *)bb_cuda_workspace2(c.q, codes);
+        return t ? getrf_core<T>(c, p, d, pivot, t) : cudaErrorMemoryAllocation;
+    }
+    const size_t mat = (size_t)p.m * p.n * sizeof(T);
+    int64_t chunk = (int64_t)(LU_WORK / mat);
+    if (chunk < 1) chunk = 1;
+    if (chunk > d.count) chunk = d.count;
+    char *w = (char *)bb_cuda_workspace2(c.q, codes + (size_t)chunk * mat);
+    if (!w) return cudaErrorMemoryAllocation;
+    int *t = (int *)w;
+    T *W = (T *)(w + codes);
+    bb_problem cp = p;
+    cp.rowmajor = 0;
+    cp.lda = p.m;
+    for (int64_t first = 0; first < d.count; first += chunk) {
+        const int64_t cnt = d.count - first < chunk ? d.count - first : chunk;
+        const bb_dev_batch s = slice(c, d, first, cnt);
+        const unsigned g = grid_of(cnt, 1);
+        k_rm_to_cm<T><<<g, 256, 0, c.q->stream>>>(s, p.m, p.n, p.lda, W, 0);
+        cudaError_t e = cudaGetLastError();
+        if (e != cudaSuccess) return e;
+        bb_dev_batch ws = s;
+        ws.opd[BB_A].ptr = NULL;
+        ws.opd[BB_A].off = 0;
+        ws.opd[BB_A].base = (char *)W;
+        ws.opd[BB_A].stride = (int64_t)p.m * p.n;
+        if ((e = getrf_core<T>(c, cp, ws, pivot, t)) != cudaSuccess) return e;
+        k_rm_to_cm<T><<<g, 256, 0, c.q->stream>>>(s, p.m, p.n, p.lda, W, 1);
+        if ((e = cudaGetLastError()) != cudaSuccess) return e;
+    }
+    return cudaSuccess;
 }
 
 cudaError_t getrf(const ctx &c, const bb_problem &p, const bb_dev_batch &d, int pivot)
@@ -458,20 +550,6 @@ __global__ void k_getri_prep(const bb_dev_batch d, int n, int64_t lda, T *W, int
     }
 }
 
-/* The problems [first, first + cnt) of d. */
-bb_dev_batch slice(const ctx &c, const bb_dev_batch &d, int64_t first, int64_t cnt)
-{
-    bb_dev_batch s = d;
-    for (int o = 0; o < BB_NOPD; o++) {
-        bb_dev_opd &v = s.opd[o];
-        if (v.ptr) v.ptr += first;
-        else if (v.base) v.base += (size_t)(first * v.stride) * (o == BB_IPIV ? sizeof(int) : c.es);
-    }
-    if (s.info) s.info += first;
-    s.count = cnt;
-    return s;
-}
-
 template <typename T>
 cudaError_t getri_T(const ctx &c, const bb_problem &p, const bb_dev_batch &d, int oop)
 {
@@ -522,14 +600,36 @@ cudaError_t getri_T(const ctx &c, const bb_problem &p, const bb_dev_batch &d, in
     return cudaSuccess;
 }
 
+/* Row-major: the factors are transposed in place (square), inverted as
+   column-major and transposed back, with the inverse (same bits as the
+   column-major call; a singular problem's matrices come back unchanged). */
+template <typename T>
+cudaError_t getri_L(const ctx &c, const bb_problem &p, const bb_dev_batch &d, int oop)
+{
+    if (!p.rowmajor) return getri_T<T>(c, p, d, oop);
+    const unsigned g = grid_of(d.count, 1);
+    k_transpose_sq<T><<<g, 256, 0, c.q->stream>>>(d, BB_A, p.n, p.lda, 0);
+    cudaError_t e = cudaGetLastError();
+    bb_problem cp = p;
+    cp.rowmajor = 0;
+    if (e == cudaSuccess) e = getri_T<T>(c, cp, d, oop);
+    if (e != cudaSuccess) return e;
+    /* in place, the inverse (or the untouched factors) goes back; out of
+       place the factors always, the inverse where it was computed */
+    k_transpose_sq<T><<<g, 256, 0, c.q->stream>>>(d, BB_A, p.n, p.lda, 0);
+    if ((e = cudaGetLastError()) != cudaSuccess || !oop) return e;
+    k_transpose_sq<T><<<g, 256, 0, c.q->stream>>>(d, BB_B, p.n, p.ldb, 1);
+    return cudaGetLastError();
+}
+
 cudaError_t getri(const ctx &c, const bb_problem &p, const bb_dev_batch &d, int oop)
 {
     if (p.n <= 0 || p.n > GETRI_MAX_N) return cudaErrorNotSupported;
     switch (c.prec) {
-    case BB_P_S: return getri_T<float>(c, p, d, oop);
-    case BB_P_D: return getri_T<double>(c, p, d, oop);
-    case BB_P_C: return getri_T<cuFloatComplex>(c, p, d, oop);
-    case BB_P_Z: return getri_T<cuDoubleComplex>(c, p, d, oop);
+    case BB_P_S: return getri_L<float>(c, p, d, oop);
+    case BB_P_D: return getri_L<double>(c, p, d, oop);
+    case BB_P_C: return getri_L<cuFloatComplex>(c, p, d, oop);
+    case BB_P_Z: return getri_L<cuDoubleComplex>(c, p, d, oop);
     default: return cudaErrorNotSupported;
     }
 }

@@ -10,7 +10,7 @@
  *   blocked drivers (blocked.cu)   trsm, potrf, potrs, posv above the register
  *                                  bound: register kernels on diagonal blocks,
  *                                  batched GEMM/SYRK for the rest; getri and
- *                                  getri_oop (column-major) as two such trsm;
+ *                                  getri_oop as two such trsm;
  *                                  getrf, getrfnp: right-looking blocked LU
  *                                  (generic kernel on the panels)
  *   generic kernels (generic.cu)   everything else
@@ -102,7 +102,7 @@ static choice decide(bb_op op, bb_prec prec, const bb_problem &p, batchblas_queu
         return blocked_on() && p.m >= 1 && p.n >= 1 && blocked_ok ? USE_BLOCKED : USE_GENERIC;
     case BB_OP_GETRI: case BB_OP_GETRI_OOP:
         if (in_small(p.n)) return USE_SMALL;
-        return blocked_on() && !p.rowmajor && p.n >= 1 && p.n <= 8192 && blocked_ok ? USE_BLOCKED : USE_GENERIC;
+        return blocked_on() && p.n >= 1 && p.n <= 8192 && blocked_ok ? USE_BLOCKED : USE_GENERIC;
     case BB_OP_GECOND:
         return in_small(p.n) ? USE_SMALL : USE_GENERIC;
     case BB_OP_POTRF:
