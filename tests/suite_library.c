@@ -408,6 +408,53 @@ START_TEST(test_threads_handler)
 }
 END_TEST
 
+/* A variable batch large enough for the front end to check its problems in
+   parallel (src/common/front.c, CHECK_PARALLEL_MIN): bad leading dimensions
+   and NULL matrices scattered through it get their own codes (the first bad
+   argument where both), everything else is computed, in every report mode. */
+START_TEST(test_many_checks)
+{
+    enum { NP = 20011, N = 3 };
+    double *buf = malloc(sizeof(double) * NP * N * N);
+    double **A = malloc(sizeof(double *) * NP);
+    int *n = malloc(sizeof(int) * NP), *lda = malloc(sizeof(int) * NP), *info = malloc(sizeof(int) * (NP + 1));
+    bblas_enum_t *uplo = malloc(sizeof(bblas_enum_t) * NP);
+    ck_assert(buf && A && n && lda && info && uplo);
+    const int modes[4] = {BblasErrorsReportAll, BblasErrorsReportGroup, BblasErrorsReportAny, BblasErrorsReportNone};
+    for (int md = 0; md < 4; md++) {
+        int first_bad = -1;
+        for (int i = 0; i < NP; i++) {
+            double *a = buf + (size_t)i * N * N;
+            for (int x = 0; x < N * N; x++) a[x] = x % (N + 1) == 0 ? 4.0 + i % 5 : 1.0; /* SPD */
+            A[i] = i % 11 == 5 ? NULL : a;
+            n[i] = N;
+            lda[i] = i % 7 == 3 ? N - 1 : N;
+            uplo[i] = i % 2 ? BblasUpper : BblasLower;
+            if (first_bad < 0 && (i % 11 == 5 || i % 7 == 3)) first_bad = i;
+        }
+        info[0] = modes[md];
+        lapack_dpotrf_batchv(NP, BblasColMajor, uplo, n, A, lda, info);
+        /* arguments: batch_size 1, layout 2, uplo 3, n 4, A 5, lda 6, info 7 */
+        for (int i = 0; i < NP; i++) {
+            int expect = i % 11 == 5 ? -5 : i % 7 == 3 ? -6 : 0;
+            if (modes[md] == BblasErrorsReportAll)
+                ck_assert_msg(info[1 + i] == expect, "problem %d: code %d, expected %d", i, info[1 + i], expect);
+            if (modes[md] == BblasErrorsReportGroup) /* a group per problem */
+                ck_assert_msg(info[1 + i] == expect, "group %d: code %d, expected %d", i, info[1 + i], expect);
+            const double *a = buf + (size_t)i * N * N;
+            double a00 = 4.0 + i % 5;
+            if (expect == 0)
+                ck_assert_msg(fabs(a[0] - sqrt(a00)) < 1e-14 * a00, "problem %d not factored", i);
+            else if (i % 11 != 5)
+                ck_assert_msg(a[0] == a00, "problem %d (bad lda) written", i);
+        }
+        if (modes[md] != BblasErrorsReportNone)
+            ck_assert_int_eq(info[0], first_bad % 11 == 5 ? -5 : -6);
+    }
+    free(buf); free(A); free(n); free(lda); free(info); free(uplo);
+}
+END_TEST
+
 void add_library_tests(Suite *s)
 {
     TCase *tc = tcase_create("library");
@@ -416,6 +463,7 @@ void add_library_tests(Suite *s)
     tcase_add_test(tc, test_backend);
     tcase_add_test(tc, test_error_handler);
     tcase_add_test(tc, test_verbose);
+    tcase_add_test(tc, test_many_checks);
     suite_add_tcase(s, tc);
 
     TCase *tt = tcase_create("threads");

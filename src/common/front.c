@@ -123,6 +123,41 @@ static int host_params(bb_batch *b, host_copies *hc)
     return code;
 }
 
+/* Groups from which the checks run on several threads (each group costs
+   a few hundred instructions). */
+enum { CHECK_PARALLEL_MIN = 4096 };
+
+/* Checks group g and its problems; returns how many problems are bad. */
+static int64_t check_group_problems(bb_batch *b, int64_t g, int strided)
+{
+    int64_t first = bb_group_first(b, g), last = bb_group_first(b, g + 1);
+    if (first == last) return 0;
+    int gc = bb_check_group(b, g);
+    bb_problem gp;
+    bb_group_problem(b, g, &gp);
+    unsigned needed = bb_needed_operands(b, &gp);
+    /* gecon's anorm values are read per problem (host data only) */
+    int per_problem = b->op == BB_OP_GECON && !b->device_data;
+    if (b->device_data || (strided && !per_problem)) {
+        /* strided: one base pointer per operand; device data: the pointer
+           arrays may be in device memory and are not read here */
+        int code = gc;
+        if (strided) code = first_bad(code, bb_check_problem(b, needed, 0));
+        if (!code) return 0;
+        for (int64_t i = first; i < last; i++) b->pinfo[i] = code;
+        return last - first;
+    }
+    int64_t bad = 0;
+    for (int64_t i = first; i < last; i++) {
+        int code = first_bad(gc, bb_check_problem(b, needed, i));
+        if (code) {
+            b->pinfo[i] = code;
+            bad++;
+        }
+    }
+    return bad;
+}
+
 static void execute(bb_batch *b, host_copies *hc)
 {
     /* report mode; a NULL info means report nothing */
@@ -230,37 +265,13 @@ static void execute(bb_batch *b, host_copies *hc)
     }
 
     /* per-group and per-problem checks; a problem's code is its first bad
-       argument, whether found by the group check or the pointer check */
-    b->nbad = 0;
-    for (int64_t g = 0; g < b->ngroups; g++) {
-        int64_t first = bb_group_first(b, g), last = bb_group_first(b, g + 1);
-        if (first == last) continue;
-        int gc = bb_check_group(b, g);
-        bb_problem gp;
-        bb_group_problem(b, g, &gp);
-        unsigned needed = bb_needed_operands(b, &gp);
-        /* gecon's anorm values are read per problem (host data only) */
-        int per_problem = b->op == BB_OP_GECON && !b->device_data;
-        int one_code = b->device_data || (strided && !per_problem);
-        if (one_code) {
-            /* strided: one base pointer per operand; device data: the
-               pointer arrays may be in device memory and are not read here */
-            int code = gc;
-            if (strided) code = first_bad(code, bb_check_problem(b, needed, 0));
-            if (code) {
-                for (int64_t i = first; i < last; i++) b->pinfo[i] = code;
-                b->nbad += last - first;
-            }
-            continue;
-        }
-        for (int64_t i = first; i < last; i++) {
-            int code = first_bad(gc, bb_check_problem(b, needed, i));
-            if (code) {
-                b->pinfo[i] = code;
-                b->nbad++;
-            }
-        }
-    }
+       argument, whether found by the group check or the pointer check.
+       Many groups (the variable form: one per problem) are checked in
+       parallel: the checks only read the arguments and write pinfo[i]. */
+    int64_t nbad = 0;
+#pragma omp parallel for schedule(static) reduction(+ : nbad) if (b->ngroups >= CHECK_PARALLEL_MIN)
+    for (int64_t g = 0; g < b->ngroups; g++) nbad += check_group_problems(b, g, strided);
+    b->nbad = nbad;
 
     /* with device info the backend runs even if every problem failed here:
        it writes the codes to info on the queue */
