@@ -757,14 +757,16 @@ START_TEST(test_large)
 END_TEST
 
 /* beta == 0 with NaN in C; alpha == 0 with NaN in A and B (trmm/trsm: B
-   becomes zero); both zero; every form and layout, a few sizes. */
+   becomes zero); both zero; alpha == 1 with beta 0 (NaN in C) and 1 (the
+   CPU gemm's LIBXSMM path); every form and layout, a few sizes. */
 START_TEST(test_special_scalars)
 {
     const int op = op_at(_i);
     tu_seed(3000 + 17 * (uint64_t)op + 101 * TU_PREC_ID);
-    static const double cases[][2] = {{0.75, 0.0}, {0.0, 0.5}, {0.0, 0.0}, {-1.0, 1.0}}; /* alpha, beta */
+    static const double cases[][2] = {{0.75, 0.0}, {0.0, 0.5}, {0.0, 0.0}, {-1.0, 1.0}, /* alpha, beta */
+                                      {1.0, 0.0}, {1.0, 1.0}};
     int z = 0;
-    for (int v = 0; v < 4; v++) {
+    for (int v = 0; v < 6; v++) {
         if (!has_beta(op) && v != 2) continue; /* trmm/trsm: alpha == 0 only */
         for (int layout = BblasRowMajor; layout <= BblasColMajor; layout++)
             for (int form = 0; form < NFORM; form++) {

@@ -4,7 +4,7 @@
 # backend is built when nvcc is found (PATH or /usr/local/cuda/bin).
 set -e
 PKGS="build-essential autoconf automake libtool pkg-config python3 \
-check libsubunit-dev libopenblas-dev liblapacke-dev"
+check libsubunit-dev libopenblas-dev liblapacke-dev libxsmm-dev"
 missing=""
 for p in $PKGS; do
     dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

@@ -23,7 +23,11 @@
  * imaginary part of the diagonal of A, trmm/trsm read only the uplo
  * triangle of A and, with diag Unit, not its diagonal.
  */
+#include <stdint.h>
 #include <string.h>
+#ifdef BB_HAVE_LIBXSMM
+#include <libxsmm.h>
+#endif
 #include "small.h"
 
 /* The hot loop nests are compiled for the baseline and for x86-64-v3 (AVX2,
@@ -578,6 +582,51 @@ static void gemm_tiny(const bb_problem *p, T alpha, T beta)
         }
 }
 
+#if defined(BB_HAVE_LIBXSMM) && !BB_COMPLEX
+/* LIBXSMM's JIT kernels (real precisions, alpha = 1, beta = 0 or 1, the
+   case of most batched uses): a kernel per shape, generated once and kept
+   by LIBXSMM; each thread remembers the last shape it asked for, so a
+   uniform batch dispatches once per thread.  Returns 0 if LIBXSMM has no
+   kernel for the problem (it then goes the usual way). */
+typedef struct {
+    int m, n, k, flags;
+    int64_t lda, ldb, ldc;
+    int valid;
+    void *fn;
+} xsmm_last;
+static __thread xsmm_last X(xsmm_cache);
+
+static int gemm_xsmm(const bb_problem *p, int beta0)
+{
+    if (p->lda > INT32_MAX || p->ldb > INT32_MAX || p->ldc > INT32_MAX) return 0;
+    const int flags = (p->trans != BblasNoTrans ? LIBXSMM_GEMM_FLAG_TRANS_A : 0) |
+                      (p->transb != BblasNoTrans ? LIBXSMM_GEMM_FLAG_TRANS_B : 0) |
+                      (beta0 ? LIBXSMM_GEMM_FLAG_BETA_0 : 0);
+    xsmm_last *c = &X(xsmm_cache);
+    if (!c->valid || c->m != p->m || c->n != p->n || c->k != p->k || c->flags != flags || c->lda != p->lda ||
+        c->ldb != p->ldb || c->ldc != p->ldc) {
+        const libxsmm_blasint lda = (libxsmm_blasint)p->lda, ldb = (libxsmm_blasint)p->ldb,
+                              ldc = (libxsmm_blasint)p->ldc;
+        const R one = 1, beta = beta0 ? 0 : 1;
+#if BB_PREC_NUM == 0
+        c->fn = (void *)libxsmm_smmdispatch(p->m, p->n, p->k, &lda, &ldb, &ldc, &one, &beta, &flags, NULL);
+#else
+        c->fn = (void *)libxsmm_dmmdispatch(p->m, p->n, p->k, &lda, &ldb, &ldc, &one, &beta, &flags, NULL);
+#endif
+        c->m = p->m; c->n = p->n; c->k = p->k; c->flags = flags;
+        c->lda = p->lda; c->ldb = p->ldb; c->ldc = p->ldc;
+        c->valid = 1;
+    }
+    if (!c->fn) return 0;
+#if BB_PREC_NUM == 0
+    ((libxsmm_smmfunction)c->fn)((const float *)p->a, (const float *)p->b, (float *)p->c);
+#else
+    ((libxsmm_dmmfunction)c->fn)((const double *)p->a, (const double *)p->b, (double *)p->c);
+#endif
+    return 1;
+}
+#endif
+
 int X(cpu_gemm)(bb_problem *p, bb_work *w)
 {
     const T *A = p->a, *B = p->b;
@@ -586,6 +635,9 @@ int X(cpu_gemm)(bb_problem *p, bb_work *w)
     int m = p->m, n = p->n, k = p->k;
     if (m == 0 || n == 0) return 0;
     if (k == 0 || is_zero(p->alpha)) return scale_c(w, m, n, beta, C, p->ldc, 0, 0);
+#if defined(BB_HAVE_LIBXSMM) && !BB_COMPLEX
+    if (p->alpha[0] == 1 && (p->beta[0] == 0 || p->beta[0] == 1) && gemm_xsmm(p, p->beta[0] == 0)) return 0;
+#endif
     if ((int64_t)m * n * k > BB_CPU_GEMM_OWN_MAX_MNK) {
         CBLAS(gemm)(CblasColMajor, bb_cblas_trans(p->trans), bb_cblas_trans(p->transb), m, n, k,
                     CBLAS_SCALAR(alpha), A, p->lda, B, p->ldb, CBLAS_SCALAR(beta), C, p->ldc);
