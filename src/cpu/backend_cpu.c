@@ -118,6 +118,14 @@ static void run_variable(bb_batch *b, bb_cpu_kernel k)
     free(ord);
 }
 
+/* The direct kernel for group parameters gp, or NULL (cpu.h). */
+static bb_cpu_direct direct_for(const bb_batch *b, const bb_problem *gp)
+{
+    if (b->prec == BB_P_S) return bb_s_cpu_direct(b->op, gp);
+    if (b->prec == BB_P_D) return bb_d_cpu_direct(b->op, gp);
+    return NULL;
+}
+
 static void run_groups(bb_batch *b, bb_cpu_kernel k)
 {
 #pragma omp parallel if (parallel_pays(b))
@@ -128,9 +136,17 @@ static void run_groups(bb_batch *b, bb_cpu_kernel k)
             if (first == last) continue;
             bb_problem gp;
             bb_group_problem(b, g, &gp);
+            /* the same code path for every problem: only the pointers change
+               (one worksharing loop either way: every thread meets it) */
+            bb_cpu_direct dk = direct_for(b, &gp);
+            const int oa = gp.swap_ab ? BB_B : BB_A, ob = gp.swap_ab ? BB_A : BB_B;
 #pragma omp for schedule(static) nowait
             for (int64_t i = first; i < last; i++) {
                 if (b->pinfo[i]) continue;
+                if (dk) {
+                    dk(bb_operand_ptr(b, oa, i), bb_operand_ptr(b, ob, i), bb_operand_ptr(b, BB_C, i));
+                    continue;
+                }
                 bb_problem p = gp;
                 bb_problem_data(b, i, &p);
                 b->pinfo[i] = k(&p, &w);

@@ -596,7 +596,7 @@ typedef struct {
 } xsmm_last;
 static __thread xsmm_last X(xsmm_cache);
 
-static int gemm_xsmm(const bb_problem *p, int beta0)
+static int gemm_xsmm(const bb_problem *p, int beta0, int run)
 {
     if (p->lda > INT32_MAX || p->ldb > INT32_MAX || p->ldc > INT32_MAX) return 0;
     const int flags = (p->trans != BblasNoTrans ? LIBXSMM_GEMM_FLAG_TRANS_A : 0) |
@@ -618,12 +618,28 @@ static int gemm_xsmm(const bb_problem *p, int beta0)
         c->valid = 1;
     }
     if (!c->fn) return 0;
+    if (!run) return 1;
 #if BB_PREC_NUM == 0
     ((libxsmm_smmfunction)c->fn)((const float *)p->a, (const float *)p->b, (float *)p->c);
 #else
     ((libxsmm_dmmfunction)c->fn)((const double *)p->a, (const double *)p->b, (double *)p->c);
 #endif
     return 1;
+}
+#endif
+
+#if !BB_COMPLEX
+bb_cpu_direct X(cpu_direct)(bb_op op, const bb_problem *gp)
+{
+#ifdef BB_HAVE_LIBXSMM
+    if (op == BB_OP_GEMM && gp->m > 0 && gp->n > 0 && gp->k > 0 && gp->alpha[0] == 1 &&
+        (gp->beta[0] == 0 || gp->beta[0] == 1) && gemm_xsmm(gp, gp->beta[0] == 0, 0))
+        return (bb_cpu_direct)X(xsmm_cache).fn;
+#else
+    (void)op;
+    (void)gp;
+#endif
+    return NULL;
 }
 #endif
 
@@ -636,7 +652,7 @@ int X(cpu_gemm)(bb_problem *p, bb_work *w)
     if (m == 0 || n == 0) return 0;
     if (k == 0 || is_zero(p->alpha)) return scale_c(w, m, n, beta, C, p->ldc, 0, 0);
 #if defined(BB_HAVE_LIBXSMM) && !BB_COMPLEX
-    if (p->alpha[0] == 1 && (p->beta[0] == 0 || p->beta[0] == 1) && gemm_xsmm(p, p->beta[0] == 0)) return 0;
+    if (p->alpha[0] == 1 && (p->beta[0] == 0 || p->beta[0] == 1) && gemm_xsmm(p, p->beta[0] == 0, 1)) return 0;
 #endif
     if ((int64_t)m * n * k > BB_CPU_GEMM_OWN_MAX_MNK) {
         CBLAS(gemm)(CblasColMajor, bb_cblas_trans(p->trans), bb_cblas_trans(p->transb), m, n, k,
