@@ -119,6 +119,31 @@ BB_INTERNAL void bb_execute(bb_batch *b);
 /* problem.c */
 BB_INTERNAL void bb_group_problem(const bb_batch *b, int64_t g, bb_problem *p);
 BB_INTERNAL void bb_problem_data(const bb_batch *b, int64_t i, bb_problem *p);
+/* The same, split for hot loops over a group: bb_problem_views once per
+   group parameters gp (which user operand fills each normalised slot, and
+   how it is addressed), then bb_problem_at per problem (pointers only). */
+typedef struct {
+    void *const *arr; /* pointer array, or NULL */
+    char *base;       /* else base + i * step bytes, or NULL: no operand */
+    int64_t step;
+} bb_opview;
+typedef struct {
+    bb_opview a, b, c, ipiv, x, y;
+} bb_views;
+BB_INTERNAL void bb_problem_views(const bb_batch *b, const bb_problem *gp, bb_views *v);
+static inline void *bb_view_ptr(const bb_opview *v, int64_t i)
+{
+    return v->arr ? v->arr[i] : v->base ? v->base + i * v->step : NULL;
+}
+static inline void bb_problem_at(const bb_views *v, int64_t i, bb_problem *p)
+{
+    p->a = bb_view_ptr(&v->a, i);
+    p->b = bb_view_ptr(&v->b, i);
+    p->c = bb_view_ptr(&v->c, i);
+    p->ipiv = (int *)bb_view_ptr(&v->ipiv, i);
+    p->x = bb_view_ptr(&v->x, i);
+    p->y = bb_view_ptr(&v->y, i);
+}
 BB_INTERNAL int64_t bb_group_first(const bb_batch *b, int64_t g);
 BB_INTERNAL void *bb_operand_ptr(const bb_batch *b, int o, int64_t i);
 /* bytes of one alpha (which = 0) or beta (1) value: T, or R where real */

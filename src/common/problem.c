@@ -136,14 +136,30 @@ void *bb_operand_ptr(const bb_batch *b, int o, int64_t i)
     return NULL;
 }
 
+static bb_opview opview(const bb_batch *b, int o)
+{
+    const bb_operand *d = &b->opd[o];
+    bb_opview v = {d->arr, d->arr ? NULL : d->base, d->stride * (int64_t)operand_size(b, o)};
+    return v;
+}
+
+/* The one place that maps the user's operands to the normalised slots
+   (row-major gemm exchanges A and B). */
+void bb_problem_views(const bb_batch *b, const bb_problem *gp, bb_views *v)
+{
+    v->a = opview(b, gp->swap_ab ? BB_B : BB_A);
+    v->b = opview(b, gp->swap_ab ? BB_A : BB_B);
+    v->c = opview(b, BB_C);
+    v->ipiv = opview(b, BB_IPIV);
+    v->x = opview(b, BB_X);
+    v->y = opview(b, BB_Y);
+}
+
 void bb_problem_data(const bb_batch *b, int64_t i, bb_problem *p)
 {
-    p->a = bb_operand_ptr(b, p->swap_ab ? BB_B : BB_A, i);
-    p->b = bb_operand_ptr(b, p->swap_ab ? BB_A : BB_B, i);
-    p->c = bb_operand_ptr(b, BB_C, i);
-    p->ipiv = (int *)bb_operand_ptr(b, BB_IPIV, i);
-    p->x = bb_operand_ptr(b, BB_X, i);
-    p->y = bb_operand_ptr(b, BB_Y, i);
+    bb_views v;
+    bb_problem_views(b, p, &v);
+    bb_problem_at(&v, i, p);
 }
 
 int64_t bb_group_first(const bb_batch *b, int64_t g)

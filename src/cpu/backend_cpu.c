@@ -136,19 +136,21 @@ static void run_groups(bb_batch *b, bb_cpu_kernel k)
             if (first == last) continue;
             bb_problem gp;
             bb_group_problem(b, g, &gp);
-            /* the same code path for every problem: only the pointers change
-               (one worksharing loop either way: every thread meets it) */
+            /* per problem only the pointers change (kernels do not modify
+               the problem); a direct kernel takes just those (one
+               worksharing loop either way: every thread meets it) */
             bb_cpu_direct dk = direct_for(b, &gp);
-            const int oa = gp.swap_ab ? BB_B : BB_A, ob = gp.swap_ab ? BB_A : BB_B;
+            bb_views v;
+            bb_problem_views(b, &gp, &v);
+            bb_problem p = gp;
 #pragma omp for schedule(static) nowait
             for (int64_t i = first; i < last; i++) {
                 if (b->pinfo[i]) continue;
                 if (dk) {
-                    dk(bb_operand_ptr(b, oa, i), bb_operand_ptr(b, ob, i), bb_operand_ptr(b, BB_C, i));
+                    dk(bb_view_ptr(&v.a, i), bb_view_ptr(&v.b, i), bb_view_ptr(&v.c, i));
                     continue;
                 }
-                bb_problem p = gp;
-                bb_problem_data(b, i, &p);
+                bb_problem_at(&v, i, &p);
                 b->pinfo[i] = k(&p, &w);
             }
         }

@@ -1,7 +1,9 @@
 /*
  * CPU backend internals.  A kernel computes one normalised column-major
  * problem (bb_problem, see src/common/batch.h) and returns its numerical
- * code (0, LAPACK's k > 0, or BB_INFO_NOMEM).  Kernels are generic sources
+ * code (0, LAPACK's k > 0, or BB_INFO_NOMEM); it reads the problem and
+ * never modifies it (the backend reuses one per group, changing only the
+ * data pointers).  Kernels are generic sources
  * compiled once per precision (src/common/prec.h); each precision exports a
  * table X(cpu_kernels) indexed by bb_op (kernels.c).
  */
