@@ -153,7 +153,7 @@ static inline void axpy_sub(int lo, int hi, const T *x, T *y, T u)
 
 /* Rank-1 update of columns j0 <= j < j1, rows lo..hi-1:
    a(i,j) -= x[i] * a(urow,j), four columns per pass over x. */
-static void rank1(int lo, int hi, const T *x, T *a, int64_t lda, int urow, int j0, int j1)
+static inline void rank1(int lo, int hi, const T *x, T *a, int64_t lda, int urow, int j0, int j1)
 {
     int j = j0;
     for (; j + 4 <= j1; j += 4) {
@@ -197,7 +197,7 @@ static void gemv_acc(int n, T *y, const T *a, int64_t lda, int i0, int i1, const
 
 /* Unblocked right-looking LU of the m x n column-major a; ipiv NULL: no
    pivoting.  Returns the first singular pivot (1-based) or 0. */
-static int getf2(int m, int n, T *a, int64_t lda, int *ipiv)
+static inline __attribute__((always_inline)) int getf2_body(int m, int n, T *a, int64_t lda, int *ipiv)
 {
     int info = 0, mn = imin(m, n);
     for (int k = 0; k < mn; k++) {
@@ -222,6 +222,38 @@ static int getf2(int m, int n, T *a, int64_t lda, int *ipiv)
         rank1(k + 1, m, ak, a, lda, k, k + 1, n);
     }
     return info;
+}
+
+static int getf2_any(int m, int n, T *a, int64_t lda, int *ipiv) { return getf2_body(m, n, a, lda, ipiv); }
+
+/* Square n <= 8: the same steps on a local copy whose order the compiler
+   knows (the loops unroll; the operations and so the results are those of
+   the general code), then stored back. */
+static inline __attribute__((always_inline)) int getf2_fixed(const int N, T *a, int64_t lda, int *ipiv)
+{
+    T w[8 * 8];
+    for (int j = 0; j < N; j++)
+        for (int i = 0; i < N; i++) w[i + j * N] = a[i + j * lda];
+    int info = getf2_body(N, N, w, N, ipiv);
+    for (int j = 0; j < N; j++)
+        for (int i = 0; i < N; i++) a[i + j * lda] = w[i + j * N];
+    return info;
+}
+
+static int getf2(int m, int n, T *a, int64_t lda, int *ipiv)
+{
+    if (m == n) switch (n) {
+        case 1: return getf2_fixed(1, a, lda, ipiv);
+        case 2: return getf2_fixed(2, a, lda, ipiv);
+        case 3: return getf2_fixed(3, a, lda, ipiv);
+        case 4: return getf2_fixed(4, a, lda, ipiv);
+        case 5: return getf2_fixed(5, a, lda, ipiv);
+        case 6: return getf2_fixed(6, a, lda, ipiv);
+        case 7: return getf2_fixed(7, a, lda, ipiv);
+        case 8: return getf2_fixed(8, a, lda, ipiv);
+        default: break;
+        }
+    return getf2_any(m, n, a, lda, ipiv);
 }
 
 /* LU without pivoting, recursive on column halves (LAPACK has none): the
