@@ -253,29 +253,20 @@ struct timer {
 /* ------------------------------------------------------------------------ */
 
 #ifdef BB_BENCH_DIRECT
-/* the plugin's internals, linked in statically */
-void *bb_cuda_workspace(batchblas_queue *q, size_t bytes)
+/* the plugin's internals, linked in statically: its two workspaces */
+static void *grow(batchblas_queue *q, void **buf, size_t *size, size_t bytes)
 {
-    if (q->work_size >= bytes) return q->work;
+    if (*size >= bytes) return *buf;
     CK(cudaStreamSynchronize(q->stream));
-    if (q->work) CK(cudaFree(q->work));
-    q->work = NULL;
-    q->work_size = 0;
-    if (cudaMalloc(&q->work, bytes) != cudaSuccess) return NULL;
-    q->work_size = bytes;
-    return q->work;
+    if (*buf) CK(cudaFree(*buf));
+    *buf = NULL;
+    *size = 0;
+    if (cudaMalloc(buf, bytes) != cudaSuccess) return NULL;
+    *size = bytes;
+    return *buf;
 }
-void *bb_cuda_workspace2(batchblas_queue *q, size_t bytes)
-{
-    if (q->work2_size >= bytes) return q->work2;
-    CK(cudaStreamSynchronize(q->stream));
-    if (q->work2) CK(cudaFree(q->work2));
-    q->work2 = NULL;
-    q->work2_size = 0;
-    if (cudaMalloc(&q->work2, bytes) != cudaSuccess) return NULL;
-    q->work2_size = bytes;
-    return q->work2;
-}
+void *bb_cuda_workspace(batchblas_queue *q, size_t bytes) { return grow(q, &q->work, &q->work_size, bytes); }
+void *bb_cuda_workspace2(batchblas_queue *q, size_t bytes) { return grow(q, &q->work2, &q->work2_size, bytes); }
 static batchblas_queue g_direct_q;
 static int *g_dinfo = NULL;
 static long long g_dinfo_n = 0;

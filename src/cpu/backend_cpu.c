@@ -118,12 +118,13 @@ static void run_variable(bb_batch *b, bb_cpu_kernel k)
     free(ord);
 }
 
-/* The direct kernel for group parameters gp, or NULL (cpu.h). */
+/* The direct kernel for group parameters gp, or none (cpu.h). */
 static bb_cpu_direct direct_for(const bb_batch *b, const bb_problem *gp)
 {
     if (b->prec == BB_P_S) return bb_s_cpu_direct(b->op, gp);
     if (b->prec == BB_P_D) return bb_d_cpu_direct(b->op, gp);
-    return NULL;
+    bb_cpu_direct none = {NULL, NULL};
+    return none;
 }
 
 static void run_groups(bb_batch *b, bb_cpu_kernel k)
@@ -146,8 +147,8 @@ static void run_groups(bb_batch *b, bb_cpu_kernel k)
 #pragma omp for schedule(static) nowait
             for (int64_t i = first; i < last; i++) {
                 if (b->pinfo[i]) continue;
-                if (dk) {
-                    dk(bb_view_ptr(&v.a, i), bb_view_ptr(&v.b, i), bb_view_ptr(&v.c, i));
+                if (dk.run) {
+                    dk.run(dk.kernel, bb_view_ptr(&v.a, i), bb_view_ptr(&v.b, i), bb_view_ptr(&v.c, i));
                     continue;
                 }
                 bb_problem_at(&v, i, &p);

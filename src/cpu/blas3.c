@@ -586,19 +586,22 @@ static void gemm_tiny(const bb_problem *p, T alpha, T beta)
 /* LIBXSMM's JIT kernels (real precisions, alpha = 1, beta = 0 or 1, the
    case of most batched uses): a kernel per shape, generated once and kept
    by LIBXSMM; each thread remembers the last shape it asked for, so a
-   uniform batch dispatches once per thread.  Returns 0 if LIBXSMM has no
-   kernel for the problem (it then goes the usual way). */
+   uniform batch dispatches once per thread. */
 typedef struct {
     int m, n, k, flags;
     int64_t lda, ldb, ldc;
     int valid;
-    void *fn;
+    const void *fn;
 } xsmm_last;
 static __thread xsmm_last X(xsmm_cache);
 
-static int gemm_xsmm(const bb_problem *p, int beta0, int run)
+/* The kernel for p, or NULL (other scalars or sizes, or LIBXSMM has none:
+   the problem then goes the usual way). */
+static const void *xsmm_kernel(const bb_problem *p)
 {
-    if (p->lda > INT32_MAX || p->ldb > INT32_MAX || p->ldc > INT32_MAX) return 0;
+    const int beta0 = p->beta[0] == 0;
+    if (p->m < 1 || p->n < 1 || p->k < 1 || p->alpha[0] != 1 || (!beta0 && p->beta[0] != 1)) return NULL;
+    if (p->lda > INT32_MAX || p->ldb > INT32_MAX || p->ldc > INT32_MAX) return NULL;
     const int flags = (p->trans != BblasNoTrans ? LIBXSMM_GEMM_FLAG_TRANS_A : 0) |
                       (p->transb != BblasNoTrans ? LIBXSMM_GEMM_FLAG_TRANS_B : 0) |
                       (beta0 ? LIBXSMM_GEMM_FLAG_BETA_0 : 0);
@@ -609,37 +612,39 @@ static int gemm_xsmm(const bb_problem *p, int beta0, int run)
                               ldc = (libxsmm_blasint)p->ldc;
         const R one = 1, beta = beta0 ? 0 : 1;
 #if BB_PREC_NUM == 0
-        c->fn = (void *)libxsmm_smmdispatch(p->m, p->n, p->k, &lda, &ldb, &ldc, &one, &beta, &flags, NULL);
+        c->fn = (const void *)libxsmm_smmdispatch(p->m, p->n, p->k, &lda, &ldb, &ldc, &one, &beta, &flags, NULL);
 #else
-        c->fn = (void *)libxsmm_dmmdispatch(p->m, p->n, p->k, &lda, &ldb, &ldc, &one, &beta, &flags, NULL);
+        c->fn = (const void *)libxsmm_dmmdispatch(p->m, p->n, p->k, &lda, &ldb, &ldc, &one, &beta, &flags, NULL);
 #endif
         c->m = p->m; c->n = p->n; c->k = p->k; c->flags = flags;
         c->lda = p->lda; c->ldb = p->ldb; c->ldc = p->ldc;
         c->valid = 1;
     }
-    if (!c->fn) return 0;
-    if (!run) return 1;
+    return c->fn;
+}
+
+/* Calls a kernel of xsmm_kernel (through its own, variadic, type). */
+static void xsmm_run(const void *kernel, const void *a, const void *b, void *c)
+{
 #if BB_PREC_NUM == 0
-    ((libxsmm_smmfunction)c->fn)((const float *)p->a, (const float *)p->b, (float *)p->c);
+    ((libxsmm_smmfunction)kernel)((const float *)a, (const float *)b, (float *)c);
 #else
-    ((libxsmm_dmmfunction)c->fn)((const double *)p->a, (const double *)p->b, (double *)p->c);
+    ((libxsmm_dmmfunction)kernel)((const double *)a, (const double *)b, (double *)c);
 #endif
-    return 1;
 }
 #endif
 
 #if !BB_COMPLEX
 bb_cpu_direct X(cpu_direct)(bb_op op, const bb_problem *gp)
 {
+    bb_cpu_direct d = {NULL, NULL};
 #ifdef BB_HAVE_LIBXSMM
-    if (op == BB_OP_GEMM && gp->m > 0 && gp->n > 0 && gp->k > 0 && gp->alpha[0] == 1 &&
-        (gp->beta[0] == 0 || gp->beta[0] == 1) && gemm_xsmm(gp, gp->beta[0] == 0, 0))
-        return (bb_cpu_direct)X(xsmm_cache).fn;
+    if (op == BB_OP_GEMM && (d.kernel = xsmm_kernel(gp)) != NULL) d.run = xsmm_run;
 #else
     (void)op;
     (void)gp;
 #endif
-    return NULL;
+    return d;
 }
 #endif
 
@@ -652,7 +657,11 @@ int X(cpu_gemm)(bb_problem *p, bb_work *w)
     if (m == 0 || n == 0) return 0;
     if (k == 0 || is_zero(p->alpha)) return scale_c(w, m, n, beta, C, p->ldc, 0, 0);
 #if defined(BB_HAVE_LIBXSMM) && !BB_COMPLEX
-    if (p->alpha[0] == 1 && (p->beta[0] == 0 || p->beta[0] == 1) && gemm_xsmm(p, p->beta[0] == 0, 1)) return 0;
+    const void *xk = xsmm_kernel(p);
+    if (xk) {
+        xsmm_run(xk, A, B, C);
+        return 0;
+    }
 #endif
     if ((int64_t)m * n * k > BB_CPU_GEMM_OWN_MAX_MNK) {
         CBLAS(gemm)(CblasColMajor, bb_cblas_trans(p->trans), bb_cblas_trans(p->transb), m, n, k,

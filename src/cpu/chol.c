@@ -35,18 +35,10 @@
 #  define SIMD_SUM8
 #endif
 
-#if defined(BB_PREC_S) || defined(BB_PREC_C)
-#  define RSQRT sqrtf
-#else
-#  define RSQRT sqrt
-#endif
 
 /* the small vector helpers below are always inlined */
 #define HOT static inline __attribute__((always_inline))
 
-/* real and imaginary parts in the precision of T (0 for the imaginary part of a real) */
-#define RE(x) (__real__(x))
-#define IM(x) (__imag__(x))
 
 #if BB_COMPLEX
 #  if defined(BB_PREC_C)

@@ -31,11 +31,14 @@ BB_DECLARE_KERNELS(c)
 BB_DECLARE_KERNELS(z)
 
 /* Direct kernels: for a group whose problems all take the same code path,
-   a function of the three matrix pointers alone, so that the loop over the
-   group skips the per-problem set-up.  X(cpu_direct)(op, gp) returns one or
-   NULL (then the per-problem kernel runs).  Today: real gemm through
-   LIBXSMM (alpha 1, beta 0 or 1). */
-typedef void (*bb_cpu_direct)(const void *a, const void *b, void *c);
+   run(kernel, a, b, c) needs only the three matrix pointers, so the loop
+   over the group skips the per-problem set-up.  X(cpu_direct)(op, gp)
+   returns one, or run == NULL (then the per-problem kernel runs).  Today:
+   real gemm through LIBXSMM (alpha 1, beta 0 or 1). */
+typedef struct {
+    void (*run)(const void *kernel, const void *a, const void *b, void *c);
+    const void *kernel;
+} bb_cpu_direct;
 BB_INTERNAL bb_cpu_direct bb_s_cpu_direct(bb_op op, const bb_problem *gp);
 BB_INTERNAL bb_cpu_direct bb_d_cpu_direct(bb_op op, const bb_problem *gp);
 

@@ -38,16 +38,6 @@
 #  define SIMD_SUM2(a, b)
 #endif
 
-#if defined(BB_PREC_S) || defined(BB_PREC_C)
-#  define RFABS fabsf
-#  define R_SAFMIN FLT_MIN
-#else
-#  define RFABS fabs
-#  define R_SAFMIN DBL_MIN
-#endif
-
-#define RE(x) (__real__(x))
-#define IM(x) (__imag__(x))
 
 /* Complex products written out: C's operator checks for NaN results and calls
    a library routine, which stops the vectoriser. */
@@ -63,7 +53,6 @@ static inline T mul(T a, T b) { return a * b; }
 static inline T cnj(T a) { return a; }
 #endif
 
-static inline R abs1(T x) { return RFABS(RE(x)) + RFABS(IM(x)); }
 static inline int isnan_T(T x) { return x != x; }
 static inline int imin(int a, int b) { return a < b ? a : b; }
 
@@ -93,23 +82,6 @@ static void copy_cm(int r, int c, const T *src, int64_t lds, T *dst, int64_t ldd
     for (int j = 0; j < c; j++) memcpy(dst + j * ldd, src + j * lds, (size_t)r * sizeof(T));
 }
 
-/* 0-based position in x[0..n) of the partial pivot: the first NaN, else the
-   first entry of largest |re| + |im|. */
-static inline int pivot_index(int n, const T *x)
-{
-    R best = -1;
-    int p = 0;
-    for (int i = 0; i < n; i++) {
-        R v = abs1(x[i]);
-        if (v > best) {
-            best = v;
-            p = i;
-        } else if (v != v) {
-            return i;
-        }
-    }
-    return p;
-}
 
 /* First k (1-based) with U(k,k) exactly zero or NaN, 0 if none. */
 static int first_singular(int mn, const T *a, int64_t lda)
@@ -550,7 +522,9 @@ static int first_zero_diag(int n, const T *a, int64_t lda)
     return 0;
 }
 
-int X(cpu_getri)(bb_problem *p, bb_work *w)
+/* The inverse of the factored A into out (ld ldo): A itself (getri) or B
+   (getri_oop).  Row-major data goes through a column-major copy. */
+static int getri_into(bb_problem *p, bb_work *w, T *out, int64_t ldo)
 {
     int n = p->n;
     if (n == 0) return 0;
@@ -560,34 +534,19 @@ int X(cpu_getri)(bb_problem *p, bb_work *w)
     T *s = bb_work_get(w, (nt + getri_work_size(n)) * sizeof(T));
     if (!s) return BB_INFO_NOMEM;
     if (!p->rowmajor) {
-        getri_cm(n, p->a, p->lda, p->ipiv, s);
+        if (out != p->a) copy_cm(n, n, p->a, p->lda, out, ldo);
+        getri_cm(n, out, ldo, p->ipiv, s);
         return 0;
     }
     transpose(n, n, p->a, p->lda, s, n);
     getri_cm(n, s, n, p->ipiv, s + nt);
-    transpose(n, n, s, n, p->a, p->lda);
+    transpose(n, n, s, n, out, ldo);
     return 0;
 }
 
-int X(cpu_getri_oop)(bb_problem *p, bb_work *w)
-{
-    int n = p->n;
-    if (n == 0) return 0;
-    int info = first_zero_diag(n, p->a, p->lda);
-    if (info) return info;
-    size_t nt = p->rowmajor ? (size_t)n * n : 0;
-    T *s = bb_work_get(w, (nt + getri_work_size(n)) * sizeof(T));
-    if (!s) return BB_INFO_NOMEM;
-    if (!p->rowmajor) {
-        copy_cm(n, n, p->a, p->lda, p->b, p->ldb);
-        getri_cm(n, p->b, p->ldb, p->ipiv, s);
-        return 0;
-    }
-    transpose(n, n, p->a, p->lda, s, n);
-    getri_cm(n, s, n, p->ipiv, s + nt);
-    transpose(n, n, s, n, p->b, p->ldb);
-    return 0;
-}
+int X(cpu_getri)(bb_problem *p, bb_work *w) { return getri_into(p, w, p->a, p->lda); }
+
+int X(cpu_getri_oop)(bb_problem *p, bb_work *w) { return getri_into(p, w, p->b, p->ldb); }
 
 /* ---- condition estimate --------------------------------------------------- */
 

@@ -26,22 +26,6 @@
 #  define SIMD_SUM_MAX(s, m)
 #endif
 
-#if defined(BB_PREC_S) || defined(BB_PREC_C)
-#  define RFABS fabsf
-#  define RSQRT sqrtf
-#  define RHYPOT hypotf
-#  define R_SAFMIN FLT_MIN
-#  define R_HUGE FLT_MAX
-#else
-#  define RFABS fabs
-#  define RSQRT sqrt
-#  define RHYPOT hypot
-#  define R_SAFMIN DBL_MIN
-#  define R_HUGE DBL_MAX
-#endif
-
-#define RE(x) (__real__(x))
-#define IM(x) (__imag__(x))
 
 #if BB_COMPLEX
 static inline T mk(R re, R im) { return __builtin_complex(re, im); }
@@ -62,7 +46,6 @@ static inline T mul(T a, T b) { return a * b; }
 static inline R absT(T x) { return RFABS(x); }
 #endif
 
-static inline R abs1(T x) { return RFABS(RE(x)) + RFABS(IM(x)); }
 
 /* v = max(v, s), NaN sticks (as LAPACK's lange) */
 static inline R max_nan(R v, R s) { return (v < s || s != s) ? s : v; }
@@ -170,23 +153,6 @@ int X(cpu_lange)(bb_problem *p, bb_work *w)
 
 /* ---- gecond ---------------------------------------------------------------- */
 
-/* 0-based position in x[0..n) of the partial pivot: the first NaN, else the
-   first entry of largest |re| + |im| (the rule of the LU kernels). */
-static inline int pivot_index(int n, const T *x)
-{
-    R best = -1;
-    int p = 0;
-    for (int i = 0; i < n; i++) {
-        R v = abs1(x[i]);
-        if (v > best) {
-            best = v;
-            p = i;
-        } else if (v != v) {
-            return i;
-        }
-    }
-    return p;
-}
 
 static inline void swap_T(T *x, T *y)
 {

@@ -1,6 +1,8 @@
 /* Shared helpers of the CPU kernels (precision-generic, include after prec.h). */
 #ifndef BB_CPU_SMALL_H
 #define BB_CPU_SMALL_H
+#include <float.h>
+#include <math.h>
 #include <cblas.h>
 #include "prec.h"
 #include "cpu.h"
@@ -17,6 +19,45 @@
 #else
 #  define OWN_MAX(op) BB_CPU_##op##_OWN_MAX_Z
 #endif
+
+/* Real functions in the precision of R, and the parts of a T (the imaginary
+   part of a real is 0). */
+#if defined(BB_PREC_S) || defined(BB_PREC_C)
+#  define RFABS fabsf
+#  define RSQRT sqrtf
+#  define RHYPOT hypotf
+#  define R_SAFMIN FLT_MIN
+#  define R_HUGE FLT_MAX
+#else
+#  define RFABS fabs
+#  define RSQRT sqrt
+#  define RHYPOT hypot
+#  define R_SAFMIN DBL_MIN
+#  define R_HUGE DBL_MAX
+#endif
+#define RE(x) (__real__(x))
+#define IM(x) (__imag__(x))
+
+/* |re| + |im|: LAPACK's cabs1, the pivot measure of the LU kernels */
+static inline R abs1(T x) { return RFABS(RE(x)) + RFABS(IM(x)); }
+
+/* 0-based position in x[0..n) of the partial pivot: the first NaN, else the
+   first entry of largest |re| + |im| (getrf and gecond). */
+static inline int pivot_index(int n, const T *x)
+{
+    R best = -1;
+    int p = 0;
+    for (int i = 0; i < n; i++) {
+        R v = abs1(x[i]);
+        if (v > best) {
+            best = v;
+            p = i;
+        } else if (v != v) {
+            return i;
+        }
+    }
+    return p;
+}
 
 static inline T bb_alpha(const bb_problem *p) { return MAKE_T(p->alpha[0], p->alpha[1]); }
 static inline T bb_beta(const bb_problem *p) { return MAKE_T(p->beta[0], p->beta[1]); }

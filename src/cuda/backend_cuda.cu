@@ -1136,11 +1136,6 @@ static int cu_store(batchblas_queue_t pq, void *dst, const void *src, size_t byt
 /* Device data                                                                */
 /* ------------------------------------------------------------------------- */
 
-static unsigned grid_for(int64_t n, unsigned block)
-{
-    int64_t g = (n + block - 1) / block;
-    return g < 1 ? 1u : (unsigned)std::min<int64_t>(g, BB_CUDA_MAX_GRID);
-}
 
 /* Variable form: the launches' codes (sorted order) back to problem order. */
 __global__ void bb_scatter_codes(const int *dinfo, const int64_t *idx, int *codes, int64_t n)
@@ -1198,11 +1193,11 @@ static cudaError_t fold_info(const bb_batch *b, cudaStream_t st, const int *code
 {
     cudaError_t e = chk(cudaMemsetAsync(first, 0xff, (size_t)nf * sizeof *first, st));
     if (e != cudaSuccess) return e;
-    bb_fold_codes<<<grid_for(b->count, 256), 256, 0, st>>>(codes, b->count, b->mode, gstart, b->ngroups,
+    bb_fold_codes<<<bb_grid(b->count, 256), 256, 0, st>>>(codes, b->count, b->mode, gstart, b->ngroups,
                                                            first, nf, b->info);
     e = chk(cudaGetLastError());
     if (e != cudaSuccess) return e;
-    bb_fold_first<<<grid_for(nf, 256), 256, 0, st>>>(codes, first, nf, b->info);
+    bb_fold_first<<<bb_grid(nf, 256), 256, 0, st>>>(codes, first, nf, b->info);
     return chk(cudaGetLastError());
 }
 
@@ -1318,7 +1313,7 @@ static void run_device(bb_batch *b)
             const bb_operand &d = b->opd[orig[o]];
             void **dst = (void **)(scr + off_arr[o]);
             if (d.arr && dev_arr[o]) { /* variable form, device array: gather on the device */
-                bb_gather_ptrs<<<grid_for(n_arr, 256), 256, 0, st>>>(d.arr, (const int64_t *)(scr + off_idx), dst, n_arr);
+                bb_gather_ptrs<<<bb_grid(n_arr, 256), 256, 0, st>>>(d.arr, (const int64_t *)(scr + off_idx), dst, n_arr);
                 e = chk(cudaGetLastError());
             } else {
                 if (d.arr && !var) { /* host array, used as is */
@@ -1383,7 +1378,7 @@ static void run_device(bb_batch *b)
                 if (b->nbad == 0) e = chk(cudaMemsetAsync(codes, 0, (size_t)b->count * sizeof(int), st));
                 else e = chk(cudaMemcpyAsync(codes, b->pinfo, (size_t)b->count * sizeof(int), cudaMemcpyHostToDevice, st));
                 if (e == cudaSuccess && nidx > 0) {
-                    bb_scatter_codes<<<grid_for(nidx, 256), 256, 0, st>>>(dinfo, (const int64_t *)(scr + off_idx),
+                    bb_scatter_codes<<<bb_grid(nidx, 256), 256, 0, st>>>(dinfo, (const int64_t *)(scr + off_idx),
                                                                           codes, nidx);
                     e = chk(cudaGetLastError());
                 }

@@ -59,6 +59,16 @@ bb_dev_opd view(const ctx &c, const bb_dev_opd &o, int64_t off)
     return v;
 }
 
+/* Matrices packed in workspace, `stride` elements apart. */
+bb_dev_opd workspace_opd(void *w, int64_t stride)
+{
+    bb_dev_opd o;
+    memset(&o, 0, sizeof o);
+    o.base = (char *)w;
+    o.stride = stride;
+    return o;
+}
+
 bb_problem blank(void)
 {
     bb_problem p;
@@ -168,10 +178,9 @@ __global__ void k_info_show(int *info, int64_t n, int off)
 cudaError_t info_pass(const ctx &c, const bb_dev_batch &d, int show, int off)
 {
     if (!d.info) return cudaSuccess;
-    int64_t g = (d.count + 255) / 256;
-    if (g > (int64_t)BB_CUDA_MAX_GRID) g = BB_CUDA_MAX_GRID;
-    if (show) k_info_show<<<(unsigned)g, 256, 0, c.q->stream>>>(d.info, d.count, off);
-    else k_info_hide<<<(unsigned)g, 256, 0, c.q->stream>>>(d.info, d.count);
+    const unsigned g = bb_grid(d.count, 256);
+    if (show) k_info_show<<<g, 256, 0, c.q->stream>>>(d.info, d.count, off);
+    else k_info_hide<<<g, 256, 0, c.q->stream>>>(d.info, d.count);
     return cudaGetLastError();
 }
 
@@ -299,9 +308,9 @@ __global__ void k_lu_merge(const bb_dev_batch d, int *t, int j, int jb)
 }
 
 /* Row interchanges j..j+jb-1 (global pivots) on the columns outside
-   [j, j+jb); element (r, c) at r * rs + c * cs.  A block per problem. */
+   [j, j+jb), column-major.  A block per problem. */
 template <typename T>
-__global__ void k_laswp(const bb_dev_batch d, const int *t, int n, int j, int jb, int64_t rs, int64_t cs)
+__global__ void k_laswp(const bb_dev_batch d, const int *t, int n, int j, int jb, int64_t lda)
 {
     for (int64_t i = blockIdx.x; i < d.count; i += gridDim.x) {
         if (t[i] < 0) continue;
@@ -312,7 +321,7 @@ __global__ void k_laswp(const bb_dev_batch d, const int *t, int n, int j, int jb
             for (int k = j; k < j + jb; k++) {
                 const int p = ip[k] - 1;
                 if (p == k) continue;
-                T *x = A + k * rs + col * cs, *y = A + p * rs + col * cs;
+                T *x = A + k + col * lda, *y = A + p + col * lda;
                 const T tmp = *x;
                 *x = *y;
                 *y = tmp;
@@ -321,12 +330,6 @@ __global__ void k_laswp(const bb_dev_batch d, const int *t, int n, int j, int jb
     }
 }
 
-unsigned grid_of(int64_t n, int bs)
-{
-    int64_t g = (n + bs - 1) / bs;
-    if (g > (int64_t)BB_CUDA_MAX_GRID) g = BB_CUDA_MAX_GRID;
-    return g < 1 ? 1u : (unsigned)g;
-}
 
 /* t: workspace for d.count codes */
 template <typename T>
@@ -336,7 +339,7 @@ cudaError_t getrf_core(const ctx &c, const bb_problem &p, const bb_dev_batch &d,
     const int64_t lda = p.lda;
     const double one[2] = {1, 0};
     if (!d.info) return cudaErrorInvalidValue;
-    k_lu_flags<<<grid_of(d.count, 256), 256, 0, c.q->stream>>>(d.info, t, d.count);
+    k_lu_flags<<<bb_grid(d.count, 256), 256, 0, c.q->stream>>>(d.info, t, d.count);
     cudaError_t e = cudaGetLastError();
     bb_dev_batch s = d; /* the update steps: skip only argument errors */
     s.info = t;
@@ -359,11 +362,11 @@ cudaError_t getrf_core(const ctx &c, const bb_problem &p, const bb_dev_batch &d,
         if (e != cudaSuccess) break;
         bb_dev_batch md = d;
         if (!pivot) md.opd[BB_IPIV].ptr = NULL, md.opd[BB_IPIV].base = NULL;
-        k_lu_merge<<<grid_of(d.count, 256), 256, 0, c.q->stream>>>(md, t, j, jb);
+        k_lu_merge<<<bb_grid(d.count, 256), 256, 0, c.q->stream>>>(md, t, j, jb);
         if ((e = cudaGetLastError()) != cudaSuccess) break;
         /* 2. the interchanges, on the other columns */
         if (pivot && n > jb) {
-            k_laswp<T><<<grid_of(d.count, 1), 128, 0, c.q->stream>>>(s, t, n, j, jb, 1, lda);
+            k_laswp<T><<<bb_grid(d.count, 1), 128, 0, c.q->stream>>>(s, t, n, j, jb, lda);
             if ((e = cudaGetLastError()) != cudaSuccess) break;
         }
         if (q <= 0) continue;
@@ -466,15 +469,12 @@ cudaError_t getrf_T(const ctx &c, const bb_problem &p, const bb_dev_batch &d, in
     for (int64_t first = 0; first < d.count; first += chunk) {
         const int64_t cnt = d.count - first < chunk ? d.count - first : chunk;
         const bb_dev_batch s = slice(c, d, first, cnt);
-        const unsigned g = grid_of(cnt, 1);
+        const unsigned g = bb_grid(cnt, 1);
         k_rm_to_cm<T><<<g, 256, 0, c.q->stream>>>(s, p.m, p.n, p.lda, W, 0);
         cudaError_t e = cudaGetLastError();
         if (e != cudaSuccess) return e;
         bb_dev_batch ws = s;
-        ws.opd[BB_A].ptr = NULL;
-        ws.opd[BB_A].off = 0;
-        ws.opd[BB_A].base = (char *)W;
-        ws.opd[BB_A].stride = (int64_t)p.m * p.n;
+        ws.opd[BB_A] = workspace_opd(W, (int64_t)p.m * p.n);
         if ((e = getrf_core<T>(c, cp, ws, pivot, t)) != cudaSuccess) return e;
         k_rm_to_cm<T><<<g, 256, 0, c.q->stream>>>(s, p.m, p.n, p.lda, W, 1);
         if ((e = cudaGetLastError()) != cudaSuccess) return e;
@@ -568,18 +568,14 @@ cudaError_t getri_T(const ctx &c, const bb_problem &p, const bb_dev_batch &d, in
         const int64_t cnt = d.count - first < chunk ? d.count - first : chunk;
         bb_dev_batch s = slice(c, d, first, cnt);
         s.masked = 1;
-        const int64_t g = cnt < (int64_t)BB_CUDA_MAX_GRID ? cnt : (int64_t)BB_CUDA_MAX_GRID;
-        k_getri_prep<T><<<(unsigned)g, 256, (size_t)(n + 1) * sizeof(int), c.q->stream>>>(s, n, p.lda, W, ldx);
+        k_getri_prep<T><<<bb_grid(cnt, 1), 256, (size_t)(n + 1) * sizeof(int), c.q->stream>>>(s, n, p.lda, W, ldx);
         cudaError_t e = cudaGetLastError();
         if (e != cudaSuccess) return e;
         /* L U X = X: the triangles from W (ld n, stride n^2) or A itself */
         bb_dev_batch t = s;
         int64_t ldf = p.lda;
         if (W) {
-            t.opd[BB_A].ptr = NULL;
-            t.opd[BB_A].off = 0;
-            t.opd[BB_A].base = (char *)W;
-            t.opd[BB_A].stride = (int64_t)n * n;
+            t.opd[BB_A] = workspace_opd(W, (int64_t)n * n);
             ldf = n;
         }
         t.opd[BB_B] = oop ? s.opd[BB_B] : s.opd[BB_A];
@@ -607,7 +603,7 @@ template <typename T>
 cudaError_t getri_L(const ctx &c, const bb_problem &p, const bb_dev_batch &d, int oop)
 {
     if (!p.rowmajor) return getri_T<T>(c, p, d, oop);
-    const unsigned g = grid_of(d.count, 1);
+    const unsigned g = bb_grid(d.count, 1);
     k_transpose_sq<T><<<g, 256, 0, c.q->stream>>>(d, BB_A, p.n, p.lda, 0);
     cudaError_t e = cudaGetLastError();
     bb_problem cp = p;

@@ -115,3 +115,11 @@ int bb_cuda_launch_supports(bb_op op, bb_prec prec);
 /* Grid helper: problems per launch are 64-bit; kernels loop over
    blockIdx.x + k * gridDim.x, so grids never exceed this many blocks. */
 #define BB_CUDA_MAX_GRID 65535u
+
+/* Blocks for n items at per_block items a block: at least 1, at most
+   BB_CUDA_MAX_GRID (the kernels loop over the rest). */
+static inline unsigned bb_grid(int64_t n, int per_block)
+{
+    int64_t g = (n + per_block - 1) / per_block;
+    return g < 1 ? 1u : g > (int64_t)BB_CUDA_MAX_GRID ? BB_CUDA_MAX_GRID : (unsigned)g;
+}

@@ -67,24 +67,27 @@ static int small_limit(bb_prec prec)
     return lim < bb_small_max(prec) ? lim : bb_small_max(prec);
 }
 
+/* A switch from the environment, read once into *cache: "0" turns it
+   off, any other value on, unset leaves the default. */
+static int env_switch(const char *name, int dflt, int *cache)
+{
+    if (*cache < 0) {
+        const char *e = getenv(name);
+        *cache = e ? strcmp(e, "0") != 0 : dflt;
+    }
+    return *cache;
+}
+
 static int small_enabled(void)
 {
     static int v = -1;
-    if (v < 0) {
-        const char *e = getenv("BATCHBLAS_CUDA_SMALL");
-        v = !(e && !strcmp(e, "0"));
-    }
-    return v;
+    return env_switch("BATCHBLAS_CUDA_SMALL", 1, &v);
 }
 
 static int blocked_on(void)
 {
     static int v = -1;
-    if (v < 0) {
-        const char *e = getenv("BATCHBLAS_CUDA_BLOCKED");
-        v = !(e && !strcmp(e, "0"));
-    }
-    return v;
+    return env_switch("BATCHBLAS_CUDA_BLOCKED", 1, &v);
 }
 
 /* The blocked LU family (getrf, getrfnp, getri, getri_oop above the
@@ -94,11 +97,7 @@ static int blocked_on(void)
 static int blocked_lu_on(void)
 {
     static int v = -1;
-    if (v < 0) {
-        const char *e = getenv("BATCHBLAS_CUDA_BLOCKED_LU");
-        v = blocked_on() && e && !strcmp(e, "1");
-    }
-    return v;
+    return blocked_on() && env_switch("BATCHBLAS_CUDA_BLOCKED_LU", 0, &v);
 }
 
 static choice decide(bb_op op, bb_prec prec, const bb_problem &p, batchblas_queue *q)

@@ -71,11 +71,6 @@ constexpr int bb_small_threads(int N, int smem_per_group)
          : (64 / N) * smem_per_group <= 48 * 1024 ? 64 : 32;
 }
 
-static inline unsigned bb_small_grid(int64_t count, int per_block)
-{
-    int64_t g = (count + per_block - 1) / per_block;
-    return (unsigned)(g < (int64_t)BB_CUDA_MAX_GRID ? g : (int64_t)BB_CUDA_MAX_GRID);
-}
 
 /* Runs f<T>() for the element type of prec. */
 #define BB_SMALL_BY_PREC(prec, CALL)                                   \

@@ -96,7 +96,7 @@ template <typename T, int N>
 cudaError_t run_potrf(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q)
 {
     constexpr int BS = bb_small_threads(N, 2 * N * (int)sizeof(T));
-    k_potrf<T, N, BS><<<bb_small_grid(d.count, BS / N), BS, 0, q->stream>>>(d, p.n, p.lda, p.uplo == BblasUpper);
+    k_potrf<T, N, BS><<<bb_grid(d.count, BS / N), BS, 0, q->stream>>>(d, p.n, p.lda, p.uplo == BblasUpper);
     return cudaGetLastError();
 }
 
@@ -104,7 +104,7 @@ template <typename T, int N>
 cudaError_t run_potrs(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int factor)
 {
     constexpr int BS = bb_small_threads(N, (int)sizeof(potrs_smem<T, N>));
-    const unsigned grid = bb_small_grid(d.count, BS / N);
+    const unsigned grid = bb_grid(d.count, BS / N);
     const int up = p.uplo == BblasUpper;
     if (factor)
         k_potrs<T, N, BS, true><<<grid, BS, 0, q->stream>>>(d, p.n, p.nrhs, p.lda, p.ldb, up, p.rhs_right);

@@ -120,7 +120,7 @@ template <typename T, int N>
 cudaError_t run_gecond(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q)
 {
     constexpr int BS = bb_small_threads(N, (int)sizeof(cond_smem<T, N>));
-    k_gecond<T, N, BS><<<bb_small_grid(d.count, BS / N), BS, 0, q->stream>>>(d, p.n, p.lda, p.norm == BblasInfNorm);
+    k_gecond<T, N, BS><<<bb_grid(d.count, BS / N), BS, 0, q->stream>>>(d, p.n, p.lda, p.norm == BblasInfNorm);
     return cudaGetLastError();
 }
 

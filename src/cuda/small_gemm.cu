@@ -84,7 +84,7 @@ cudaError_t run_gemm(const bb_problem &p, const bb_dev_batch &d, batchblas_queue
     constexpr int BS = bb_small_threads(N, (int)sizeof(gemm_smem<T, N>));
     const T alpha = bb_make<T>(p.alpha[0], p.alpha[1]), beta = bb_make<T>(p.beta[0], p.beta[1]);
     const int az = p.alpha[0] == 0 && p.alpha[1] == 0, bz = p.beta[0] == 0 && p.beta[1] == 0;
-    k_gemm<T, N, BS, TA, TB><<<bb_small_grid(d.count, BS / N), BS, 0, q->stream>>>(
+    k_gemm<T, N, BS, TA, TB><<<bb_grid(d.count, BS / N), BS, 0, q->stream>>>(
         d, p.trans == BblasConjTrans, p.transb == BblasConjTrans, p.m, p.n, p.k, p.lda, p.ldb, p.ldc, alpha, beta, az, bz);
     return cudaGetLastError();
 }
@@ -202,7 +202,7 @@ cudaError_t cublas_gemm_T(const bb_problem &p, const bb_dev_batch &d, batchblas_
             T *dummy = (T *)w;
             const T **wa = (const T **)(w + foot), **wb = wa + d.count;
             T **wc = (T **)(wb + d.count);
-            k_gemm_ptrs<T><<<bb_small_grid(d.count, 256), 256, 0, q->stream>>>(d, dummy, wa, wb, wc);
+            k_gemm_ptrs<T><<<bb_grid(d.count, 256), 256, 0, q->stream>>>(d, dummy, wa, wb, wc);
             cudaError_t e = cudaGetLastError();
             if (e != cudaSuccess) return e;
             pa = wa; pb = wb; pc = wc;

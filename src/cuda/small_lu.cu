@@ -96,7 +96,7 @@ template <typename T, int N>
 cudaError_t run_getrf(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int pivot)
 {
     constexpr int BS = bb_small_threads(N, 2 * N * (int)sizeof(T));
-    k_getrf<T, N, BS><<<bb_small_grid(d.count, BS / N), BS, 0, q->stream>>>(d, p.m, p.n, p.lda, p.rowmajor, pivot);
+    k_getrf<T, N, BS><<<bb_grid(d.count, BS / N), BS, 0, q->stream>>>(d, p.m, p.n, p.lda, p.rowmajor, pivot);
     return cudaGetLastError();
 }
 
@@ -207,7 +207,7 @@ template <typename T, int N>
 cudaError_t run_getri(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int oop)
 {
     constexpr int BS = bb_small_threads(N, (int)sizeof(getri_smem<T, N>));
-    k_getri<T, N, BS><<<bb_small_grid(d.count, BS / N), BS, 0, q->stream>>>(d, p.n, p.lda, p.ldb, p.rowmajor, oop);
+    k_getri<T, N, BS><<<bb_grid(d.count, BS / N), BS, 0, q->stream>>>(d, p.n, p.lda, p.ldb, p.rowmajor, oop);
     return cudaGetLastError();
 }
 

@@ -73,7 +73,7 @@ cudaError_t run_trsm(const bb_problem &p, const bb_dev_batch &d, batchblas_queue
     constexpr int BS = bb_small_threads(N, (int)sizeof(trsm_smem<T, N>));
     const T alpha = bb_make<T>(p.alpha[0], p.alpha[1]);
     const int az = p.alpha[0] == 0 && p.alpha[1] == 0;
-    k_trsm<T, N, BS><<<bb_small_grid(d.count, BS / N), BS, 0, q->stream>>>(
+    k_trsm<T, N, BS><<<bb_grid(d.count, BS / N), BS, 0, q->stream>>>(
         d, p.side == BblasLeft, p.uplo == BblasUpper, p.trans != BblasNoTrans, p.trans == BblasConjTrans,
         p.diag == BblasUnit, p.m, p.n, p.lda, p.ldb, alpha, az);
     return cudaGetLastError();
