@@ -3,7 +3,7 @@
 # (carry .devcarry).  Runs the whole GPU proof in one go and writes logs to
 # $OUT (or ./gpu-out), then prints a short summary last:
 #   tests  the device-data test, every Check suite on the CUDA backend (and
-#          the LU suite again with BATCHBLAS_CUDA_BLOCKED_LU=1), and
+#          the LU suite again with BATCHBLAS_CUDA_BLOCKED_LU=0), and
 #          compute-sanitizer memcheck on GPU_SANITIZE (suite/case pairs),
 #          all at once (separate processes sharing the GPU)
 #   bench  batchblas-bench-gpu (GPU_BENCH_ARGS), alone on the GPU
@@ -33,10 +33,10 @@ if [ "$phase" = tests ] || [ "$phase" = all ]; then
         BATCHBLAS_BACKEND=cuda CK_FORK=no CK_RUN_SUITE=$s OMP_WAIT_POLICY=passive OMP_NUM_THREADS=2 \
             run suite_$s "$T" "$D/bin/runner" &
     done
-    # the LU suite with the blocked LU family on (off by default until this
-    # passes: src/cuda/launch.cu, BATCHBLAS_CUDA_BLOCKED_LU)
-    BATCHBLAS_CUDA_BLOCKED_LU=1 BATCHBLAS_BACKEND=cuda CK_FORK=no CK_RUN_SUITE=lu OMP_WAIT_POLICY=passive \
-        OMP_NUM_THREADS=2 run blocked_lu "$T" "$D/bin/runner" &
+    # the LU suite with the blocked LU family off (generic kernels above the
+    # register bound: src/cuda/launch.cu, BATCHBLAS_CUDA_BLOCKED_LU)
+    BATCHBLAS_CUDA_BLOCKED_LU=0 BATCHBLAS_BACKEND=cuda CK_FORK=no CK_RUN_SUITE=lu OMP_WAIT_POLICY=passive \
+        OMP_NUM_THREADS=2 run unblocked_lu_only "$T" "$D/bin/runner" &
     # GPU_ALSO_UNBLOCKED=1: the affected suites once more with the blocked
     # drivers off (BATCHBLAS_CUDA_BLOCKED=0: register + generic kernels only)
     if [ "${GPU_ALSO_UNBLOCKED:-0}" = 1 ]; then
@@ -50,6 +50,14 @@ if [ "$phase" = tests ] || [ "$phase" = all ]; then
             s=${sc%/*}; c=${sc#*/}
             BATCHBLAS_BACKEND=cuda CK_FORK=no CK_RUN_SUITE=$s CK_RUN_CASE=$c OMP_NUM_THREADS=2 \
                 run "memcheck_${s}_$c" "$T" compute-sanitizer --tool memcheck --error-exitcode 9 "$D/bin/runner" &
+        done
+    fi
+    # racecheck (shared-memory hazards) on cases whose kernels use shared memory
+    if command -v compute-sanitizer >/dev/null; then
+        for sc in ${GPU_RACECHECK:-chol/dposv lu/lu_d norm/norm_d blas3/dblas3}; do
+            s=${sc%/*}; c=${sc#*/}
+            BATCHBLAS_BACKEND=cuda CK_FORK=no CK_RUN_SUITE=$s CK_RUN_CASE=$c OMP_NUM_THREADS=2 \
+                run "racecheck_${s}_$c" "$T" compute-sanitizer --tool racecheck --error-exitcode 9 "$D/bin/runner" &
         done
     fi
     wait

@@ -13,7 +13,7 @@
  *                                  getri_oop as two such trsm;
  *                                  getrf, getrfnp: right-looking blocked LU
  *                                  (generic kernel on the panels); the LU
- *                                  family only with BATCHBLAS_CUDA_BLOCKED_LU=1
+ *                                  family off with BATCHBLAS_CUDA_BLOCKED_LU=0
  *   generic kernels (generic.cu)   everything else
  *
  * BATCHBLAS_CUDA_SMALL=0 in the environment sends every launch to the
@@ -91,13 +91,12 @@ static int blocked_on(void)
 }
 
 /* The blocked LU family (getrf, getrfnp, getri, getri_oop above the
-   register bound) is off unless BATCHBLAS_CUDA_BLOCKED_LU=1: its current
-   form (row-major through transposition) has not yet passed the GPU suite,
-   so the generic kernels, which have, serve these sizes by default. */
+   register bound): on by default; BATCHBLAS_CUDA_BLOCKED_LU=0 sends these
+   sizes to the generic kernels (to compare). */
 static int blocked_lu_on(void)
 {
     static int v = -1;
-    return blocked_on() && env_switch("BATCHBLAS_CUDA_BLOCKED_LU", 0, &v);
+    return blocked_on() && env_switch("BATCHBLAS_CUDA_BLOCKED_LU", 1, &v);
 }
 
 static choice decide(bb_op op, bb_prec prec, const bb_problem &p, batchblas_queue *q)
