@@ -215,6 +215,7 @@ struct timer {
     cudaEvent_t a, b;
     void *flush = NULL;
     size_t flush_bytes = 0;
+    double host_us = 0; /* median host time inside call() of the last run() */
     void init(cudaStream_t st)
     {
         s = st;
@@ -230,13 +231,16 @@ struct timer {
     double run(int reps, C call, Rs restore)
     {
         std::vector<float> t;
+        std::vector<double> h;
         for (int r = 0; r < 2; r++) { restore(); call(); }
         CK(cudaStreamSynchronize(s));
         for (int r = 0; r < reps; r++) {
             restore();
             CK(cudaMemsetAsync(flush, r & 0xff, flush_bytes, s));
             CK(cudaEventRecord(a, s));
+            const double h0 = tu_now();
             call();
+            h.push_back(1e6 * (tu_now() - h0));
             CK(cudaEventRecord(b, s));
             CK(cudaEventSynchronize(b));
             float ms;
@@ -244,6 +248,8 @@ struct timer {
             t.push_back(ms);
         }
         std::sort(t.begin(), t.end());
+        std::sort(h.begin(), h.end());
+        host_us = h[h.size() / 2];
         return t[t.size() / 2];
     }
 };
@@ -481,6 +487,7 @@ struct row {
     int n;
     long long batch;
     double ours_ms, gflops, gbs, pct_bw, floor_ms, ours_floor;
+    double call_us; /* host time inside our call(s) (median) */
     double vendor_ms, vendor_floor, speedup, err;
     const char *vendor;
     bool ok;
@@ -601,6 +608,7 @@ static void bench_row(ctx &c, int r, int n)
     };
     double ours = c.tm.run(c.o.reps, [&] { info_none[0] = BblasErrorsReportNone; call_ours(info_none); },
                            [&] { if (r == R_TRSM || r == R_POTRS) restoreB(); else restoreA(); });
+    const double call_us = c.tm.host_us;
     CK(cudaStreamSynchronize(s));
     CK(cudaGetLastError());
 
@@ -741,6 +749,7 @@ static void bench_row(ctx &c, int r, int n)
     w.n = n;
     w.batch = count;
     w.ours_ms = ours;
+    w.call_us = call_us;
     w.gflops = fl / (ours * 1e-3) / 1e9;
     w.gbs = by / (ours * 1e-3) / 1e9;
     w.pct_bw = 100.0 * by / (ours * 1e-3) / c.copy_bw;
@@ -765,8 +774,8 @@ static void bench_row(ctx &c, int r, int n)
         snprintf(vf, sizeof vf, "%.2fx", w.vendor_floor);
     }
     if (!std::isnan(w.speedup)) snprintf(sp, sizeof sp, "%.2fx", w.speedup);
-    printf("%-7s %c %4d %8lld %9.4f %9.1f %7.1f %5.1f%% %9.4f %6.2fx %9s %7s %7s %8.2g %-4s %s\n", w.routine, w.prec,
-           w.n, w.batch, w.ours_ms, w.gflops, w.gbs, w.pct_bw, w.floor_ms, w.ours_floor, vm, vf, sp, w.err,
+    printf("%-7s %c %4d %8lld %9.4f %7.1f %9.1f %7.1f %5.1f%% %9.4f %6.2fx %9s %7s %7s %8.2g %-4s %s\n", w.routine,
+           w.prec, w.n, w.batch, w.ours_ms, w.call_us, w.gflops, w.gbs, w.pct_bw, w.floor_ms, w.ours_floor, vm, vf, sp, w.err,
            w.ok ? "ok" : "FAIL", w.vendor);
     fflush(stdout);
     b.release();
@@ -945,8 +954,8 @@ int main(int argc, char **argv)
     ceilings(c);
     printf("ceilings: copy %.0f GB/s (read + write), DGEMM %.1f TFLOP/s, SGEMM %.1f TFLOP/s\n", c.copy_bw / 1e9,
            c.gemm_rate[1] / 1e12, c.gemm_rate[0] / 1e12);
-    printf("%-7s %c %4s %8s %9s %9s %7s %6s %9s %7s %9s %7s %7s %8s %-4s %s\n", "routine", 'p', "n", "batch", "ours_ms",
-           "GFLOP/s", "GB/s", "%bw", "floor_ms", "ours/fl", "vend_ms", "ven/fl", "speedup", "err", "ok", "vendor");
+    printf("%-7s %c %4s %8s %9s %7s %9s %7s %6s %9s %7s %9s %7s %7s %8s %-4s %s\n", "routine", 'p', "n", "batch", "ours_ms",
+           "call_us", "GFLOP/s", "GB/s", "%bw", "floor_ms", "ours/fl", "vend_ms", "ven/fl", "speedup", "err", "ok", "vendor");
     for (int r = 0; r < R_N; r++) {
         if (!c.o.routine[r]) continue;
         for (char p : c.o.precs)
@@ -967,11 +976,11 @@ int main(int argc, char **argv)
             fprintf(f, "# copy_GBps=%.1f dgemm_TFLOPs=%.2f sgemm_TFLOPs=%.2f device=%s\n", c.copy_bw / 1e9,
                     c.gemm_rate[1] / 1e12, c.gemm_rate[0] / 1e12, prop.name);
             fprintf(f, "routine,prec,n,batch,ours_ms,gflops,gbs,pct_copy_bw,floor_ms,ours_over_floor,vendor_ms,"
-                       "vendor_over_floor,speedup,err_ratio,ok,vendor\n");
+                       "vendor_over_floor,speedup,err_ratio,ok,vendor,call_us\n");
             for (const row &w : c.rows)
-                fprintf(f, "%s,%c,%d,%lld,%.6f,%.3f,%.3f,%.2f,%.6f,%.4f,%.6f,%.4f,%.4f,%.4g,%s,%s\n", w.routine, w.prec,
-                        w.n, w.batch, w.ours_ms, w.gflops, w.gbs, w.pct_bw, w.floor_ms, w.ours_floor, w.vendor_ms,
-                        w.vendor_floor, w.speedup, w.err, w.ok ? "ok" : "FAIL", w.vendor);
+                fprintf(f, "%s,%c,%d,%lld,%.6f,%.3f,%.3f,%.2f,%.6f,%.4f,%.6f,%.4f,%.4f,%.4g,%s,%s,%.1f\n", w.routine,
+                        w.prec, w.n, w.batch, w.ours_ms, w.gflops, w.gbs, w.pct_bw, w.floor_ms, w.ours_floor,
+                        w.vendor_ms, w.vendor_floor, w.speedup, w.err, w.ok ? "ok" : "FAIL", w.vendor, w.call_us);
             fclose(f);
         }
     }

@@ -4,8 +4,7 @@
  * The KBLAS scheme (seed 004) in its
  * left-looking form: the register kernels (small_*.cu) work on diagonal
  * blocks of order <= L, everything else is batched GEMM (cuBLAS, or the
- * generic kernel without a handle) plus SYRK/HERK on the diagonal blocks
- * (generic kernel, which writes only the referenced triangle).  Each step
+ * generic kernel without a handle).  Each step
  * is one launch over the whole batch on sub-matrix views: a strided operand
  * becomes base + offset, a pointer-array operand gets an element offset
  * (bb_dev_opd.off); no pointer array is rebuilt for our own kernels.
@@ -17,9 +16,11 @@
  *          trsm solves it, in chunks of <= L columns (left) or rows (right)
  *          of the free dimension.  Forward or backward order as M is lower
  *          or upper.
- *   potrf  lower: for each block column j: A_jj -= A_j,<j A_j,<j^H (herk),
- *          A_jj = chol(A_jj) (register potrf), A_>j,j -= A_>j,<j A_j,<j^H
- *          (gemm), A_>j,j = A_>j,j A_jj^-H (blocked trsm).  Upper mirrors it.
+ *   potrf  lower: for each block column j: W = A_j,<j A_j,<j^H (one batched
+ *          GEMM into workspace), A_jj = chol(A_jj - W) (register potrf, which
+ *          subtracts W as it loads the triangle: the other triangle of A_jj
+ *          is never touched), A_>j,j -= A_>j,<j A_j,<j^H (gemm),
+ *          A_>j,j = A_>j,j A_jj^-H (blocked trsm).  Upper mirrors it.
  *          Info: a problem that fails in block j gets j's offset added; the
  *          later steps skip it (info != 0), as LAPACK stops at the failure.
  *   potrs  two blocked trsm (L then L^H, or U^H then U; right-hand storage
@@ -184,41 +185,45 @@ cudaError_t info_pass(const ctx &c, const bb_dev_batch &d, int show, int off)
     return cudaGetLastError();
 }
 
-cudaError_t potrf(const ctx &c, const bb_problem &p, bb_dev_batch d)
+/* Workspace bound of the potrf driver's diagonal-block products. */
+const size_t POTRF_WORK = (size_t)1 << 30;
+
+bb_dev_batch slice(const ctx &c, const bb_dev_batch &d, int64_t first, int64_t cnt);
+
+/* One slice of problems; W: workspace of d.count blocks of L x L. */
+cudaError_t potrf_core(const ctx &c, const bb_problem &p, bb_dev_batch d, void *W)
 {
     const int n = p.n, L = c.L;
     const bool upper = p.uplo == BblasUpper;
-    const bool cplx = c.prec == BB_P_C || c.prec == BB_P_Z;
     const int64_t lda = p.lda;
     const bb_dev_opd A = d.opd[BB_A];
-    const double one[2] = {1, 0};
+    const double one[2] = {1, 0}, zero[2] = {0, 0};
     d.masked = 1;
     for (int c0 = 0; c0 < n; c0 += L) {
         const int c1 = c0 + L < n ? c0 + L : n, bt = c1 - c0;
         cudaError_t e = cudaSuccess;
-        if (c0 > 0) { /* A_jj -= W W^H, W = A_j,<j (lower) or A_<j,j^H (upper) */
-            bb_problem sp = blank();
-            sp.uplo = p.uplo;
-            sp.trans = upper ? (cplx ? BblasConjTrans : BblasTrans) : BblasNoTrans;
-            sp.n = bt;
-            sp.k = c0;
-            sp.lda = lda;
-            sp.ldc = lda;
-            sp.alpha[0] = -1;
-            sp.beta[0] = 1;
-            bb_dev_batch sd = d;
-            sd.opd[BB_A] = view(c, A, upper ? c0 * lda : c0);
-            sd.opd[BB_C] = view(c, A, c0 + c0 * lda);
-            e = bb_generic_launch(cplx ? BB_OP_HERK : BB_OP_SYRK, c.prec, sp, sd, c.q);
-            if (e == cudaSuccess) e = info_pass(c, d, 0, 0);
-            if (e != cudaSuccess) return e;
-        }
         bb_problem lp = blank();
         lp.uplo = p.uplo;
         lp.n = bt;
         lp.lda = lda;
         bb_dev_batch ld = d;
         ld.opd[BB_A] = view(c, A, c0 + c0 * lda);
+        if (c0 > 0) {
+            /* W = A_j,<j A_j,<j^H (lower) or A_<j,j^H A_<j,j (upper), one
+               batched GEMM (ld bt); the register potrf subtracts W's lower
+               view as it loads the block, so the other triangle of A_jj is
+               never written */
+            const bb_dev_opd wo = workspace_opd(W, (int64_t)L * L);
+            if (upper)
+                e = gemm(c, d, view(c, A, c0 * lda), BblasConjTrans, lda, view(c, A, c0 * lda), BblasNoTrans, lda,
+                         wo, bt, bt, bt, c0, 1.0, zero);
+            else
+                e = gemm(c, d, view(c, A, c0), BblasNoTrans, lda, view(c, A, c0), BblasConjTrans, lda, wo, bt, bt,
+                         bt, c0, 1.0, zero);
+            if (e == cudaSuccess) e = info_pass(c, d, 0, 0);
+            if (e != cudaSuccess) return e;
+            ld.opd[BB_C] = wo;
+        }
         e = bb_small_potrf(c.prec, lp, ld, c.q);
         if (e == cudaSuccess && c0 > 0) e = info_pass(c, d, 1, c0);
         if (e != cudaSuccess || c1 == n) return e;
@@ -247,6 +252,22 @@ cudaError_t potrf(const ctx &c, const bb_problem &p, bb_dev_batch d)
         td.opd[BB_A] = view(c, A, c0 + c0 * lda);
         td.opd[BB_B] = view(c, A, upper ? c0 + c1 * lda : c1 + c0 * lda);
         e = trsm(c, tp, td);
+        if (e != cudaSuccess) return e;
+    }
+    return cudaSuccess;
+}
+
+cudaError_t potrf(const ctx &c, const bb_problem &p, const bb_dev_batch &d)
+{
+    if (p.n <= c.L) return potrf_core(c, p, d, NULL);
+    const size_t blk = (size_t)c.L * c.L * c.es;
+    int64_t chunk = (int64_t)(POTRF_WORK / blk);
+    if (chunk > d.count) chunk = d.count;
+    void *W = bb_cuda_workspace2(c.q, (size_t)chunk * blk);
+    if (!W) return cudaErrorMemoryAllocation;
+    for (int64_t first = 0; first < d.count; first += chunk) {
+        const int64_t cnt = d.count - first < chunk ? d.count - first : chunk;
+        cudaError_t e = potrf_core(c, p, slice(c, d, first, cnt), W);
         if (e != cudaSuccess) return e;
     }
     return cudaSuccess;

@@ -13,7 +13,7 @@ namespace {
 /* ------------------------------------------------------------------ potrf */
 
 template <typename T, int N, int BS>
-__global__ void __launch_bounds__(BS) k_potrf(const bb_dev_batch d, int n, int64_t lda0, int upper)
+__global__ void __launch_bounds__(BS) k_potrf(const bb_dev_batch d, int n, int64_t lda0, int upper, int sub)
 {
     constexpr int PPB = BS / N;
     __shared__ __align__(16) T rbuf[PPB][2 * N];
@@ -25,6 +25,12 @@ __global__ void __launch_bounds__(BS) k_potrf(const bb_dev_batch d, int n, int64
         const bool mine = s.active && i < n;
         T r[N];
         bb_load_lower_row<T, N>(r, A, i, n, lda, upper, mine);
+        if (sub && mine) { /* A - W, W's lower view (ld n): the blocked driver's update */
+            const T *W = bb_dev_ptr<T>(d.opd[BB_C], s.pid);
+#pragma unroll
+            for (int j = 0; j < N; j++)
+                if (j < n && j <= i) r[j] = r[j] - (upper ? bb_conj(W[j + i * n]) : W[i + j * n]);
+        }
         const int info = bb_potrf_rows<T, N>(r, i, n, rbuf[g]);
         if (mine) bb_store_lower_row<T, N>(r, A, i, n, lda, upper);
         if (s.active && i == 0 && d.info) d.info[s.pid] = info;
@@ -96,7 +102,8 @@ template <typename T, int N>
 cudaError_t run_potrf(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q)
 {
     constexpr int BS = bb_small_threads(N, 2 * N * (int)sizeof(T));
-    k_potrf<T, N, BS><<<bb_grid(d.count, BS / N), BS, 0, q->stream>>>(d, p.n, p.lda, p.uplo == BblasUpper);
+    const int sub = d.opd[BB_C].ptr != NULL || d.opd[BB_C].base != NULL;
+    k_potrf<T, N, BS><<<bb_grid(d.count, BS / N), BS, 0, q->stream>>>(d, p.n, p.lda, p.uplo == BblasUpper, sub);
     return cudaGetLastError();
 }
 
