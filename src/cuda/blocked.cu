@@ -29,8 +29,9 @@
  *          (the others keep B unchanged, as LAPACK).
  *   getri  X = P^T I, then the blocked trsm with L and U: inv(A) as the
  *          solution of A X = I (k_getri_prep below).
- *   getrf  right-looking blocked LU, panels by the generic kernel
- *          (getrf_core below); zero pivots do not stop it (LAPACK).
+ *   getrf  right-looking blocked LU, panels by a register kernel that also
+ *          swaps the rest of the rows (getrf_core below); zero pivots do not
+ *          stop it (LAPACK).
  *   Row-major LU-family data is transposed to column-major (workspace, or in
  *   place for the square getri) so that both layouts give the same bits.
  *
@@ -298,9 +299,11 @@ cudaError_t potrs(const ctx &c, const bb_problem &p, const bb_dev_batch &d)
 
 /* getrf / getrfnp, column-major (LAPACK's right-looking blocked LU): for
    each panel of jb <= L columns starting at j:
-     1. the generic getrf kernel factors the (m - j) x jb panel (pivots and
-        code relative to row j: k_lu_merge makes them global);
-     2. k_laswp applies the panel's interchanges to the other columns;
+     1. the register panel kernel (bb_panel_getrf; the generic getrf kernel
+        for panels of more than 512 rows) factors the (m - j) x jb panel
+        (pivots and code relative to row j: k_lu_merge makes them global);
+     2. the panel's interchanges on the other columns: done by the register
+        panel itself, else by k_laswp;
      3. the register trsm: A(j:j+jb, j+jb:n) = L11^-1 A(j:j+jb, j+jb:n);
      4. GEMM: A(j+jb:m, j+jb:n) -= A(j+jb:m, j:j+jb) A(j:j+jb, j+jb:n).
    As LAPACK, a zero pivot does not stop the factorisation: the steps skip
@@ -379,14 +382,21 @@ cudaError_t getrf_core(const ctx &c, const bb_problem &p, const bb_dev_batch &d,
             if (pd.opd[BB_IPIV].ptr) pd.opd[BB_IPIV].off += j;
             else pd.opd[BB_IPIV].base += (size_t)j * sizeof(int);
         }
-        e = bb_generic_launch(pivot ? BB_OP_GETRF : BB_OP_GETRFNP, c.prec, pp, pd, c.q);
+        /* the register panel applies the interchanges to the other columns
+           itself; the generic kernel (panels too tall for it) does not */
+        bool swapped = true;
+        e = bb_panel_getrf(c.prec, pp, pd, c.q, pivot, n, j);
+        if (e == cudaErrorNotSupported) {
+            swapped = false;
+            e = bb_generic_launch(pivot ? BB_OP_GETRF : BB_OP_GETRFNP, c.prec, pp, pd, c.q);
+        }
         if (e != cudaSuccess) break;
         bb_dev_batch md = d;
         if (!pivot) md.opd[BB_IPIV].ptr = NULL, md.opd[BB_IPIV].base = NULL;
         k_lu_merge<<<bb_grid(d.count, 256), 256, 0, c.q->stream>>>(md, t, j, jb);
         if ((e = cudaGetLastError()) != cudaSuccess) break;
         /* 2. the interchanges, on the other columns */
-        if (pivot && n > jb) {
+        if (pivot && n > jb && !swapped) {
             k_laswp<T><<<bb_grid(d.count, 1), 128, 0, c.q->stream>>>(s, t, n, j, jb, lda);
             if ((e = cudaGetLastError()) != cudaSuccess) break;
         }

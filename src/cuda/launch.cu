@@ -12,7 +12,7 @@
  *                                  batched GEMM/SYRK for the rest; getri and
  *                                  getri_oop as two such trsm;
  *                                  getrf, getrfnp: right-looking blocked LU
- *                                  (generic kernel on the panels); the LU
+ *                                  (register panel kernel, generic above 512 rows); the LU
  *                                  family off with BATCHBLAS_CUDA_BLOCKED_LU=0
  *   generic kernels (generic.cu)   everything else
  *

@@ -27,6 +27,13 @@
 /* getrf (pivot = 1) / getrfnp (pivot = 0): m, n <= 32, p.rowmajor honoured */
 cudaError_t bb_small_getrf(bb_prec prec, const bb_problem &p, const bb_dev_batch &d,
                            batchblas_queue *q, int pivot);
+/* the blocked LU's panel: p.m x p.n column-major (p.n <= 32 real, 16
+   complex; p.m <= 512), pivots and code relative to the panel; with pivot,
+   the interchanges are applied to the other ncols - p.n columns of the
+   matrix too (the panel is columns [c0, c0 + p.n) of them).
+   cudaErrorNotSupported if the shape does not fit. */
+cudaError_t bb_panel_getrf(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int pivot,
+                           int ncols, int c0);
 /* getri (in place, oop = 0) / getri_oop (A -> B, oop = 1): n <= 32 */
 cudaError_t bb_small_getri(bb_prec prec, const bb_problem &p, const bb_dev_batch &d,
                            batchblas_queue *q, int oop);

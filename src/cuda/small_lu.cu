@@ -217,6 +217,166 @@ cudaError_t getri_T(const bb_problem &p, const bb_dev_batch &d, batchblas_queue 
     BB_SMALL_BY_BOUND(p.n, (run_getri<T, N>(p, d, q, oop)));
 }
 
+/* ---------------------------------------------------- getrf panel (tall) */
+
+/*
+ * The panel of the blocked LU (blocked.cu): an m x jb panel (jb <= NC, m up
+ * to R * 256 rows), one problem per block, R rows per thread in registers,
+ * the same lazy-swap algorithm as k_getrf with the pivot search reduced over
+ * the block (warp shuffles, then one candidate per warp in shared memory).
+ * Pivots and the code are relative to the panel (the driver's merge step
+ * adds the panel offset).  The interchanges are applied to the other
+ * columns of the matrix too (ncols columns in all, the panel starting at
+ * column c0 of them): a row that moved carries its whole row along, which
+ * is LAPACK's laswp on the left and right blocks.  A problem whose info is
+ * nonzero on entry is skipped.
+ */
+template <typename R> struct panel_cand {
+    R v;
+    int pos, owner;
+};
+
+template <typename T, int NC, int RPT>
+__global__ void __launch_bounds__(256) k_getrf_panel(const bb_dev_batch d, int m, int jb, int64_t lda, int pivot,
+                                                     int ncols, int c0)
+{
+    typedef typename bb_real<T>::type R;
+    __shared__ panel_cand<R> cand[2][8];
+    __shared__ __align__(16) T prow[2][NC];
+    const int tid = threadIdx.x, nt = blockDim.x, lane = tid & 31, wid = tid >> 5, nw = (nt + 31) >> 5;
+    const int mn = m < jb ? m : jb;
+    for (int64_t pid = blockIdx.x; pid < d.count; pid += gridDim.x) {
+        if (d.info && d.info[pid] != 0) continue; /* uniform over the block */
+        T *A = bb_dev_ptr<T>(d.opd[BB_A], pid);
+        T r[RPT][NC];
+        int pos[RPT];
+#pragma unroll
+        for (int q = 0; q < RPT; q++) {
+            const int row = tid + q * nt;
+            pos[q] = row;
+#pragma unroll
+            for (int c = 0; c < NC; c++) r[q][c] = (row < m && c < jb) ? A[row + c * lda] : bb_zero<T>();
+        }
+        int info = 0;
+#pragma unroll
+        for (int k = 0; k < NC; k++) {
+            if (k < mn) {
+                /* candidate of this thread: not yet pivoted rows; the first
+                   NaN wins (as the CPU backend), ties go to the lower position */
+                R bv = -1;
+                int bp = 0x7fffffff, bo = -1;
+#pragma unroll
+                for (int q = 0; q < RPT; q++) {
+                    const int row = tid + q * nt;
+                    R v = pivot ? bb_abs1(r[q][k]) : (pos[q] == k ? R(1) : R(-1));
+                    if (v != v) v = (R)INFINITY;
+                    if (!(row < m && pos[q] >= k)) v = -1;
+                    if (v > bv || (v == bv && pos[q] < bp)) { bv = v; bp = pos[q]; bo = row; }
+                }
+#pragma unroll
+                for (int o = 1; o < 32; o <<= 1) {
+                    const R ov = bb_shfl_xor(bv, o, 32);
+                    const int op = bb_shfl_xor(bp, o, 32), oo = bb_shfl_xor(bo, o, 32);
+                    if (ov > bv || (ov == bv && op < bp)) { bv = ov; bp = op; bo = oo; }
+                }
+                if (lane == 0) cand[k & 1][wid] = panel_cand<R>{bv, bp, bo};
+                __syncthreads();
+                for (int w = 0; w < nw; w++) {
+                    const panel_cand<R> c = cand[k & 1][w];
+                    if (c.v > bv || (c.v == bv && c.pos < bp)) { bv = c.v; bp = c.pos; bo = c.owner; }
+                }
+                /* the pivot row to shared memory, by its owner */
+#pragma unroll
+                for (int q = 0; q < RPT; q++)
+                    if (tid + q * nt == bo) bb_row_put<T, NC>(prow[k & 1], r[q], k);
+                __syncthreads();
+                T pr[NC];
+                bb_row_get<T, NC>(prow[k & 1], pr, k);
+                const T piv = pr[k];
+                const bool nz = bb_abs1(piv) > 0; /* false for 0 and NaN */
+                if (!nz && info == 0) info = k + 1;
+                const T inv = nz ? bb_inv(piv) : bb_one<T>();
+                if (pivot && tid == 0) bb_dev_ptr<int>(d.opd[BB_IPIV], pid)[k] = bp + 1;
+#pragma unroll
+                for (int q = 0; q < RPT; q++) {
+                    const int row = tid + q * nt;
+                    int np = pos[q];
+                    if (pos[q] == k) np = bp;
+                    if (row == bo) np = k;
+                    pos[q] = np;
+                    if (np > k && row < m) {
+                        const T l = r[q][k] * inv;
+                        r[q][k] = l;
+#pragma unroll
+                        for (int c = k + 1; c < NC; c++) r[q][c] = r[q][c] - l * pr[c];
+                    }
+                }
+            }
+        }
+        /* the panel's rows to their final positions (all of the panel was
+           read at the start, so no other thread reads what is written) */
+#pragma unroll
+        for (int q = 0; q < RPT; q++) {
+            const int row = tid + q * nt;
+            if (row < m) {
+#pragma unroll
+                for (int c = 0; c < NC; c++)
+                    if (c < jb) A[pos[q] + c * lda] = r[q][c];
+            }
+        }
+        /* the other columns follow their rows, in chunks of CH columns */
+        if (pivot) {
+            constexpr int CH = 8;
+            const int other = ncols - jb;
+            for (int x0 = 0; x0 < other; x0 += CH) {
+                T v[RPT][CH];
+#pragma unroll
+                for (int q = 0; q < RPT; q++) {
+                    const int row = tid + q * nt;
+#pragma unroll
+                    for (int e = 0; e < CH; e++) {
+                        const int x = x0 + e, col = (x < c0 ? x : x + jb) - c0;
+                        v[q][e] = (row < m && pos[q] != row && x < other) ? A[row + col * lda] : bb_zero<T>();
+                    }
+                }
+                __syncthreads();
+#pragma unroll
+                for (int q = 0; q < RPT; q++) {
+                    const int row = tid + q * nt;
+#pragma unroll
+                    for (int e = 0; e < CH; e++) {
+                        const int x = x0 + e, col = (x < c0 ? x : x + jb) - c0;
+                        if (row < m && pos[q] != row && x < other) A[pos[q] + col * lda] = v[q][e];
+                    }
+                }
+                __syncthreads();
+            }
+        }
+        if (tid == 0 && d.info) d.info[pid] = info;
+        __syncthreads(); /* cand and prow are reused by the next problem */
+    }
+}
+
+template <typename T, int NC>
+cudaError_t run_getrf_panel(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int pivot, int ncols,
+                            int c0)
+{
+    if (p.n > NC) return cudaErrorNotSupported;
+    const int rpt = p.m <= 256 ? 1 : 2;
+    const int rows = (p.m + rpt - 1) / rpt, nt = (rows + 31) / 32 * 32;
+    const unsigned g = bb_grid(d.count, 1);
+    if (rpt == 1) k_getrf_panel<T, NC, 1><<<g, nt, 0, q->stream>>>(d, p.m, p.n, p.lda, pivot, ncols, c0);
+    else k_getrf_panel<T, NC, 2><<<g, nt, 0, q->stream>>>(d, p.m, p.n, p.lda, pivot, ncols, c0);
+    return cudaGetLastError();
+}
+
+template <typename T>
+cudaError_t getrf_panel_T(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int pivot, int ncols, int c0)
+{
+    if (p.m > 512 || p.lda > INT32_MAX) return cudaErrorNotSupported;
+    return run_getrf_panel<T, bb_small_cap<T>::value>(p, d, q, pivot, ncols, c0);
+}
+
 } // namespace
 
 cudaError_t bb_small_getrf(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int pivot)
@@ -229,4 +389,10 @@ cudaError_t bb_small_getri(bb_prec prec, const bb_problem &p, const bb_dev_batch
 {
     if (p.n > bb_small_max(prec)) return cudaErrorNotSupported;
     BB_SMALL_BY_PREC(prec, getri_T<T>(p, d, q, oop));
+}
+
+cudaError_t bb_panel_getrf(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int pivot,
+                           int ncols, int c0)
+{
+    BB_SMALL_BY_PREC(prec, getrf_panel_T<T>(p, d, q, pivot, ncols, c0));
 }
