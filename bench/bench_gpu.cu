@@ -855,6 +855,7 @@ static void extras(ctx &c)
     const double tv = c.tm.run(c.o.reps, [&] {
         lapack_dpotrf_batchv_dev((int)count, BblasColMajor, vup.data(), vn.data(), pa, vlda.data(), &info, c.q);
     }, restore);
+    const double hv = c.tm.host_us;
     const double tf = c.tm.run(c.o.reps, [&] {
         lapack_dpotrf_batchf_dev((int)count, BblasColMajor, BblasLower, nmax, pa, nmax, &info, c.q);
     }, restore);
@@ -863,8 +864,8 @@ static void extras(ctx &c)
     lapack_dpotrf_batchv_dev((int)count, BblasColMajor, vup.data(), vn.data(), pa, vlda.data(), &info, c.q);
     CK(cudaStreamSynchronize(c.s));
     printf("extras: variable sizes, dpotrf n in [1,%d], %lld problems: %.3f ms (%.0f%% of copy BW on the actual "
-           "sizes); fixed n=%d over the same slots: %.3f ms%s\n", nmax, count, tv, 100.0 * vbytes / (tv * 1e-3) / c.copy_bw,
-           nmax, tf, info ? "  FAIL (info)" : "");
+           "sizes; host time in the call %.0f us); fixed n=%d over the same slots: %.3f ms (host %.0f us)%s\n", nmax,
+           count, tv, 100.0 * vbytes / (tv * 1e-3) / c.copy_bw, hv, nmax, tf, c.tm.host_us, info ? "  FAIL (info)" : "");
     if (info) c.failed++;
     CK(cudaFree(pa));
     CK(cudaFree(A));

@@ -50,6 +50,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <algorithm>
+#include <vector>
 #include "cuda_internal.h"
 
 /* ------------------------------------------------------------------------- */
@@ -437,31 +438,13 @@ static int64_t seg_problem(const segment &s, const int64_t *idx, int64_t t)
 
 static size_t real_size(bb_prec p) { return (p == BB_P_S || p == BB_P_C) ? sizeof(float) : sizeof(double); }
 
-/* Orders problems of a variable batch by their raw parameters (layout is
-   uniform, so equal raw parameters mean equal normalised problems), then by
-   index.  Leading dimensions count only for device data. */
-struct var_less {
+/* Equality of two problems' raw parameters in a variable batch (layout is
+   uniform, so equal raw parameters mean equal normalised problems).
+   Leading dimensions count only for device data. */
+struct var_key {
     const bb_batch *b;
     int with_ld;
     size_t asz, bsz;
-    bool operator()(int64_t x, int64_t y) const
-    {
-        for (int s = 0; s < BB_NPAR; s++) {
-            const int *q = b->par[s];
-            if (!q) continue;
-            if (!with_ld && (s == BB_LDA || s == BB_LDB || s == BB_LDC)) continue;
-            if (q[x] != q[y]) return q[x] < q[y];
-        }
-        if (b->alpha) {
-            int c = memcmp((const char *)b->alpha + x * asz, (const char *)b->alpha + y * asz, asz);
-            if (c) return c < 0;
-        }
-        if (b->beta) {
-            int c = memcmp((const char *)b->beta + x * bsz, (const char *)b->beta + y * bsz, bsz);
-            if (c) return c < 0;
-        }
-        return x < y;
-    }
     bool same(int64_t x, int64_t y) const
     {
         for (int s = 0; s < BB_NPAR; s++) {
@@ -475,6 +458,114 @@ struct var_less {
         if (b->beta && memcmp((const char *)b->beta + x * bsz, (const char *)b->beta + y * bsz, bsz))
             return false;
         return true;
+    }
+};
+
+/* Groups the not-skipped problems of a variable batch by their raw
+   parameters in linear time: a hash table (open addressing, grown at half
+   load) maps each parameter set to a segment; the problems are then laid
+   out segment by segment, in index order within each (a counting sort).
+   (It replaces a comparison sort of the problems.) */
+struct var_groups {
+    std::vector<int64_t> rep, start, count; /* per segment: first problem, offset, size */
+    int64_t nseg = 0;
+
+    static uint64_t mix(uint64_t h, uint64_t v) { return (h ^ v) * 0x100000001b3ull; }
+    static uint64_t hash(const var_key &l, int64_t x)
+    {
+        const bb_batch *b = l.b;
+        uint64_t h = 0xcbf29ce484222325ull;
+        for (int s = 0; s < BB_NPAR; s++) {
+            const int *q = b->par[s];
+            if (!q) continue;
+            if (!l.with_ld && (s == BB_LDA || s == BB_LDB || s == BB_LDC)) continue;
+            h = mix(h, (uint32_t)q[x]);
+        }
+        const unsigned char *ab[2] = {b->alpha ? (const unsigned char *)b->alpha + x * l.asz : NULL,
+                                      b->beta ? (const unsigned char *)b->beta + x * l.bsz : NULL};
+        const size_t sz[2] = {l.asz, l.bsz};
+        for (int k = 0; k < 2; k++)
+            if (ab[k])
+                for (size_t e = 0; e < sz[k]; e++) h = mix(h, ab[k][e]);
+        return h ^ (h >> 29);
+    }
+
+    /* Returns the problems in segment order (malloc'ed, ngood entries), or
+       NULL if out of memory. */
+    int64_t *run(const var_key &l, int64_t ngood)
+    {
+        const bb_batch *b = l.b;
+        std::vector<int32_t> seg_of;
+        struct slot { uint64_t h; int64_t seg; };
+        std::vector<slot> tab;
+        try {
+            seg_of.resize((size_t)ngood);
+            tab.assign(1024, slot{0, -1});
+        } catch (...) {
+            return NULL;
+        }
+        size_t mask = tab.size() - 1;
+        int64_t t = 0;
+        for (int64_t i = 0; i < b->count; i++) {
+            if (b->pinfo[i]) continue;
+            const uint64_t h = hash(l, i);
+            size_t at = (size_t)h & mask;
+            while (tab[at].seg >= 0 && !(tab[at].h == h && l.same(rep[(size_t)tab[at].seg], i))) at = (at + 1) & mask;
+            if (tab[at].seg < 0) { /* a new parameter set */
+                try {
+                    rep.push_back(i);
+                    count.push_back(0);
+                } catch (...) {
+                    return NULL;
+                }
+                tab[at] = slot{h, nseg++};
+                if ((size_t)nseg * 2 > tab.size()) { /* grow and re-insert */
+                    std::vector<slot> big;
+                    try {
+                        big.assign(tab.size() * 2, slot{0, -1});
+                    } catch (...) {
+                        return NULL;
+                    }
+                    const size_t bm = big.size() - 1;
+                    for (const slot &e : tab) {
+                        if (e.seg < 0) continue;
+                        size_t a = (size_t)e.h & bm;
+                        while (big[a].seg >= 0) a = (a + 1) & bm;
+                        big[a] = e;
+                    }
+                    tab.swap(big);
+                    mask = bm;
+                    /* find the new slot again (for the index below) */
+                    at = (size_t)h & mask;
+                    while (tab[at].seg != nseg - 1) at = (at + 1) & mask;
+                }
+            }
+            const int64_t sg = tab[at].seg;
+            seg_of[(size_t)t++] = (int32_t)sg;
+            count[(size_t)sg]++;
+        }
+        try {
+            start.resize((size_t)nseg);
+        } catch (...) {
+            return NULL;
+        }
+        int64_t off = 0;
+        for (int64_t k = 0; k < nseg; k++) {
+            start[(size_t)k] = off;
+            off += count[(size_t)k];
+        }
+        std::vector<int64_t> pos;
+        try {
+            pos = start;
+        } catch (...) {
+            return NULL;
+        }
+        int64_t *idx = (int64_t *)malloc((size_t)ngood * sizeof *idx);
+        if (!idx) return NULL;
+        t = 0;
+        for (int64_t i = 0; i < b->count; i++)
+            if (!b->pinfo[i]) idx[pos[(size_t)seg_of[(size_t)t++]]++] = i;
+        return idx;
     }
 };
 
@@ -505,28 +596,20 @@ static int build_segments(const bb_batch *b, int with_ld, segment **segs_out, in
         int64_t ngood = 0;
         for (int64_t i = 0; i < b->count; i++) ngood += b->pinfo[i] == 0;
         if (ngood == 0) return 0;
-        int64_t *idx = (int64_t *)malloc((size_t)ngood * sizeof *idx);
+        var_key key = {b, with_ld, bb_scalar_bytes(b, 0), bb_scalar_bytes(b, 1)};
+        var_groups vg;
+        int64_t *idx = vg.run(key, ngood);
         if (!idx) return -1;
-        ngood = 0;
-        for (int64_t i = 0; i < b->count; i++)
-            if (b->pinfo[i] == 0) idx[ngood++] = i;
-        var_less less = {b, with_ld, bb_scalar_bytes(b, 0), bb_scalar_bytes(b, 1)};
-        std::sort(idx, idx + ngood, less);
-        int64_t runs = 1;
-        for (int64_t t = 1; t < ngood; t++) runs += !less.same(idx[t - 1], idx[t]);
-        segs = (segment *)malloc((size_t)runs * sizeof *segs);
+        segs = (segment *)malloc((size_t)vg.nseg * sizeof *segs);
         if (!segs) {
             free(idx);
             return -1;
         }
-        for (int64_t t = 0; t < ngood;) {
-            int64_t e = t + 1;
-            while (e < ngood && less.same(idx[t], idx[e])) e++;
+        for (int64_t k = 0; k < vg.nseg; k++) {
             segment &s = segs[nseg++];
-            bb_group_problem(b, idx[t], &s.gp);
-            s.first = t;
-            s.n = e - t;
-            t = e;
+            bb_group_problem(b, vg.rep[k], &s.gp);
+            s.first = vg.start[k];
+            s.n = vg.count[k];
         }
         *idx_out = idx;
         *nidx_out = ngood;

@@ -14,7 +14,8 @@
  *          the update B_j = alpha B_j - M(j, done) X(done) (one GEMM with
  *          every solved block at once, k = all of them), then the register
  *          trsm solves it, in chunks of <= L columns (left) or rows (right)
- *          of the free dimension.  Forward or backward order as M is lower
+ *          of the free dimension, all chunks in one launch.
+ *          Forward or backward order as M is lower
  *          or upper.
  *   potrf  lower: for each block column j: W = A_j,<j A_j,<j^H (one batched
  *          GEMM into workspace), A_jj = chol(A_jj - W) (register potrf, which
@@ -138,20 +139,17 @@ cudaError_t trsm(const ctx &c, const bb_problem &p, const bb_dev_batch &d)
             alpha[0] = 1;
             alpha[1] = 0;
         }
-        /* the diagonal block, in chunks of the free dimension */
-        for (int f0 = 0; f0 < f; f0 += L) {
-            const int fc = f - f0 < L ? f - f0 : L;
-            bb_problem lp = p;
-            lp.alpha[0] = alpha[0];
-            lp.alpha[1] = alpha[1];
-            lp.m = left ? bt : fc;
-            lp.n = left ? fc : bt;
-            bb_dev_batch ld = d;
-            ld.opd[BB_A] = view(c, A, r0 + r0 * p.lda);
-            ld.opd[BB_B] = view(c, B, left ? r0 + f0 * p.ldb : f0 + r0 * p.ldb);
-            cudaError_t e = bb_small_trsm(c.prec, lp, ld, c.q);
-            if (e != cudaSuccess) return e;
-        }
+        /* the diagonal block, in chunks of L of the free dimension (one launch) */
+        bb_problem lp = p;
+        lp.alpha[0] = alpha[0];
+        lp.alpha[1] = alpha[1];
+        lp.m = left ? bt : f;
+        lp.n = left ? f : bt;
+        bb_dev_batch ld = d;
+        ld.opd[BB_A] = view(c, A, r0 + r0 * p.lda);
+        ld.opd[BB_B] = view(c, B, left ? r0 : r0 * p.ldb);
+        cudaError_t e = bb_small_trsm_chunked(c.prec, lp, ld, c.q, L);
+        if (e != cudaSuccess) return e;
     }
     return cudaSuccess;
 }

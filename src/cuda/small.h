@@ -51,6 +51,11 @@ cudaError_t bb_small_potrs(bb_prec prec, const bb_problem &p, const bb_dev_batch
 /* trsm, every side/uplo/trans/diag: m, n <= 32 */
 cudaError_t bb_small_trsm(bb_prec prec, const bb_problem &p, const bb_dev_batch &d,
                           batchblas_queue *q);
+/* the same with the free dimension (n left, m right) of any size, solved
+   in chunks of cw <= 32 (complex 16) columns (left) or rows (right), all
+   in one launch; the triangle's order must fit */
+cudaError_t bb_small_trsm_chunked(bb_prec prec, const bb_problem &p, const bb_dev_batch &d,
+                                  batchblas_queue *q, int cw);
 /* gemm: m, n, k <= 32 */
 cudaError_t bb_small_gemm(bb_prec prec, const bb_problem &p, const bb_dev_batch &d,
                           batchblas_queue *q);

@@ -6,6 +6,9 @@
  * right-hand side per thread.  Left: thread i holds row i of B (coalesced).
  * Right: X op(A) = alpha B is solved as op(A)^T X^T = alpha B^T, thread i
  * holding column i of B (strided loads, served by L1).
+ * The free dimension of B (n left, m right) may exceed 32 when cut into
+ * chunks of cw <= N (the blocked driver): chunk c of problem p is the
+ * launch's item p * nch + c, so one launch solves every chunk.
  */
 #include "small.h"
 
@@ -18,24 +21,32 @@ template <typename T, int N> struct __align__(16) trsm_smem {
 
 template <typename T, int N, int BS>
 __global__ void __launch_bounds__(BS) k_trsm(const bb_dev_batch d, int left, int upper, int trans, int cj, int unit,
-                                             int m, int n, int64_t lda0, int64_t ldb0, T alpha, int alpha_zero)
+                                             int m, int n, int64_t lda0, int64_t ldb0, T alpha, int alpha_zero,
+                                             int cw, int64_t nch)
 {
     constexpr int PPB = BS / N;
     constexpr int LD = bb_smat<T, N>::LD;
     __shared__ __align__(16) trsm_smem<T, N> sm[PPB];
     const int i = threadIdx.x % N, g = threadIdx.x / N;
     T *S = sm[g].S;
-    /* the solved system: nr rows of length len, thread i holds row i */
-    const int nr = left ? m : n, len = left ? n : m;
+    /* the solved system: nr rows of length len (of this chunk), thread i
+       holds row i */
+    const int nr = left ? m : n;
     /* M = op(A) (left) or op(A)^T (right), read from A as M(i,k) = A(k,i)
        when mt, else A(i,k), conjugated for ConjTrans */
     const bool mt = left ? trans != 0 : trans == 0;
     const bool mlower = left ? (upper == 0) != (trans != 0) : (upper == 0) == (trans != 0);
-    for (int64_t base = (int64_t)blockIdx.x * PPB; base < d.count; base += (int64_t)gridDim.x * PPB) {
+    const int64_t items = d.count * nch;
+    for (int64_t base = (int64_t)blockIdx.x * PPB; base < items; base += (int64_t)gridDim.x * PPB) {
         const int64_t lda = bb_opaque(lda0), ldb = bb_opaque(ldb0);
         const int64_t bi = left ? 1 : ldb, bj = left ? ldb : 1;
-        const bb_small_slot s = bb_small_take(d, base, g);
-        T *B = s.active ? bb_dev_ptr<T>(d.opd[BB_B], s.pid) : NULL;
+        const int64_t item = base + g, pid = item / nch;
+        const int f0 = (int)(item - pid * nch) * cw;
+        bb_small_slot s;
+        s.pid = pid;
+        s.active = item < items && (d.info == NULL || d.info[pid] == 0);
+        const int rest = (left ? n : m) - f0, len = rest < cw ? rest : cw;
+        T *B = s.active ? bb_dev_ptr<T>(d.opd[BB_B], s.pid) + f0 * bj : NULL;
         const bool mine = s.active && i < nr;
         if (alpha_zero) { /* B = 0, A not referenced */
             if (mine) {
@@ -68,22 +79,26 @@ __global__ void __launch_bounds__(BS) k_trsm(const bb_dev_batch d, int left, int
 }
 
 template <typename T, int N>
-cudaError_t run_trsm(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q)
+cudaError_t run_trsm(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int cw)
 {
     constexpr int BS = bb_small_threads(N, (int)sizeof(trsm_smem<T, N>));
     const T alpha = bb_make<T>(p.alpha[0], p.alpha[1]);
     const int az = p.alpha[0] == 0 && p.alpha[1] == 0;
-    k_trsm<T, N, BS><<<bb_grid(d.count, BS / N), BS, 0, q->stream>>>(
+    const int f = p.side == BblasLeft ? p.n : p.m;
+    const int64_t nch = f > cw ? (f + cw - 1) / cw : 1;
+    k_trsm<T, N, BS><<<bb_grid(d.count * nch, BS / N), BS, 0, q->stream>>>(
         d, p.side == BblasLeft, p.uplo == BblasUpper, p.trans != BblasNoTrans, p.trans == BblasConjTrans,
-        p.diag == BblasUnit, p.m, p.n, p.lda, p.ldb, alpha, az);
+        p.diag == BblasUnit, p.m, p.n, p.lda, p.ldb, alpha, az, cw, nch);
     return cudaGetLastError();
 }
 
+/* cw: chunk width of the free dimension (<= the bound N of the order) */
 template <typename T>
-cudaError_t trsm_T(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q)
+cudaError_t trsm_T(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int cw)
 {
-    const int s = p.m > p.n ? p.m : p.n;
-    BB_SMALL_BY_BOUND(s, (run_trsm<T, N>(p, d, q)));
+    const int t = p.side == BblasLeft ? p.m : p.n, f = p.side == BblasLeft ? p.n : p.m;
+    const int s = t > (f < cw ? f : cw) ? t : (f < cw ? f : cw);
+    BB_SMALL_BY_BOUND(s, (run_trsm<T, N>(p, d, q, cw)));
 }
 
 } // namespace
@@ -91,5 +106,13 @@ cudaError_t trsm_T(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *
 cudaError_t bb_small_trsm(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q)
 {
     if (p.m > bb_small_max(prec) || p.n > bb_small_max(prec)) return cudaErrorNotSupported;
-    BB_SMALL_BY_PREC(prec, trsm_T<T>(p, d, q));
+    BB_SMALL_BY_PREC(prec, trsm_T<T>(p, d, q, BB_SMALL_MAX));
+}
+
+cudaError_t bb_small_trsm_chunked(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q,
+                                  int cw)
+{
+    const int t = p.side == BblasLeft ? p.m : p.n;
+    if (t > bb_small_max(prec) || cw < 1 || cw > bb_small_max(prec)) return cudaErrorNotSupported;
+    BB_SMALL_BY_PREC(prec, trsm_T<T>(p, d, q, cw));
 }
