@@ -543,6 +543,50 @@ template <typename T> struct bufs {
     }
 };
 
+/* One table row: ours and the vendor against the floor of the same run. */
+static void emit_row(ctx &c, const char *rn, char pc, int n, long long count, double ours, double call_us,
+                     double flops1, double bytes1, double vend, const char *vname, double vflops, double vbytes,
+                     bool no_speedup, bool ok, double worst, long long bad_info)
+{
+    const double rate = c.gemm_rate[pc == 'd'];
+    const double fl = flops1 * count, by = bytes1 * count;
+    row w;
+    w.routine = rn;
+    w.prec = pc;
+    w.n = n;
+    w.batch = count;
+    w.ours_ms = ours;
+    w.call_us = call_us;
+    w.gflops = fl / (ours * 1e-3) / 1e9;
+    w.gbs = by / (ours * 1e-3) / 1e9;
+    w.pct_bw = 100.0 * by / (ours * 1e-3) / c.copy_bw;
+    w.floor_ms = 1e3 * std::max(by / c.copy_bw, fl / rate);
+    w.ours_floor = ours / w.floor_ms;
+    w.vendor_ms = vend;
+    const double vfloor = 1e3 * std::max(vbytes * count / c.copy_bw, vflops * count / rate);
+    w.vendor_floor = vend / vfloor;
+    w.speedup = no_speedup ? NAN : vend / ours; /* potrs: the vendor solves one column only */
+    w.err = worst;
+    w.vendor = vname;
+    w.ok = ok;
+    if (!ok) {
+        c.failed++;
+        fprintf(stderr, "CHECK FAILED: %s %c n=%d: %lld nonzero info codes, worst ratio %.3g\n", rn, pc, n, bad_info,
+                worst);
+    }
+    c.rows.push_back(w);
+    char vm[16] = "-", vf[16] = "-", sp[16] = "-";
+    if (!std::isnan(w.vendor_ms)) {
+        snprintf(vm, sizeof vm, "%.4f", w.vendor_ms);
+        snprintf(vf, sizeof vf, "%.2fx", w.vendor_floor);
+    }
+    if (!std::isnan(w.speedup)) snprintf(sp, sizeof sp, "%.2fx", w.speedup);
+    printf("%-7s %c %4d %8lld %9.4f %7.1f %9.1f %7.1f %5.1f%% %9.4f %6.2fx %9s %7s %7s %8.2g %-4s %s\n", w.routine,
+           w.prec, w.n, w.batch, w.ours_ms, w.call_us, w.gflops, w.gbs, w.pct_bw, w.floor_ms, w.ours_floor, vm, vf, sp,
+           w.err, w.ok ? "ok" : "FAIL", w.vendor);
+    fflush(stdout);
+}
+
 template <typename T>
 static void bench_row(ctx &c, int r, int n)
 {
@@ -684,6 +728,27 @@ static void bench_row(ctx &c, int r, int n)
         worst = std::max(worst, rt);
     }
 
+    /* ---- ours, getri alone (inverse rows): on the LU factors of getrf */
+    double g_ours = NAN, g_call = 0, g_vend = NAN, g_worst = 0;
+    bool g_ok = true;
+    if (r == R_INVERSE) {
+        restoreA();
+        int i0[1] = {BblasErrorsReportNone};
+        api<T>::getrf(n, b.A, nn, b.ipiv, ic, i0, c.q);
+        CK(cudaMemcpyAsync(b.C, b.A, mb, cudaMemcpyDeviceToDevice, s)); /* the factors, kept */
+        g_ours = c.tm.run(c.o.reps, [&] { i0[0] = BblasErrorsReportNone; api<T>::getri(n, b.A, nn, b.ipiv, ic, i0, c.q); },
+                          [&] { CK(cudaMemcpyAsync(b.A, b.C, mb, cudaMemcpyDeviceToDevice, s)); });
+        g_call = c.tm.host_us;
+        CK(cudaStreamSynchronize(s));
+        for (long long p : sample_of(count)) {
+            mat a0 = fetch(b.A0, p, n), ax = mul(a0, fetch(b.A, p, n), n);
+            for (int i = 0; i < n; i++) ax[i + (size_t)i * n] -= 1;
+            const double rt = tu_ratio(fro(ax), fro(a0) * fro(fetch(b.A, p, n)), n, tuprec);
+            if (!tu_accept(rt)) g_ok = false;
+            g_worst = std::max(g_worst, rt);
+        }
+    }
+
     /* ---- vendor */
     double vend = NAN, vflops = flops_of(r, n), vbytes = bytes_of(r, n, es);
     const char *vname = "-";
@@ -707,6 +772,10 @@ static void bench_row(ctx &c, int r, int n)
                 VB(v_getrf(c.cub, n, b.pA, b.ipiv, b.vinfo, ic));
                 VB(v_getri(c.cub, n, b.pA, b.ipiv, b.pC, b.vinfo, ic));
             }, restoreA);
+            /* getri alone, on cuBLAS's own factors (out of place, into C) */
+            restoreA();
+            VB(v_getrf(c.cub, n, b.pA, b.ipiv, b.vinfo, ic));
+            g_vend = c.tm.run(c.o.reps, [&] { VB(v_getri(c.cub, n, b.pA, b.ipiv, b.pC, b.vinfo, ic)); }, nothing);
             if (n <= 32) {
                 const bool before = vfail;
                 double mi = c.tm.run(c.o.reps, [&] { VB(v_matinv(c.cub, n, b.pA, b.pC, b.vinfo, ic)); }, restoreA);
@@ -737,47 +806,18 @@ static void bench_row(ctx &c, int r, int n)
         }
         CK(cudaStreamSynchronize(s));
         CK(cudaGetLastError());
-        if (vfail) { vend = NAN; vname = "vendor call failed"; }
+        if (vfail) { vend = g_vend = NAN; vname = "vendor call failed"; }
     }
 
     /* ---- the row */
-    const double rate = c.gemm_rate[sizeof(T) == 8];
-    const double fl = flops_of(r, n) * count, by = bytes_of(r, n, es) * count;
-    row w;
-    w.routine = rname[r];
-    w.prec = pc;
-    w.n = n;
-    w.batch = count;
-    w.ours_ms = ours;
-    w.call_us = call_us;
-    w.gflops = fl / (ours * 1e-3) / 1e9;
-    w.gbs = by / (ours * 1e-3) / 1e9;
-    w.pct_bw = 100.0 * by / (ours * 1e-3) / c.copy_bw;
-    w.floor_ms = 1e3 * std::max(by / c.copy_bw, fl / rate);
-    w.ours_floor = ours / w.floor_ms;
-    w.vendor_ms = vend;
-    const double vfloor = 1e3 * std::max(vbytes * count / c.copy_bw, vflops * count / rate);
-    w.vendor_floor = vend / vfloor;
-    w.speedup = r == R_POTRS ? NAN : vend / ours; /* potrs: the vendor solves one column only */
-    w.err = worst;
-    w.vendor = vname;
-    w.ok = ok;
-    if (!ok) {
-        c.failed++;
-        fprintf(stderr, "CHECK FAILED: %s %c n=%d: %lld nonzero info codes, worst ratio %.3g\n", rname[r], pc, n,
-                bad_info, worst);
+    emit_row(c, rname[r], pc, n, count, ours, call_us, flops_of(r, n), bytes_of(r, n, es), vend, vname, vflops, vbytes,
+             r == R_POTRS, ok, worst, bad_info);
+    if (r == R_INVERSE && !std::isnan(g_ours)) {
+        /* getri alone: LU read, inverse written (2n^2), 4n^3/3 flops; vendor getriBatched out of place */
+        emit_row(c, "getri", pc, n, count, g_ours, g_call, 4.0 * n * n * n / 3, 2.0 * nn * es, g_vend,
+                 std::isnan(g_vend) ? "-" : "cublasGetriBatched", 4.0 * n * n * n / 3, 2.0 * nn * es, false, g_ok,
+                 g_worst, 0);
     }
-    c.rows.push_back(w);
-    char vm[16] = "-", vf[16] = "-", sp[16] = "-";
-    if (!std::isnan(w.vendor_ms)) {
-        snprintf(vm, sizeof vm, "%.4f", w.vendor_ms);
-        snprintf(vf, sizeof vf, "%.2fx", w.vendor_floor);
-    }
-    if (!std::isnan(w.speedup)) snprintf(sp, sizeof sp, "%.2fx", w.speedup);
-    printf("%-7s %c %4d %8lld %9.4f %7.1f %9.1f %7.1f %5.1f%% %9.4f %6.2fx %9s %7s %7s %8.2g %-4s %s\n", w.routine,
-           w.prec, w.n, w.batch, w.ours_ms, w.call_us, w.gflops, w.gbs, w.pct_bw, w.floor_ms, w.ours_floor, vm, vf, sp, w.err,
-           w.ok ? "ok" : "FAIL", w.vendor);
-    fflush(stdout);
     b.release();
 }
 

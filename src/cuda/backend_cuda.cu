@@ -443,16 +443,18 @@ static size_t real_size(bb_prec p) { return (p == BB_P_S || p == BB_P_C) ? sizeo
    Leading dimensions count only for device data. */
 struct var_key {
     const bb_batch *b;
-    int with_ld;
     size_t asz, bsz;
+    const int *act[BB_NPAR]; /* the parameter arrays that count */
+    int na;
+    var_key(const bb_batch *bt, int with_ld) : b(bt), asz(bb_scalar_bytes(bt, 0)), bsz(bb_scalar_bytes(bt, 1)), na(0)
+    {
+        for (int s = 0; s < BB_NPAR; s++)
+            if (b->par[s] && (with_ld || (s != BB_LDA && s != BB_LDB && s != BB_LDC))) act[na++] = b->par[s];
+    }
     bool same(int64_t x, int64_t y) const
     {
-        for (int s = 0; s < BB_NPAR; s++) {
-            const int *q = b->par[s];
-            if (!q) continue;
-            if (!with_ld && (s == BB_LDA || s == BB_LDB || s == BB_LDC)) continue;
-            if (q[x] != q[y]) return false;
-        }
+        for (int s = 0; s < na; s++)
+            if (act[s][x] != act[s][y]) return false;
         if (b->alpha && memcmp((const char *)b->alpha + x * asz, (const char *)b->alpha + y * asz, asz))
             return false;
         if (b->beta && memcmp((const char *)b->beta + x * bsz, (const char *)b->beta + y * bsz, bsz))
@@ -475,12 +477,7 @@ struct var_groups {
     {
         const bb_batch *b = l.b;
         uint64_t h = 0xcbf29ce484222325ull;
-        for (int s = 0; s < BB_NPAR; s++) {
-            const int *q = b->par[s];
-            if (!q) continue;
-            if (!l.with_ld && (s == BB_LDA || s == BB_LDB || s == BB_LDC)) continue;
-            h = mix(h, (uint32_t)q[x]);
-        }
+        for (int s = 0; s < l.na; s++) h = mix(h, (uint32_t)l.act[s][x]);
         const unsigned char *ab[2] = {b->alpha ? (const unsigned char *)b->alpha + x * l.asz : NULL,
                                       b->beta ? (const unsigned char *)b->beta + x * l.bsz : NULL};
         const size_t sz[2] = {l.asz, l.bsz};
@@ -596,7 +593,7 @@ static int build_segments(const bb_batch *b, int with_ld, segment **segs_out, in
         int64_t ngood = 0;
         for (int64_t i = 0; i < b->count; i++) ngood += b->pinfo[i] == 0;
         if (ngood == 0) return 0;
-        var_key key = {b, with_ld, bb_scalar_bytes(b, 0), bb_scalar_bytes(b, 1)};
+        const var_key key(b, with_ld);
         var_groups vg;
         int64_t *idx = vg.run(key, ngood);
         if (!idx) return -1;

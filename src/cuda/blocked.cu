@@ -33,6 +33,8 @@
  *   getrf  right-looking blocked LU, panels by a register kernel that also
  *          swaps the rest of the rows (getrf_core below); zero pivots do not
  *          stop it (LAPACK).
+ *   gecond ||A|| ||inv(A)|| on a workspace copy of A: getrf, then getri out
+ *          of place, then both norms (gecond_T below).
  *   Row-major LU-family data is transposed to column-major (workspace, or in
  *   place for the square getri) so that both layouts give the same bits.
  *
@@ -659,6 +661,121 @@ cudaError_t getri(const ctx &c, const bb_problem &p, const bb_dev_batch &d, int 
     }
 }
 
+/* gecond above the register bound: cond = ||A|| ||inv(A)|| exactly, as the
+   register and generic kernels, but through the blocked LU: A is copied to
+   workspace (A itself is never written), factored by getrf_core, inverted
+   out of place by the blocked getri, and k_cond_norms takes both norms.
+   Singular (a zero or NaN pivot at step k): info = k, cond = +Inf.
+   Chunks of at most LU_WORK bytes of workspace. */
+template <typename T>
+__global__ void k_cond_copy(const bb_dev_batch d, int n, int64_t lda, T *W)
+{
+    for (int64_t i = blockIdx.x; i < d.count; i += gridDim.x) {
+        if (d.info && d.info[i] != 0) continue;
+        const T *A = bb_dev_ptr<T>(d.opd[BB_A], i);
+        T *Wi = W + (size_t)i * n * n;
+        for (int64_t e = threadIdx.x; e < (int64_t)n * n; e += blockDim.x) Wi[e] = A[e % n + (e / n) * lda];
+    }
+}
+
+/* one or infinity norm (modulus, as LAPACK's lange) of an n x n matrix,
+   by a block; NaN if any sum is NaN */
+template <typename T>
+__device__ double cond_norm(const T *M, int64_t ld, int n, int inf, double *red)
+{
+    double best = 0;
+    bool nan = false;
+    for (int v = threadIdx.x; v < n; v += blockDim.x) {
+        double sum = 0;
+        for (int u = 0; u < n; u++) sum += bb_abs(inf ? M[v + u * ld] : M[u + v * ld]);
+        if (sum != sum) nan = true;
+        else if (sum > best) best = sum;
+    }
+    if (nan) best = NAN;
+    red[threadIdx.x] = best;
+    __syncthreads();
+    for (int h = blockDim.x / 2; h > 0; h >>= 1) {
+        if (threadIdx.x < h) {
+            const double a = red[threadIdx.x], b = red[threadIdx.x + h];
+            red[threadIdx.x] = (a != a || b != b) ? NAN : (a > b ? a : b);
+        }
+        __syncthreads();
+    }
+    const double r = red[0];
+    __syncthreads();
+    return r;
+}
+
+template <typename T>
+__global__ void __launch_bounds__(256) k_cond_norms(const bb_dev_batch d, const int *entry, int n, int64_t lda,
+                                                    const T *X, int inf)
+{
+    typedef typename bb_real<T>::type R;
+    __shared__ double red[256];
+    for (int64_t i = blockIdx.x; i < d.count; i += gridDim.x) {
+        if (entry[i] != 0) continue; /* skipped on entry: nothing written */
+        R *y = bb_dev_ptr<R>(d.opd[BB_Y], i);
+        if (d.info[i] != 0) {
+            if (threadIdx.x == 0) *y = (R)INFINITY;
+            continue;
+        }
+        const double na = cond_norm(bb_dev_ptr<T>(d.opd[BB_A], i), lda, n, inf, red);
+        const double ni = cond_norm(X + (size_t)i * n * n, (int64_t)n, n, inf, red);
+        if (threadIdx.x == 0) *y = (R)(na * ni);
+    }
+}
+
+template <typename T>
+cudaError_t gecond_T(const ctx &c, const bb_problem &p, const bb_dev_batch &d)
+{
+    const int n = p.n;
+    const size_t mat = (size_t)n * n * sizeof(T);
+    const size_t per = 2 * mat + (size_t)n * sizeof(int) + 2 * sizeof(int);
+    int64_t chunk = (int64_t)(LU_WORK / per);
+    if (chunk < 1) chunk = 1;
+    if (chunk > d.count) chunk = d.count;
+    const size_t a256 = 256;
+    auto up = [a256](size_t x) { return (x + a256 - 1) / a256 * a256; };
+    const size_t o_t = up((size_t)chunk * sizeof(int)), o_piv = o_t + up((size_t)chunk * sizeof(int));
+    const size_t o_lu = o_piv + up((size_t)chunk * n * sizeof(int)), o_x = o_lu + up((size_t)chunk * mat);
+    char *w = (char *)bb_cuda_workspace2(c.q, o_x + (size_t)chunk * mat);
+    if (!w || !d.info) return w ? cudaErrorInvalidValue : cudaErrorMemoryAllocation;
+    int *entry = (int *)w, *t = (int *)(w + o_t), *piv = (int *)(w + o_piv);
+    T *LU = (T *)(w + o_lu), *X = (T *)(w + o_x);
+    for (int64_t first = 0; first < d.count; first += chunk) {
+        const int64_t cnt = d.count - first < chunk ? d.count - first : chunk;
+        const bb_dev_batch s = slice(c, d, first, cnt);
+        cudaError_t e = cudaMemcpyAsync(entry, s.info, (size_t)cnt * sizeof(int), cudaMemcpyDeviceToDevice, c.q->stream);
+        if (e != cudaSuccess) return e;
+        k_cond_copy<T><<<bb_grid(cnt, 1), 256, 0, c.q->stream>>>(s, n, p.lda, LU);
+        if ((e = cudaGetLastError()) != cudaSuccess) return e;
+        bb_dev_batch f = s;
+        f.opd[BB_A] = workspace_opd(LU, (int64_t)n * n);
+        f.opd[BB_B] = workspace_opd(X, (int64_t)n * n);
+        f.opd[BB_IPIV] = workspace_opd(piv, n);
+        bb_problem fp = blank();
+        fp.m = fp.n = n;
+        fp.lda = fp.ldb = n;
+        if ((e = getrf_core<T>(c, fp, f, 1, t)) != cudaSuccess) return e;
+        if ((e = getri_T<T>(c, fp, f, 1)) != cudaSuccess) return e;
+        k_cond_norms<T><<<bb_grid(cnt, 1), 256, 0, c.q->stream>>>(s, entry, n, p.lda, X, p.norm == BblasInfNorm);
+        if ((e = cudaGetLastError()) != cudaSuccess) return e;
+    }
+    return cudaSuccess;
+}
+
+cudaError_t gecond(const ctx &c, const bb_problem &p, const bb_dev_batch &d)
+{
+    if (p.n <= 0 || p.n > GETRI_MAX_N) return cudaErrorNotSupported;
+    switch (c.prec) {
+    case BB_P_S: return gecond_T<float>(c, p, d);
+    case BB_P_D: return gecond_T<double>(c, p, d);
+    case BB_P_C: return gecond_T<cuFloatComplex>(c, p, d);
+    case BB_P_Z: return gecond_T<cuDoubleComplex>(c, p, d);
+    default: return cudaErrorNotSupported;
+    }
+}
+
 } // namespace
 
 cudaError_t bb_blocked_launch(bb_op op, bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q,
@@ -677,6 +794,7 @@ cudaError_t bb_blocked_launch(bb_op op, bb_prec prec, const bb_problem &p, const
     case BB_OP_GETRFNP: return getrf(c, p, d, 0);
     case BB_OP_GETRI: return getri(c, p, d, 0);
     case BB_OP_GETRI_OOP: return getri(c, p, d, 1);
+    case BB_OP_GECOND: return gecond(c, p, d);
     case BB_OP_POSV: {
         cudaError_t e = potrf(c, p, d);
         if (e != cudaSuccess) return e;

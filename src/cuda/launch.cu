@@ -10,7 +10,8 @@
  *   blocked drivers (blocked.cu)   trsm, potrf, potrs, posv above the register
  *                                  bound: register kernels on diagonal blocks,
  *                                  batched GEMM/SYRK for the rest; getri and
- *                                  getri_oop as two such trsm;
+ *                                  getri_oop as two such trsm; gecond as
+ *                                  getrf + getri on a copy, then the norms;
  *                                  getrf, getrfnp: right-looking blocked LU
  *                                  (register panel kernel, generic above 512 rows); the LU
  *                                  family off with BATCHBLAS_CUDA_BLOCKED_LU=0
@@ -117,7 +118,8 @@ static choice decide(bb_op op, bb_prec prec, const bb_problem &p, batchblas_queu
         if (in_small(p.n)) return USE_SMALL;
         return blocked_lu_on() && p.n >= 1 && p.n <= 8192 && blocked_ok ? USE_BLOCKED : USE_GENERIC;
     case BB_OP_GECOND:
-        return in_small(p.n) ? USE_SMALL : USE_GENERIC;
+        if (in_small(p.n)) return USE_SMALL;
+        return blocked_lu_on() && p.n >= 1 && p.n <= 8192 && blocked_ok ? USE_BLOCKED : USE_GENERIC;
     case BB_OP_POTRF:
         if (in_small(p.n)) return USE_SMALL;
         return blocked_on() && p.n >= 1 && blocked_ok ? USE_BLOCKED : USE_GENERIC;
