@@ -18,8 +18,10 @@
  * Units (each matrix counted once; pivots and info left out):
  *   routine  flops            bytes (elements)
  *   getrf    2n^3/3           2n^2   (A read + written)
- *   inverse  2n^3             2n^2   (A read, inverse written; ours = getrf + getri in place,
+ *   inverse  2n^3             2n^2   (A read, inverse written; ours = geinv, one call A -> C;
  *                                     vendor = getrfBatched + getriBatched, or matinvBatched)
+ *   getri    4n^3/3           2n^2   (printed with inverse: the LU factors read, the inverse
+ *                                     written; ours in place, vendor getriBatched out of place)
  *   potrf    n^3/3            2n^2
  *   trsm     n^3 (nrhs = n)   3n^2   (A read, B read + written; left lower notrans non-unit)
  *   potrs    2n^3 (nrhs = n)  3n^2   (vendor: cusolver potrsBatched, nrhs = 1 only: its own floor)
@@ -344,6 +346,8 @@ template <typename T> struct api;
                                            (T)0, C, n, s, c, info, q); }                                         \
         static void gecond(int n, const T *A, long long sa, T *y, int c, int *info, batchblas_queue_t q)         \
         { lapack_##L##gecond_batch_strided_dev(BblasColMajor, BblasOneNorm, n, A, n, sa, y, c, info, q); }       \
+        static void geinv(int n, const T *A, long long sa, T *C, int c, int *info, batchblas_queue_t q)          \
+        { lapack_##L##geinv_batch_strided_dev(BblasColMajor, n, A, n, sa, C, n, sa, c, info, q); }               \
     };
 API_T(double, BB_P_D, d)
 API_T(float, BB_P_S, s)
@@ -368,6 +372,8 @@ template <typename T> struct api {
     { bb_problem p = sq(n); p.k = n; p.alpha[0] = 1; direct(BB_OP_GEMM, precof<T>(), p, c, (void *)A, s, (void *)B, s, C, s, 0, 0, 0, info); }
     static void gecond(int n, const T *A, long long sa, T *y, int c, int *info, batchblas_queue_t)
     { bb_problem p = sq(n); p.norm = BblasOneNorm; direct(BB_OP_GECOND, precof<T>(), p, c, (void *)A, sa, 0, 0, 0, 0, 0, 0, y, info); }
+    static void geinv(int n, const T *A, long long sa, T *C, int c, int *info, batchblas_queue_t)
+    { direct(BB_OP_GEINV, precof<T>(), sq(n), c, (void *)A, sa, C, sa, 0, 0, 0, 0, 0, info); }
 };
 #endif
 
@@ -639,10 +645,7 @@ static void bench_row(ctx &c, int r, int n)
     auto call_ours = [&](int *info) {
         switch (r) {
         case R_GETRF: api<T>::getrf(n, b.A, nn, b.ipiv, ic, info, c.q); break;
-        case R_INVERSE: /* timed in mode None: info[0] stays None for the second call */
-            api<T>::getrf(n, b.A, nn, b.ipiv, ic, info, c.q);
-            api<T>::getri(n, b.A, nn, b.ipiv, ic, info, c.q);
-            break;
+        case R_INVERSE: api<T>::geinv(n, b.A, nn, b.C, ic, info, c.q); break; /* one call, A -> C */
         case R_POTRF: api<T>::potrf(n, b.A, nn, ic, info, c.q); break;
         case R_TRSM: api<T>::trsm(n, b.A, nn, b.B, nn, ic, info, c.q); break;
         case R_POTRS: api<T>::potrs(n, b.A, nn, b.B, nn, ic, info, c.q); break;
@@ -661,20 +664,11 @@ static void bench_row(ctx &c, int r, int n)
     restoreB();
     CK(cudaStreamSynchronize(s));
     std::vector<int> info(count + 1);
-    std::vector<int> info1; /* inverse: getrf's codes */
     info[0] = BblasErrorsReportAll;
-    if (r == R_INVERSE) {
-        api<T>::getrf(n, b.A, nn, b.ipiv, ic, info.data(), c.q);
-        info1 = info;
-        info[0] = BblasErrorsReportAll;
-        api<T>::getri(n, b.A, nn, b.ipiv, ic, info.data(), c.q);
-    } else {
-        call_ours(info.data());
-    }
+    call_ours(info.data());
     CK(cudaStreamSynchronize(s));
     long long bad_info = 0;
     for (long long i = 1; i <= count; i++) bad_info += info[i] != 0;
-    for (size_t i = 1; i < info1.size(); i++) bad_info += info1[i] != 0;
     if (info[0] != 0) bad_info++;
     double worst = 0;
     bool ok = bad_info == 0;
@@ -690,7 +684,7 @@ static void bench_row(ctx &c, int r, int n)
             mat a = fetch(b.A, p, n), bb = fetch(b.B, p, n), cc = fetch(b.C, p, n);
             rt = tu_ratio(diff(cc, mul(a, bb, n)), fro(a) * fro(bb), n, tuprec);
         } else {
-            mat a0 = fetch(b.A0 ? b.A0 : b.A, p, n), f = fetch(b.A, p, n);
+            mat a0 = fetch(b.A0 ? b.A0 : b.A, p, n), f = fetch(r == R_INVERSE ? b.C : b.A, p, n);
             switch (r) {
             case R_GETRF: {
                 std::vector<int> ip(n);

@@ -706,6 +706,32 @@ BATCHBLAS_API void lapack_cgetri_oop_batch_strided_dev(bblas_enum_t layout, int 
     int64_t stride_ipiv, bblas_complex32_t *Ainv, int ldainv, int64_t stride_ainv,
     int batch_size, int *info, batchblas_queue_t queue);
 
+/* cgeinv: inverse Ainv = inv(A) of the stored matrix in one call (Gauss-Jordan with partial pivoting; for row-major data the stored matrix is A^T, whose inverse is inv(A)^T: the same call serves both layouts); A is not changed; singular: info k > 0 (the zero or NaN pivot of elimination step k) and Ainv is not written */
+BATCHBLAS_API void lapack_cgeinv_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const int *n, bblas_complex32_t const *const *A, const int *lda,
+    bblas_complex32_t **Ainv, const int *ldainv, int *info);
+BATCHBLAS_API void lapack_cgeinv_batchf(int batch_size, bblas_enum_t layout, int n,
+    bblas_complex32_t const *const *A, int lda, bblas_complex32_t **Ainv, int ldainv,
+    int *info);
+BATCHBLAS_API void lapack_cgeinv_batchv(int batch_size, bblas_enum_t layout, const int *n,
+    bblas_complex32_t const *const *A, const int *lda, bblas_complex32_t **Ainv,
+    const int *ldainv, int *info);
+BATCHBLAS_API void lapack_cgeinv_batch_strided(bblas_enum_t layout, int n, const bblas_complex32_t *A,
+    int lda, int64_t stride_a, bblas_complex32_t *Ainv, int ldainv, int64_t stride_ainv,
+    int batch_size, int *info);
+BATCHBLAS_API void lapack_cgeinv_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const int *n, bblas_complex32_t const *const *A, const int *lda,
+    bblas_complex32_t **Ainv, const int *ldainv, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_cgeinv_batchf_dev(int batch_size, bblas_enum_t layout, int n,
+    bblas_complex32_t const *const *A, int lda, bblas_complex32_t **Ainv, int ldainv,
+    int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_cgeinv_batchv_dev(int batch_size, bblas_enum_t layout, const int *n,
+    bblas_complex32_t const *const *A, const int *lda, bblas_complex32_t **Ainv,
+    const int *ldainv, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_cgeinv_batch_strided_dev(bblas_enum_t layout, int n,
+    const bblas_complex32_t *A, int lda, int64_t stride_a, bblas_complex32_t *Ainv,
+    int ldainv, int64_t stride_ainv, int batch_size, int *info, batchblas_queue_t queue);
+
 /* clange: value[i] = norm of A_i: BblasOneNorm, BblasInfNorm, BblasMaxNorm or BblasFrobeniusNorm */
 BATCHBLAS_API void lapack_clange_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
     const bblas_enum_t *norm, const int *m, const int *n,

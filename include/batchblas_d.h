@@ -530,6 +530,30 @@ BATCHBLAS_API void lapack_dgetri_oop_batch_strided_dev(bblas_enum_t layout, int 
     int lda, int64_t stride_a, const int *ipiv, int64_t stride_ipiv, double *Ainv,
     int ldainv, int64_t stride_ainv, int batch_size, int *info, batchblas_queue_t queue);
 
+/* dgeinv: inverse Ainv = inv(A) of the stored matrix in one call (Gauss-Jordan with partial pivoting; for row-major data the stored matrix is A^T, whose inverse is inv(A)^T: the same call serves both layouts); A is not changed; singular: info k > 0 (the zero or NaN pivot of elimination step k) and Ainv is not written */
+BATCHBLAS_API void lapack_dgeinv_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const int *n, double const *const *A, const int *lda, double **Ainv,
+    const int *ldainv, int *info);
+BATCHBLAS_API void lapack_dgeinv_batchf(int batch_size, bblas_enum_t layout, int n,
+    double const *const *A, int lda, double **Ainv, int ldainv, int *info);
+BATCHBLAS_API void lapack_dgeinv_batchv(int batch_size, bblas_enum_t layout, const int *n,
+    double const *const *A, const int *lda, double **Ainv, const int *ldainv, int *info);
+BATCHBLAS_API void lapack_dgeinv_batch_strided(bblas_enum_t layout, int n, const double *A, int lda,
+    int64_t stride_a, double *Ainv, int ldainv, int64_t stride_ainv, int batch_size,
+    int *info);
+BATCHBLAS_API void lapack_dgeinv_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const int *n, double const *const *A, const int *lda,
+    double **Ainv, const int *ldainv, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_dgeinv_batchf_dev(int batch_size, bblas_enum_t layout, int n,
+    double const *const *A, int lda, double **Ainv, int ldainv, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_dgeinv_batchv_dev(int batch_size, bblas_enum_t layout, const int *n,
+    double const *const *A, const int *lda, double **Ainv, const int *ldainv, int *info,
+    batchblas_queue_t queue);
+BATCHBLAS_API void lapack_dgeinv_batch_strided_dev(bblas_enum_t layout, int n, const double *A,
+    int lda, int64_t stride_a, double *Ainv, int ldainv, int64_t stride_ainv,
+    int batch_size, int *info, batchblas_queue_t queue);
+
 /* dlange: value[i] = norm of A_i: BblasOneNorm, BblasInfNorm, BblasMaxNorm or BblasFrobeniusNorm */
 BATCHBLAS_API void lapack_dlange_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
     const bblas_enum_t *norm, const int *m, const int *n, double const *const *A,

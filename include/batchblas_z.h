@@ -706,6 +706,32 @@ BATCHBLAS_API void lapack_zgetri_oop_batch_strided_dev(bblas_enum_t layout, int 
     int64_t stride_ipiv, bblas_complex64_t *Ainv, int ldainv, int64_t stride_ainv,
     int batch_size, int *info, batchblas_queue_t queue);
 
+/* zgeinv: inverse Ainv = inv(A) of the stored matrix in one call (Gauss-Jordan with partial pivoting; for row-major data the stored matrix is A^T, whose inverse is inv(A)^T: the same call serves both layouts); A is not changed; singular: info k > 0 (the zero or NaN pivot of elimination step k) and Ainv is not written */
+BATCHBLAS_API void lapack_zgeinv_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const int *n, bblas_complex64_t const *const *A, const int *lda,
+    bblas_complex64_t **Ainv, const int *ldainv, int *info);
+BATCHBLAS_API void lapack_zgeinv_batchf(int batch_size, bblas_enum_t layout, int n,
+    bblas_complex64_t const *const *A, int lda, bblas_complex64_t **Ainv, int ldainv,
+    int *info);
+BATCHBLAS_API void lapack_zgeinv_batchv(int batch_size, bblas_enum_t layout, const int *n,
+    bblas_complex64_t const *const *A, const int *lda, bblas_complex64_t **Ainv,
+    const int *ldainv, int *info);
+BATCHBLAS_API void lapack_zgeinv_batch_strided(bblas_enum_t layout, int n, const bblas_complex64_t *A,
+    int lda, int64_t stride_a, bblas_complex64_t *Ainv, int ldainv, int64_t stride_ainv,
+    int batch_size, int *info);
+BATCHBLAS_API void lapack_zgeinv_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const int *n, bblas_complex64_t const *const *A, const int *lda,
+    bblas_complex64_t **Ainv, const int *ldainv, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_zgeinv_batchf_dev(int batch_size, bblas_enum_t layout, int n,
+    bblas_complex64_t const *const *A, int lda, bblas_complex64_t **Ainv, int ldainv,
+    int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_zgeinv_batchv_dev(int batch_size, bblas_enum_t layout, const int *n,
+    bblas_complex64_t const *const *A, const int *lda, bblas_complex64_t **Ainv,
+    const int *ldainv, int *info, batchblas_queue_t queue);
+BATCHBLAS_API void lapack_zgeinv_batch_strided_dev(bblas_enum_t layout, int n,
+    const bblas_complex64_t *A, int lda, int64_t stride_a, bblas_complex64_t *Ainv,
+    int ldainv, int64_t stride_ainv, int batch_size, int *info, batchblas_queue_t queue);
+
 /* zlange: value[i] = norm of A_i: BblasOneNorm, BblasInfNorm, BblasMaxNorm or BblasFrobeniusNorm */
 BATCHBLAS_API void lapack_zlange_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
     const bblas_enum_t *norm, const int *m, const int *n,

@@ -42,7 +42,7 @@ enum {
     R_GEMM, R_SYMM, R_HEMM, R_SYRK, R_HERK, R_SYR2K, R_HER2K, R_TRMM, R_TRSM,
     R_POTRF, R_POTRS, R_POSV, R_TRTRI, R_LAUUM, R_POTRI, R_POTI,
     R_GETRF, R_GETRFNP, R_GETRS, R_GESV, R_GETRI, R_GETRI_OOP,
-    R_LANGE, R_GECOND, R_GECON
+    R_LANGE, R_GECOND, R_GECON, R_GEINV
 };
 
 /* operands: matrices A, B (also Ainv), C, and the pivots */
@@ -334,6 +334,14 @@ static void call_gecond(call_t *c)
              (S(norm), S(n), BI(OA, "A"), S(lda), ST(OA), YV("cond")))
 }
 
+static void call_geinv(call_t *c)
+{
+    DISPATCH(lapack, geinv,
+             (PI(n, "n"), MI(OA, "A"), PI(lda, "lda"), MO(OB, "Ainv"), PI(ldb, "ldainv")),
+             (S(n), MI(OA, "A"), S(lda), MO(OB, "Ainv"), S(ldb)),
+             (S(n), BI(OA, "A"), S(lda), ST(OA), BO(OB, "Ainv"), S(ldb), ST(OB)))
+}
+
 static void call_gecon(call_t *c)
 {
     DISPATCH(lapack, gecon,
@@ -414,6 +422,8 @@ static const routine_t routines[] = {
      WY, call_gecond},
     {"gecon", R_GECON, 1, "norm n A lda anorm rcond",
      "layout norm n A lda stride_a anorm rcond batch_size info", WY, call_gecon},
+    {"geinv", R_GEINV, 1, "n A lda Ainv ldainv", "layout n A lda stride_a Ainv ldainv stride_ainv batch_size info",
+     WB, call_geinv},
 };
 #define NROUT ((int)(sizeof routines / sizeof routines[0]))
 
@@ -560,6 +570,9 @@ static int opdims(int id, const call_t *c, int s, int o, int *r, int *cl)
         if (o == OA) *r = *cl = n;
         if (o == OB && id == R_GETRI_OOP) *r = *cl = n;
         if (o == OP) { *r = n; *cl = 1; }
+        break;
+    case R_GEINV:
+        if (o == OA || o == OB) *r = *cl = n;
         break;
     default: /* potrf, lauum, potri, poti, trtri, gecond, gecon */
         if (o == OA) *r = *cl = n;
@@ -724,7 +737,7 @@ static void setup(ctx_t *x, const routine_t *r, int form, int layout, int varian
         for (int o = OA; o <= OC; o++) {
             int rr, cc;
             if (!opdims(r->id, c, 0, o, &rr, &cc)) continue;
-            if (r->id == R_GETRI_OOP && o == OB) continue; /* output only */
+            if ((r->id == R_GETRI_OOP || r->id == R_GEINV) && o == OB) continue; /* output only */
             if (o == OA && a_is_hpd(r->id)) tu_fill_hpd(c->ptr[o][i], ld_of(c, 0, o), layout, rr);
             else tu_fill(c->ptr[o][i], ld_of(c, 0, o), layout, rr, cc);
         }

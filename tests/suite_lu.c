@@ -1,6 +1,6 @@
 /*
  * Tests of the LU family (compiled once per precision): getrf, getrfnp,
- * getrs, gesv, getri, getri_oop and gecon through the public API: every
+ * getrs, gesv, getri, getri_oop, gecon and geinv through the public API: every
  * form, both layouts, every trans/norm option, odd sizes up to 41 and 70
  * (beyond most own-code crossovers; 130 and 260 for the solves and gecon,
  * whose own code goes further), non-square getrf/getrfnp, padded
@@ -28,9 +28,9 @@
 #  define PREC_ID 3
 #endif
 
-enum { OP_GETRF, OP_GETRFNP, OP_GETRS, OP_GESV, OP_GETRI, OP_GETRI_OOP, OP_GECON, NOP };
+enum { OP_GETRF, OP_GETRFNP, OP_GETRS, OP_GESV, OP_GETRI, OP_GETRI_OOP, OP_GECON, OP_GEINV, NOP };
 static const char *const op_name[NOP] = {"getrf", "getrfnp", "getrs", "gesv",
-                                         "getri", "getri_oop", "gecon"};
+                                         "getri", "getri_oop", "gecon", "geinv"};
 enum { F_GROUP, F_FIXED, F_VAR, F_STRIDED, NFORM };
 static const char *const form_name[NFORM] = {"batch", "batchf", "batchv", "batch_strided"};
 
@@ -46,7 +46,9 @@ enum {
     D_ZEROCOL, /* column c of A is zero: getrf, getrfnp, gesv report c+1 */
     D_NAN,     /* A(r,c) = NaN: getrf, gesv report c+1, getrfnp max(r,c)+1 */
     D_ZEROPIV, /* stored U(c,c) = 0: getri(_oop) report c+1, gecon gives 0 */
-    D_ANORM0   /* gecon: anorm = 0, rcond must be 0 */
+    D_ANORM0,  /* gecon: anorm = 0, rcond must be 0 */
+    D_ZEROCROSS /* row and column c of A zero: geinv reports c+1 in both
+                   layouts (it works on the stored matrix, A^T for row-major) */
 };
 typedef struct {
     int kind, r, c;
@@ -73,14 +75,14 @@ static int imin(int a, int b) { return a < b ? a : b; }
 static int imax(int a, int b) { return a > b ? a : b; }
 static int is_sq(int op) { return op != OP_GETRF && op != OP_GETRFNP; }
 static int rows_of(int op, const pset *p) { return is_sq(op) ? p->n : p->m; }
-static int has_b(int op) { return op == OP_GETRS || op == OP_GESV || op == OP_GETRI_OOP; }
-static int has_piv(int op) { return op != OP_GETRFNP && op != OP_GECON; }
+static int has_b(int op) { return op == OP_GETRS || op == OP_GESV || op == OP_GETRI_OOP || op == OP_GEINV; }
+static int has_piv(int op) { return op != OP_GETRFNP && op != OP_GECON && op != OP_GEINV; }
 static int factors_in(int op)
 {
     return op == OP_GETRS || op == OP_GETRI || op == OP_GETRI_OOP || op == OP_GECON;
 }
 static int piv_len(int op, const pset *p) { return op == OP_GETRF ? imin(p->m, p->n) : p->n; }
-static int b_cols(int op, const pset *p) { return op == OP_GETRI_OOP ? p->n : p->nrhs; }
+static int b_cols(int op, const pset *p) { return op == OP_GETRI_OOP || op == OP_GEINV ? p->n : p->nrhs; }
 
 static const char *opt_name(int op, int opt)
 {
@@ -92,7 +94,7 @@ static const char *opt_name(int op, int opt)
 static int expected_info(int op, const defect *d)
 {
     switch (d->kind) {
-    case D_ZEROCOL: return d->c + 1;
+    case D_ZEROCOL: case D_ZEROCROSS: return d->c + 1;
     case D_NAN: return op == OP_GETRFNP ? imax(d->r, d->c) + 1 : d->c + 1;
     case D_ZEROPIV: return op == OP_GECON ? 0 : d->c + 1;
     default: return 0;
@@ -219,8 +221,10 @@ static void make_problem(int op, int layout, prob *q)
         for (int i = 0; i < m; i++) M[i + (int64_t)j * m] = tu_z(tu_rand_T());
     if (op == OP_GETRFNP) /* diagonally dominant: no pivoting needed */
         for (int i = 0; i < imin(m, n); i++) M[i + (int64_t)i * m] += 2.0 * imax(m, n);
-    if (q->d.kind == D_ZEROCOL)
+    if (q->d.kind == D_ZEROCOL || q->d.kind == D_ZEROCROSS)
         for (int i = 0; i < m; i++) M[i + (int64_t)q->d.c * m] = 0;
+    if (q->d.kind == D_ZEROCROSS)
+        for (int j = 0; j < n; j++) M[q->d.c + (int64_t)j * m] = 0;
     if (q->d.kind == D_NAN) M[q->d.r + (int64_t)q->d.c * m] = NAN;
 
     if (!factors_in(op)) {
@@ -284,7 +288,7 @@ static void verify(int op, int form, int layout, const prob *q, int idx, int inf
     ck_assert_msg(info == expect, "%s: info %d, expected %d", where, info, expect);
 
     /* operands that must keep their bits; padding of written ones */
-    int a_read_only = factors_in(op) && !(op == OP_GETRI && expect == 0);
+    int a_read_only = (factors_in(op) && !(op == OP_GETRI && expect == 0)) || op == OP_GEINV;
     /* (an empty matrix has a footprint of one element: nothing may change) */
     if (a_read_only || m == 0 || n == 0)
         ck_assert_msg(same(q->A, q->A0, sizeof(T) * (size_t)q->fa), "%s: A was written", where);
@@ -341,9 +345,9 @@ static void verify(int op, int form, int layout, const prob *q, int idx, int inf
         free(Xs); free(B0); free(Rz);
         break;
     }
-    case OP_GETRI: case OP_GETRI_OOP: {
+    case OP_GETRI: case OP_GETRI_OOP: case OP_GEINV: {
         if (expect) {
-            if (op == OP_GETRI_OOP)
+            if (op != OP_GETRI)
                 ck_assert_msg(tu_untouched(q->B, q->fb), "%s: Ainv written for a singular member", where);
             break;
         }
@@ -472,6 +476,16 @@ static void call(int op, int form, int layout, int ng, const int *gs, const pset
             break;
         }
         break;
+    case OP_GEINV:
+        switch (form) {
+        case F_GROUP: FN(geinv, batch)(ng, gs, layout, N, Ac, LA, Bp, LB, info); break;
+        case F_FIXED: FN(geinv, batchf)(count, layout, g->n, Ac, g->lda, Bp, g->ldb, info); break;
+        case F_VAR: FN(geinv, batchv)(count, layout, N, Ac, LA, Bp, LB, info); break;
+        case F_STRIDED:
+            FN(geinv, batch_strided)(layout, g->n, baseA, g->lda, sa, baseB, g->ldb, sb, count, info);
+            break;
+        }
+        break;
     case OP_GECON:
         switch (form) {
         case F_GROUP: FN(gecon, batch)(ng, gs, layout, O, N, Ac, LA, xv, yv, info); break;
@@ -587,6 +601,11 @@ static defect make_defect(int op, int m, int n, int v)
     int mn = imin(m, n);
     if (mn < 1) return d;
     switch (op) {
+    case OP_GEINV: /* singular the same way in A and A^T: a zero cross, a NaN on the diagonal */
+        d.kind = v % 2 == 0 ? D_ZEROCROSS : D_NAN;
+        d.c = v % 2 == 0 ? mn / 2 : (mn - 1) / 2;
+        d.r = d.c;
+        break;
     case OP_GETRF: case OP_GETRFNP: case OP_GESV:
         if (v % 2 == 0) {
             d.kind = D_ZEROCOL;
@@ -722,6 +741,8 @@ START_TEST(t_getri_oop) { sweep_test(OP_GETRI_OOP, _i); }
 END_TEST
 START_TEST(t_gecon) { sweep_test(OP_GECON, _i); }
 END_TEST
+START_TEST(t_geinv) { sweep_test(OP_GEINV, _i); }
+END_TEST
 
 /* Empty batches: NULL arrays everywhere, a no-op with info[0] = 0. */
 START_TEST(t_empty)
@@ -850,6 +871,7 @@ void X(add_lu_tests)(Suite *s)
     tcase_add_loop_test(tc, t_getri, 0, 2 * NFORM);
     tcase_add_loop_test(tc, t_getri_oop, 0, 2 * NFORM);
     tcase_add_loop_test(tc, t_gecon, 0, 2 * NFORM);
+    tcase_add_loop_test(tc, t_geinv, 0, 2 * NFORM);
     tcase_add_test(tc, t_empty);
     tcase_add_test(tc, t_layouts_agree);
     suite_add_tcase(s, tc);

@@ -139,6 +139,10 @@ ROUTINES = [
         ("mat", "BB_A", "A", "in"), ("int", "BB_LDA", "lda"),
         ("piv", "ipiv", "in"),
         ("mat", "BB_B", "Ainv", "out"), ("int", "BB_LDB", "ldainv")]),
+    ("geinv", "lapack", False, "GEINV", "inverse Ainv = inv(A) of the stored matrix in one call (Gauss-Jordan with partial pivoting; for row-major data the stored matrix is A^T, whose inverse is inv(A)^T: the same call serves both layouts); A is not changed; singular: info k > 0 (the zero or NaN pivot of elimination step k) and Ainv is not written", [
+        ("int", "BB_N", "n"),
+        ("mat", "BB_A", "A", "in"), ("int", "BB_LDA", "lda"),
+        ("mat", "BB_B", "Ainv", "out"), ("int", "BB_LDB", "ldainv")]),
     # ---- norms and conditioning
     ("lange", "lapack", False, "LANGE", "value[i] = norm of A_i: BblasOneNorm, BblasInfNorm, BblasMaxNorm or BblasFrobeniusNorm", [
         ("opt", "BB_NORM", "norm"), ("int", "BB_M", "m"), ("int", "BB_N", "n"),

@@ -4160,6 +4160,204 @@ void lapack_sgetri_oop_batch_strided_dev(bblas_enum_t layout, int n, const float
     bb_execute(&b);
 }
 
+void lapack_sgeinv_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
+    const int *n, float const *const *A, const int *lda, float **Ainv, const int *ldainv,
+    int *info)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_OPD0 + BB_B] = 7, [BB_LDB] = 8, [BB_INFO_ARG] = 9};
+    bb_batch b = {0};
+    b.op = BB_OP_GEINV;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_GROUP;
+    b.name = "lapack_sgeinv_batch";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_B].arr = (void *const *)Ainv;
+    b.par[BB_LDB] = ldainv;
+    bb_execute(&b);
+}
+
+void lapack_sgeinv_batchf(int batch_size, bblas_enum_t layout, int n,
+    float const *const *A, int lda, float **Ainv, int ldainv, int *info)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_N] = 3, [BB_OPD0 + BB_A] = 4, [BB_LDA] = 5, [BB_OPD0 + BB_B] = 6, [BB_LDB] = 7, [BB_INFO_ARG] = 8};
+    bb_batch b = {0};
+    b.op = BB_OP_GEINV;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_FIXED;
+    b.name = "lapack_sgeinv_batchf";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_B].arr = (void *const *)Ainv;
+    b.par[BB_LDB] = &ldainv;
+    bb_execute(&b);
+}
+
+void lapack_sgeinv_batchv(int batch_size, bblas_enum_t layout, const int *n,
+    float const *const *A, const int *lda, float **Ainv, const int *ldainv, int *info)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_N] = 3, [BB_OPD0 + BB_A] = 4, [BB_LDA] = 5, [BB_OPD0 + BB_B] = 6, [BB_LDB] = 7, [BB_INFO_ARG] = 8};
+    bb_batch b = {0};
+    b.op = BB_OP_GEINV;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_VAR;
+    b.name = "lapack_sgeinv_batchv";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_B].arr = (void *const *)Ainv;
+    b.par[BB_LDB] = ldainv;
+    bb_execute(&b);
+}
+
+void lapack_sgeinv_batch_strided(bblas_enum_t layout, int n, const float *A, int lda,
+    int64_t stride_a, float *Ainv, int ldainv, int64_t stride_ainv, int batch_size,
+    int *info)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_N] = 2, [BB_OPD0 + BB_A] = 3, [BB_LDA] = 4, [BB_STRIDE0 + BB_A] = 5, [BB_OPD0 + BB_B] = 6, [BB_LDB] = 7, [BB_STRIDE0 + BB_B] = 8, [BB_COUNT_ARG] = 9, [BB_INFO_ARG] = 10};
+    bb_batch b = {0};
+    b.op = BB_OP_GEINV;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_STRIDED;
+    b.name = "lapack_sgeinv_batch_strided";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    b.opd[BB_B].base = (char *)Ainv;
+    b.par[BB_LDB] = &ldainv;
+    b.opd[BB_B].stride = stride_ainv;
+    bb_execute(&b);
+}
+
+void lapack_sgeinv_batch_dev(int group_count, const int *group_sizes,
+    bblas_enum_t layout, const int *n, float const *const *A, const int *lda,
+    float **Ainv, const int *ldainv, int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_GSIZES_ARG] = 2, [BB_LAYOUT_ARG] = 3, [BB_N] = 4, [BB_OPD0 + BB_A] = 5, [BB_LDA] = 6, [BB_OPD0 + BB_B] = 7, [BB_LDB] = 8, [BB_INFO_ARG] = 9, [BB_QUEUE_ARG] = 10};
+    bb_batch b = {0};
+    b.op = BB_OP_GEINV;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_GROUP;
+    b.name = "lapack_sgeinv_batch_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.ngroups = group_count;
+    b.group_sizes = group_sizes;
+    b.pinc = 1;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_B].arr = (void *const *)Ainv;
+    b.par[BB_LDB] = ldainv;
+    bb_execute(&b);
+}
+
+void lapack_sgeinv_batchf_dev(int batch_size, bblas_enum_t layout, int n,
+    float const *const *A, int lda, float **Ainv, int ldainv, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_N] = 3, [BB_OPD0 + BB_A] = 4, [BB_LDA] = 5, [BB_OPD0 + BB_B] = 6, [BB_LDB] = 7, [BB_INFO_ARG] = 8, [BB_QUEUE_ARG] = 9};
+    bb_batch b = {0};
+    b.op = BB_OP_GEINV;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_FIXED;
+    b.name = "lapack_sgeinv_batchf_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_B].arr = (void *const *)Ainv;
+    b.par[BB_LDB] = &ldainv;
+    bb_execute(&b);
+}
+
+void lapack_sgeinv_batchv_dev(int batch_size, bblas_enum_t layout, const int *n,
+    float const *const *A, const int *lda, float **Ainv, const int *ldainv, int *info,
+    batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_COUNT_ARG] = 1, [BB_LAYOUT_ARG] = 2, [BB_N] = 3, [BB_OPD0 + BB_A] = 4, [BB_LDA] = 5, [BB_OPD0 + BB_B] = 6, [BB_LDB] = 7, [BB_INFO_ARG] = 8, [BB_QUEUE_ARG] = 9};
+    bb_batch b = {0};
+    b.op = BB_OP_GEINV;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_VAR;
+    b.name = "lapack_sgeinv_batchv_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = batch_size;
+    b.pinc = 1;
+    b.par[BB_N] = n;
+    b.opd[BB_A].arr = (void *const *)A;
+    b.par[BB_LDA] = lda;
+    b.opd[BB_B].arr = (void *const *)Ainv;
+    b.par[BB_LDB] = ldainv;
+    bb_execute(&b);
+}
+
+void lapack_sgeinv_batch_strided_dev(bblas_enum_t layout, int n, const float *A, int lda,
+    int64_t stride_a, float *Ainv, int ldainv, int64_t stride_ainv, int batch_size,
+    int *info, batchblas_queue_t queue)
+{
+    static const unsigned char pos[BB_NARG] = {[BB_LAYOUT_ARG] = 1, [BB_N] = 2, [BB_OPD0 + BB_A] = 3, [BB_LDA] = 4, [BB_STRIDE0 + BB_A] = 5, [BB_OPD0 + BB_B] = 6, [BB_LDB] = 7, [BB_STRIDE0 + BB_B] = 8, [BB_COUNT_ARG] = 9, [BB_INFO_ARG] = 10, [BB_QUEUE_ARG] = 11};
+    bb_batch b = {0};
+    b.op = BB_OP_GEINV;
+    b.prec = BB_P_S;
+    b.form = BB_FORM_STRIDED;
+    b.name = "lapack_sgeinv_batch_strided_dev";
+    b.pos = pos;
+    b.layout = layout;
+    b.info = info;
+    b.queue = queue;
+    b.device_data = 1;
+    b.count = batch_size;
+    b.ngroups = 1;
+    b.par[BB_N] = &n;
+    b.opd[BB_A].base = (char *)A;
+    b.par[BB_LDA] = &lda;
+    b.opd[BB_A].stride = stride_a;
+    b.opd[BB_B].base = (char *)Ainv;
+    b.par[BB_LDB] = &ldainv;
+    b.opd[BB_B].stride = stride_ainv;
+    bb_execute(&b);
+}
+
 void lapack_slange_batch(int group_count, const int *group_sizes, bblas_enum_t layout,
     const bblas_enum_t *norm, const int *m, const int *n, float const *const *A,
     const int *lda, float *value, int *info)

@@ -30,6 +30,7 @@ typedef enum {
     BB_OP_GETRF, BB_OP_GETRFNP, BB_OP_GETRS, BB_OP_GESV, BB_OP_GETRI,
     BB_OP_GETRI_OOP,
     BB_OP_LANGE, BB_OP_GECOND, BB_OP_GECON,
+    BB_OP_GEINV,
     BB_NOPS
 } bb_op;
 

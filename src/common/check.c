@@ -97,10 +97,10 @@ int bb_check_group(const bb_batch *b, int64_t g)
         ar = m; ac = n;
         if (b->op == BB_OP_GETRF) piv = m < n ? m : n;
         break;
-    case BB_OP_GETRI: case BB_OP_GETRI_OOP:
+    case BB_OP_GETRI: case BB_OP_GETRI_OOP: case BB_OP_GEINV:
         fail_if(&c, n < 0, BB_N);
         ar = ac = n;
-        if (b->op == BB_OP_GETRI_OOP) br = bc = n;
+        if (b->op != BB_OP_GETRI) br = bc = n;
         break;
     case BB_OP_LANGE:
         fail_if(&c, norm != BblasOneNorm && norm != BblasInfNorm && norm != BblasMaxNorm &&

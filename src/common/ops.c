@@ -32,6 +32,7 @@ static const struct {
     [BB_OP_LANGE]     = {{"lange", 0, 0, 0}, W(BB_Y)},
     [BB_OP_GECOND]    = {{"gecond", 1, 0, 0}, W(BB_Y)},
     [BB_OP_GECON]     = {{"gecon", 0, 0, 1}, W(BB_Y)},
+    [BB_OP_GEINV]     = {{"geinv", 1, 0, 0}, W(BB_B)},
 };
 
 const bb_opinfo *bb_op_info(bb_op op) { return &ops[op].info; }
@@ -67,7 +68,7 @@ double bb_problem_flops(const bb_batch *b, const bb_problem *p)
     case BB_OP_GESV: f = 2 * n * n * n / 3 + 2 * n * n * r; break;
     case BB_OP_GETRI: case BB_OP_GETRI_OOP: f = 4 * n * n * n / 3; break;
     case BB_OP_LANGE: f = m * n; break;
-    case BB_OP_GECOND: f = 2 * n * n * n; break;
+    case BB_OP_GECOND: case BB_OP_GEINV: f = 2 * n * n * n; break;
     case BB_OP_GECON: f = 4 * n * n; break;
     default: break;
     }

@@ -115,6 +115,8 @@ void bb_group_problem(const bb_batch *b, int64_t g, bb_problem *p)
         if (p->norm == BblasOneNorm) p->norm = BblasInfNorm;
         else if (p->norm == BblasInfNorm) p->norm = BblasOneNorm;
         break;
+    case BB_OP_GEINV: /* inv(A^T) = inv(A)^T: the stored matrices as they are */
+        break;
     default: /* LU family: the backend transposes */
         p->rowmajor = 1;
         break;
@@ -201,9 +203,9 @@ void bb_operand_dims(bb_op op, const bb_problem *p, int o, int *r, int *c)
         if (o == BB_IPIV) { *r = p->m < p->n ? p->m : p->n; *c = 1; }
         if (o == BB_Y) *r = *c = 1;
         break;
-    default: /* square n x n: potrf, trtri, lauum, potri, poti, getri(_oop), gecond, gecon */
+    default: /* square n x n: potrf, trtri, lauum, potri, poti, getri(_oop), gecond, gecon, geinv */
         if (o == BB_A) *r = *c = p->n;
-        if (o == BB_B && op == BB_OP_GETRI_OOP) *r = *c = p->n;
+        if (o == BB_B && (op == BB_OP_GETRI_OOP || op == BB_OP_GEINV)) *r = *c = p->n;
         if (o == BB_IPIV && (op == BB_OP_GETRI || op == BB_OP_GETRI_OOP)) { *r = p->n; *c = 1; }
         if ((o == BB_X && op == BB_OP_GECON) || (o == BB_Y && (op == BB_OP_GECOND || op == BB_OP_GECON)))
             *r = *c = 1;

@@ -55,7 +55,7 @@ BB_KERNEL(potrf); BB_KERNEL(potrs); BB_KERNEL(posv); BB_KERNEL(trtri); BB_KERNEL
 BB_KERNEL(potri); BB_KERNEL(poti);
 BB_KERNEL(getrf); BB_KERNEL(getrfnp); BB_KERNEL(getrs); BB_KERNEL(gesv); BB_KERNEL(getri);
 BB_KERNEL(getri_oop);
-BB_KERNEL(lange); BB_KERNEL(gecond); BB_KERNEL(gecon);
+BB_KERNEL(lange); BB_KERNEL(gecond); BB_KERNEL(gecon); BB_KERNEL(geinv);
 #endif
 
 #endif

@@ -18,5 +18,5 @@ const bb_cpu_kernel X(cpu_kernels)[BB_NOPS] = {
     [BB_OP_GETRS] = X(cpu_getrs),   [BB_OP_GESV] = X(cpu_gesv),
     [BB_OP_GETRI] = X(cpu_getri),   [BB_OP_GETRI_OOP] = X(cpu_getri_oop),
     [BB_OP_LANGE] = X(cpu_lange),   [BB_OP_GECOND] = X(cpu_gecond),
-    [BB_OP_GECON] = X(cpu_gecon),
+    [BB_OP_GECON] = X(cpu_gecon),   [BB_OP_GEINV] = X(cpu_geinv),
 };

@@ -1,13 +1,15 @@
 /*
  * CPU kernels: norms and exact condition numbers (compiled once per
- * precision): lange and gecond.  The problems arrive column-major (problem.c
+ * precision): lange, gecond and geinv.  The problems arrive column-major (problem.c
  * turns a row-major matrix into its transpose and swaps the one and
  * infinity norms).
  *
  *   - lange: one pass over the matrix, NaN propagates (as LAPACK's lange);
  *     the Frobenius norm sums squares directly and rescales only when that
  *     sum over- or underflows.
- *   - gecond: ||A|| * ||inv(A)|| from an inverse of a copy of A: our own
+ *   - gecond: ||A|| * ||inv(A)|| from an inverse of a copy of A (geinv
+ *     writes that inverse instead: the stored matrix is inverted as it is,
+ *     inv(A^T) = inv(A)^T serving row-major data): our own
  *     in-place Gauss-Jordan with partial pivoting for small n, LAPACKE
  *     getrf + getri above the crossover (cpu_policy.h).  A pivot that is exactly
  *     zero or NaN is singular: info = its (1-based) step and cond = +Inf.
@@ -250,6 +252,25 @@ static int invert_lapacke(int n, T *a, int64_t lda, lapack_int *ipiv, T *work, i
     return 0;
 }
 
+/* The inverse of the n x n A (ld lda) in a workspace copy (*sp, ld n), by
+   our Gauss-Jordan (n <= the crossover) or LAPACKE; *rwp: n reals of
+   scratch for the caller.  Returns the singular step, BB_INFO_NOMEM, or 0. */
+static int invert_copy(int n, const T *a, int64_t lda, bb_work *w, T **sp, R **rwp)
+{
+    int own = n <= OWN_MAX(GECOND);
+    size_t nw = own ? (size_t)n : (size_t)n * BB_CPU_GETRI_NB;
+    /* scratch: the copy of A, the workspace, n reals, n pivots */
+    size_t bytes = ((size_t)n * n + nw + n) * sizeof(T) + (size_t)n * sizeof(lapack_int);
+    T *s = bb_work_get(w, bytes);
+    if (!s) return BB_INFO_NOMEM;
+    T *wk = s + (size_t)n * n;
+    *rwp = (R *)(wk + nw);
+    int *perm = (int *)(wk + nw + n);
+    *sp = s;
+    for (int j = 0; j < n; j++) memcpy(s + (size_t)j * n, a + j * lda, (size_t)n * sizeof(T));
+    return own ? gauss_jordan(n, s, n, perm, wk) : invert_lapacke(n, s, n, (lapack_int *)perm, wk, (int)nw);
+}
+
 int X(cpu_gecond)(bb_problem *p, bb_work *w)
 {
     R *cond = p->y;
@@ -258,25 +279,29 @@ int X(cpu_gecond)(bb_problem *p, bb_work *w)
         *cond = 1;
         return 0;
     }
-    int own = n <= OWN_MAX(GECOND);
-    size_t nw = own ? (size_t)n : (size_t)n * BB_CPU_GETRI_NB;
-    /* scratch: the copy of A, the workspace, n reals, n pivots */
-    size_t bytes = ((size_t)n * n + nw + n) * sizeof(T) + (size_t)n * sizeof(lapack_int);
-    T *s = bb_work_get(w, bytes);
-    if (!s) return BB_INFO_NOMEM;
-    T *wk = s + (size_t)n * n;
-    R *rw = (R *)(wk + nw);
-    int *perm = (int *)(wk + nw + n);
-
-    const T *a = p->a;
-    for (int j = 0; j < n; j++) memcpy(s + (size_t)j * n, a + j * p->lda, (size_t)n * sizeof(T));
-    R anorm = norm_cm(p->norm, n, n, s, n, rw);
-    int info = own ? gauss_jordan(n, s, n, perm, wk)
-                   : invert_lapacke(n, s, n, (lapack_int *)perm, wk, (int)nw);
+    R *rw = NULL;
+    T *s = NULL;
+    int info = invert_copy(n, p->a, p->lda, w, &s, &rw);
+    if (info == BB_INFO_NOMEM) return info;
+    R anorm = norm_cm(p->norm, n, n, p->a, p->lda, rw);
     if (info) {
         *cond = INFINITY;
         return info;
     }
     *cond = anorm * norm_cm(p->norm, n, n, s, n, rw);
+    return 0;
+}
+
+/* geinv: the inverse of a copy, written to Ainv when A is not singular */
+int X(cpu_geinv)(bb_problem *p, bb_work *w)
+{
+    int n = p->n;
+    if (n == 0) return 0;
+    R *rw = NULL;
+    T *s = NULL;
+    int info = invert_copy(n, p->a, p->lda, w, &s, &rw);
+    if (info) return info;
+    T *b = p->b;
+    for (int j = 0; j < n; j++) memcpy(b + j * p->ldb, s + (size_t)j * n, (size_t)n * sizeof(T));
     return 0;
 }

@@ -34,7 +34,8 @@
  *          swaps the rest of the rows (getrf_core below); zero pivots do not
  *          stop it (LAPACK).
  *   gecond ||A|| ||inv(A)|| on a workspace copy of A: getrf, then getri out
- *          of place, then both norms (gecond_T below).
+ *          of place, then both norms (gecond_T below); geinv the same with
+ *          getri writing the caller's Ainv.
  *   Row-major LU-family data is transposed to column-major (workspace, or in
  *   place for the square getri) so that both layouts give the same bits.
  *
@@ -725,12 +726,14 @@ __global__ void __launch_bounds__(256) k_cond_norms(const bb_dev_batch d, const 
     }
 }
 
+/* inv = 1: geinv (no norms: the inverse goes straight to the caller's Ainv,
+   which getri leaves untouched for singular problems) */
 template <typename T>
-cudaError_t gecond_T(const ctx &c, const bb_problem &p, const bb_dev_batch &d)
+cudaError_t gecond_T(const ctx &c, const bb_problem &p, const bb_dev_batch &d, int inv)
 {
     const int n = p.n;
     const size_t mat = (size_t)n * n * sizeof(T);
-    const size_t per = 2 * mat + (size_t)n * sizeof(int) + 2 * sizeof(int);
+    const size_t per = (inv ? 1 : 2) * mat + (size_t)n * sizeof(int) + 2 * sizeof(int);
     int64_t chunk = (int64_t)(LU_WORK / per);
     if (chunk < 1) chunk = 1;
     if (chunk > d.count) chunk = d.count;
@@ -738,7 +741,7 @@ cudaError_t gecond_T(const ctx &c, const bb_problem &p, const bb_dev_batch &d)
     auto up = [a256](size_t x) { return (x + a256 - 1) / a256 * a256; };
     const size_t o_t = up((size_t)chunk * sizeof(int)), o_piv = o_t + up((size_t)chunk * sizeof(int));
     const size_t o_lu = o_piv + up((size_t)chunk * n * sizeof(int)), o_x = o_lu + up((size_t)chunk * mat);
-    char *w = (char *)bb_cuda_workspace2(c.q, o_x + (size_t)chunk * mat);
+    char *w = (char *)bb_cuda_workspace2(c.q, o_x + (inv ? 0 : (size_t)chunk * mat));
     if (!w || !d.info) return w ? cudaErrorInvalidValue : cudaErrorMemoryAllocation;
     int *entry = (int *)w, *t = (int *)(w + o_t), *piv = (int *)(w + o_piv);
     T *LU = (T *)(w + o_lu), *X = (T *)(w + o_x);
@@ -751,27 +754,29 @@ cudaError_t gecond_T(const ctx &c, const bb_problem &p, const bb_dev_batch &d)
         if ((e = cudaGetLastError()) != cudaSuccess) return e;
         bb_dev_batch f = s;
         f.opd[BB_A] = workspace_opd(LU, (int64_t)n * n);
-        f.opd[BB_B] = workspace_opd(X, (int64_t)n * n);
+        f.opd[BB_B] = inv ? s.opd[BB_B] : workspace_opd(X, (int64_t)n * n);
         f.opd[BB_IPIV] = workspace_opd(piv, n);
         bb_problem fp = blank();
         fp.m = fp.n = n;
-        fp.lda = fp.ldb = n;
+        fp.lda = n;
+        fp.ldb = inv ? p.ldb : n;
         if ((e = getrf_core<T>(c, fp, f, 1, t)) != cudaSuccess) return e;
         if ((e = getri_T<T>(c, fp, f, 1)) != cudaSuccess) return e;
+        if (inv) continue;
         k_cond_norms<T><<<bb_grid(cnt, 1), 256, 0, c.q->stream>>>(s, entry, n, p.lda, X, p.norm == BblasInfNorm);
         if ((e = cudaGetLastError()) != cudaSuccess) return e;
     }
     return cudaSuccess;
 }
 
-cudaError_t gecond(const ctx &c, const bb_problem &p, const bb_dev_batch &d)
+cudaError_t gecond(const ctx &c, const bb_problem &p, const bb_dev_batch &d, int inv)
 {
     if (p.n <= 0 || p.n > GETRI_MAX_N) return cudaErrorNotSupported;
     switch (c.prec) {
-    case BB_P_S: return gecond_T<float>(c, p, d);
-    case BB_P_D: return gecond_T<double>(c, p, d);
-    case BB_P_C: return gecond_T<cuFloatComplex>(c, p, d);
-    case BB_P_Z: return gecond_T<cuDoubleComplex>(c, p, d);
+    case BB_P_S: return gecond_T<float>(c, p, d, inv);
+    case BB_P_D: return gecond_T<double>(c, p, d, inv);
+    case BB_P_C: return gecond_T<cuFloatComplex>(c, p, d, inv);
+    case BB_P_Z: return gecond_T<cuDoubleComplex>(c, p, d, inv);
     default: return cudaErrorNotSupported;
     }
 }
@@ -794,7 +799,8 @@ cudaError_t bb_blocked_launch(bb_op op, bb_prec prec, const bb_problem &p, const
     case BB_OP_GETRFNP: return getrf(c, p, d, 0);
     case BB_OP_GETRI: return getri(c, p, d, 0);
     case BB_OP_GETRI_OOP: return getri(c, p, d, 1);
-    case BB_OP_GECOND: return gecond(c, p, d);
+    case BB_OP_GECOND: return gecond(c, p, d, 0);
+    case BB_OP_GEINV: return gecond(c, p, d, 1);
     case BB_OP_POSV: {
         cudaError_t e = potrf(c, p, d);
         if (e != cudaSuccess) return e;

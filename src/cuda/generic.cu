@@ -26,7 +26,7 @@ static cudaError_t launch_t(bb_op op, const bb_problem &p, const bb_dev_batch &d
     case BB_OP_POTRI: case BB_OP_POTI:
         return bbg_launch_chol<T>(op, p, d, q);
     case BB_OP_GETRF: case BB_OP_GETRFNP: case BB_OP_GETRS: case BB_OP_GESV: case BB_OP_GETRI:
-    case BB_OP_GETRI_OOP: case BB_OP_GECOND:
+    case BB_OP_GETRI_OOP: case BB_OP_GECOND: case BB_OP_GEINV:
         return bbg_launch_lu<T>(op, p, d, q);
     case BB_OP_LANGE: case BB_OP_GECON:
         return bbg_launch_norm<T>(op, p, d, q);

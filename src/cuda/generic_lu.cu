@@ -1,7 +1,7 @@
 /*
  * Generic CUDA kernels of the LU family: getrf, getrfnp, getrs, gesv, getri,
- * getri_oop, and gecond (exact condition number through getrf + getri on a
- * copy).  One kernel.  Row-major data (p.rowmajor) is read through a view
+ * getri_oop, gecond (exact condition number through getrf + getri on a
+ * copy) and geinv (the same inverse, written out).  One kernel.  Row-major data (p.rowmajor) is read through a view
  * with the strides exchanged, so the same code factors the logical matrix.
  * Matrices are staged in shared memory when they fit, else the kernel works
  * in place in global memory; gecond's copy lives in shared memory or in a
@@ -76,6 +76,22 @@ template <typename T> __global__ void __launch_bounds__(256) k_lu(const LuArgs<T
             }
             break;
         }
+        case BB_OP_GEINV: {
+            /* inverse of a copy (getrf + getri), written to Ainv if not singular */
+            T *W = (T *)buf_ptr(a.plan, 0);
+            int *ip = (int *)buf_ptr(a.plan, 2);
+            T *w = (T *)buf_ptr(a.plan, 3);
+            const int64_t ldw = n > 0 ? n : 1;
+            blk_copy(W, ldw, (const T *)Ag, a.lda, n, n, MASK_ALL);
+            View<T> Wv = mkview(W, (int64_t)1, ldw, 0);
+            code = blk_getrf(Wv, n, n, ip);
+            if (code == 0 && n > 0) {
+                blk_getri(Wv, n, ip, w);
+                __syncthreads();
+                blk_copy(bb_dev_ptr<T>(a.d.opd[BB_B], pi), a.ldb, (const T *)W, ldw, n, n, MASK_ALL);
+            }
+            break;
+        }
         case BB_OP_GECOND: {
             /* column-major (normalised); ||A|| * ||inv(A)|| on a copy */
             T *W = (T *)buf_ptr(a.plan, 0);
@@ -143,7 +159,7 @@ cudaError_t bbg_launch_lu(bb_op op, const bb_problem &p, const bb_dev_batch &d, 
         pl.add(3, vec, 1);
         pl.add(1, mat, 0);
         break;
-    case BB_OP_GECOND:
+    case BB_OP_GECOND: case BB_OP_GEINV:
         pl.add(2, (int64_t)n * sizeof(int), 1);
         pl.add(3, vec, 1);
         pl.add(0, mat, 1);

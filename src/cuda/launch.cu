@@ -4,14 +4,16 @@
  *
  *   register kernels (small_*.cu)  every dimension in [1, SMALL_MAX] (complex:
  *                                  [1, SMALL_MAX_COMPLEX]):
- *       getrf, getrfnp, getri, getri_oop, gecond, potrf, potrs, posv, trsm;
+ *       getrf, getrfnp, getri, getri_oop, gecond, geinv, potrf, potrs, posv,
+ *       trsm;
  *       gemm while max(m, n, k) < GEMM_CUBLAS_FROM
  *   cuBLAS                         gemm from GEMM_CUBLAS_FROM up (alpha != 0, k > 0)
  *   blocked drivers (blocked.cu)   trsm, potrf, potrs, posv above the register
  *                                  bound: register kernels on diagonal blocks,
  *                                  batched GEMM/SYRK for the rest; getri and
- *                                  getri_oop as two such trsm; gecond as
- *                                  getrf + getri on a copy, then the norms;
+ *                                  getri_oop as two such trsm; gecond and
+ *                                  geinv as getrf + getri on a copy (then
+ *                                  the norms, or the inverse written out);
  *                                  getrf, getrfnp: right-looking blocked LU
  *                                  (register panel kernel, generic above 512 rows); the LU
  *                                  family off with BATCHBLAS_CUDA_BLOCKED_LU=0
@@ -117,7 +119,7 @@ static choice decide(bb_op op, bb_prec prec, const bb_problem &p, batchblas_queu
     case BB_OP_GETRI: case BB_OP_GETRI_OOP:
         if (in_small(p.n)) return USE_SMALL;
         return blocked_lu_on() && p.n >= 1 && p.n <= 8192 && blocked_ok ? USE_BLOCKED : USE_GENERIC;
-    case BB_OP_GECOND:
+    case BB_OP_GECOND: case BB_OP_GEINV:
         if (in_small(p.n)) return USE_SMALL;
         return blocked_lu_on() && p.n >= 1 && p.n <= 8192 && blocked_ok ? USE_BLOCKED : USE_GENERIC;
     case BB_OP_POTRF:
@@ -149,6 +151,7 @@ static cudaError_t run_small(bb_op op, bb_prec prec, const bb_problem &p, const 
     case BB_OP_GETRI: return bb_small_getri(prec, p, d, q, 0);
     case BB_OP_GETRI_OOP: return bb_small_getri(prec, p, d, q, 1);
     case BB_OP_GECOND: return bb_small_gecond(prec, p, d, q);
+    case BB_OP_GEINV: return bb_small_geinv(prec, p, d, q);
     case BB_OP_POTRF: return bb_small_potrf(prec, p, d, q);
     case BB_OP_POTRS: return bb_small_potrs(prec, p, d, q, 0);
     case BB_OP_POSV: return bb_small_potrs(prec, p, d, q, 1);
@@ -189,7 +192,7 @@ static bool small_supports(bb_op op)
 {
     switch (op) {
     case BB_OP_GETRF: case BB_OP_GETRFNP: case BB_OP_GETRI: case BB_OP_GETRI_OOP: case BB_OP_GECOND:
-    case BB_OP_POTRF: case BB_OP_POTRS: case BB_OP_POSV: case BB_OP_TRSM: case BB_OP_GEMM:
+    case BB_OP_GEINV: case BB_OP_POTRF: case BB_OP_POTRS: case BB_OP_POSV: case BB_OP_TRSM: case BB_OP_GEMM:
         return true;
     default:
         return false;

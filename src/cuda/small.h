@@ -40,6 +40,9 @@ cudaError_t bb_small_getri(bb_prec prec, const bb_problem &p, const bb_dev_batch
 /* gecond: Gauss-Jordan with implicit pivoting, cond in Y; n <= 32 */
 cudaError_t bb_small_gecond(bb_prec prec, const bb_problem &p, const bb_dev_batch &d,
                             batchblas_queue *q);
+/* geinv: the same Gauss-Jordan elimination, inv(A) written to B; n <= 32 */
+cudaError_t bb_small_geinv(bb_prec prec, const bb_problem &p, const bb_dev_batch &d,
+                           batchblas_queue *q);
 /* potrf, both uplo: n <= 32.  If d.opd[BB_C] is set (blocked driver), the
    factor is of A - W, W n x n with ld n, of which only the lower view is
    read (W(i,j), j <= i; upper: conj(W(j,i))) */

@@ -1,5 +1,5 @@
 /*
- * gecond for n <= 32 (seed 001): cond = ||A|| * ||inv(A)|| in the one or
+ * gecond and geinv for n <= 32 (seed 001): cond = ||A|| * ||inv(A)|| in the one or
  * infinity norm, exactly, in one kernel.  Thread i holds row i of A;
  * ||A|| is taken first, then A is inverted in registers by Gauss-Jordan
  * elimination with implicit partial pivoting (no row ever moves: the
@@ -7,6 +7,11 @@
  * thread).  The result is inv(A) with rows and columns permuted, which
  * leaves both norms unchanged, so no un-permuting is needed.  A is not
  * written.  Singular (a zero or NaN pivot at step k): info = k, cond = +Inf.
+ *
+ * geinv (INV) is the same elimination with the inverse written instead of
+ * the norms: the thread whose row was the pivot of step k holds row k of
+ * inv(A) with column j at position p_j (p_j: the pivot row of step j), so
+ * it writes Ainv(k, p_j) = r[j].  Singular: Ainv is not written.
  */
 #include "small.h"
 
@@ -46,8 +51,8 @@ __device__ __forceinline__ typename bb_real<T>::type group_norm(const T (&r)[N],
     return v;
 }
 
-template <typename T, int N, int BS>
-__global__ void __launch_bounds__(BS) k_gecond(const bb_dev_batch d, int n, int64_t lda0, int inf)
+template <typename T, int N, int BS, bool INV>
+__global__ void __launch_bounds__(BS) k_gecond(const bb_dev_batch d, int n, int64_t lda0, int64_t ldb0, int inf)
 {
     typedef typename bb_real<T>::type R;
     constexpr int PPB = BS / N;
@@ -62,10 +67,11 @@ __global__ void __launch_bounds__(BS) k_gecond(const bb_dev_batch d, int n, int6
 #pragma unroll
         for (int j = 0; j < N; j++) r[j] = (mine && j < n) ? A[i + j * lda] : bb_zero<T>();
 
-        const R na = group_norm<T, N>(r, i, n, inf, sm[g].cs);
+        R na = 0;
+        if (!INV) na = group_norm<T, N>(r, i, n, inf, sm[g].cs);
 
         bool used = false; /* my row has been a pivot row */
-        int info = 0;
+        int info = 0, mystep = 0, pk[N];
 #pragma unroll
         for (int k = 0; k < N; k++) {
             if (k < n) {
@@ -81,9 +87,11 @@ __global__ void __launch_bounds__(BS) k_gecond(const bb_dev_batch d, int n, int6
                 }
                 T *buf = sm[g].rb + (k & 1) * N;
                 const bool isp = i == bl;
+                pk[k] = bl;
                 if (isp) {
                     bb_row_put<T, N>(buf, r, 0);
                     used = true;
+                    mystep = k;
 #pragma unroll
                     for (int j = 0; j < N; j++) r[j] = bb_zero<T>();
                 }
@@ -105,29 +113,42 @@ __global__ void __launch_bounds__(BS) k_gecond(const bb_dev_batch d, int n, int6
                 r[k] = isp ? inv : -c;
             }
         }
-        const R ni = group_norm<T, N>(r, i, n, inf, sm[g].cs);
-        R cond = na * ni;
-        if (info) cond = (R)INFINITY;
-        if (s.active && i == 0) {
-            *bb_dev_ptr<R>(d.opd[BB_Y], s.pid) = cond;
-            if (d.info) d.info[s.pid] = info;
+        if (INV) {
+            if (mine && info == 0) {
+                T *B = bb_dev_ptr<T>(d.opd[BB_B], s.pid);
+                const int64_t ldb = bb_opaque(ldb0);
+#pragma unroll
+                for (int j = 0; j < N; j++)
+                    if (j < n) B[mystep + pk[j] * ldb] = r[j];
+            }
+            if (s.active && i == 0 && d.info) d.info[s.pid] = info;
+        } else {
+            const R ni = group_norm<T, N>(r, i, n, inf, sm[g].cs);
+            R cond = na * ni;
+            if (info) cond = (R)INFINITY;
+            if (s.active && i == 0) {
+                *bb_dev_ptr<R>(d.opd[BB_Y], s.pid) = cond;
+                if (d.info) d.info[s.pid] = info;
+            }
         }
         __syncwarp();
     }
 }
 
 template <typename T, int N>
-cudaError_t run_gecond(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q)
+cudaError_t run_gecond(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int inv)
 {
     constexpr int BS = bb_small_threads(N, (int)sizeof(cond_smem<T, N>));
-    k_gecond<T, N, BS><<<bb_grid(d.count, BS / N), BS, 0, q->stream>>>(d, p.n, p.lda, p.norm == BblasInfNorm);
+    const unsigned g = bb_grid(d.count, BS / N);
+    if (inv) k_gecond<T, N, BS, true><<<g, BS, 0, q->stream>>>(d, p.n, p.lda, p.ldb, 0);
+    else k_gecond<T, N, BS, false><<<g, BS, 0, q->stream>>>(d, p.n, p.lda, p.ldb, p.norm == BblasInfNorm);
     return cudaGetLastError();
 }
 
 template <typename T>
-cudaError_t gecond_T(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q)
+cudaError_t gecond_T(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int inv)
 {
-    BB_SMALL_BY_BOUND(p.n, (run_gecond<T, N>(p, d, q)));
+    BB_SMALL_BY_BOUND(p.n, (run_gecond<T, N>(p, d, q, inv)));
 }
 
 } // namespace
@@ -135,5 +156,11 @@ cudaError_t gecond_T(const bb_problem &p, const bb_dev_batch &d, batchblas_queue
 cudaError_t bb_small_gecond(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q)
 {
     if (p.n > bb_small_max(prec)) return cudaErrorNotSupported;
-    BB_SMALL_BY_PREC(prec, gecond_T<T>(p, d, q));
+    BB_SMALL_BY_PREC(prec, gecond_T<T>(p, d, q, 0));
+}
+
+cudaError_t bb_small_geinv(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q)
+{
+    if (p.n > bb_small_max(prec)) return cudaErrorNotSupported;
+    BB_SMALL_BY_PREC(prec, gecond_T<T>(p, d, q, 1));
 }
