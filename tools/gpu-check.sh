@@ -46,7 +46,7 @@ if [ "$phase" = tests ] || [ "$phase" = all ]; then
         done
     fi
     if command -v compute-sanitizer >/dev/null; then
-        for sc in ${GPU_SANITIZE:-chol/dposv chol/zpotrs chol/dchol_fail lu/lu_d blas3/sblas3}; do
+        for sc in ${GPU_SANITIZE:-chol/dposv chol/zpotrs chol/dchol_fail lu/lu_d lu/lu_z norm/norm_z blas3/sblas3}; do
             s=${sc%/*}; c=${sc#*/}
             BATCHBLAS_BACKEND=cuda CK_FORK=no CK_RUN_SUITE=$s CK_RUN_CASE=$c OMP_NUM_THREADS=2 \
                 run "memcheck_${s}_$c" "$T" compute-sanitizer --tool memcheck --error-exitcode 9 "$D/bin/runner" &
