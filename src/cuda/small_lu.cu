@@ -16,110 +16,77 @@ namespace {
 
 /* ------------------------------------------------------------------ getrf */
 
-/* A group of G = N / RPT threads per problem, thread i holding rows
-   i + q G (q < RPT); run_getrf picks RPT (measured). */
-template <typename T, int N, int RPT, int BS>
+template <typename T, int N, int BS>
 __global__ void __launch_bounds__(BS) k_getrf(const bb_dev_batch d, int m, int n, int64_t lda0, int rowmajor,
                                               int pivot)
 {
     typedef typename bb_real<T>::type R;
-    constexpr int G = N / RPT, PPB = BS / G, E = bb_vec<T>::E;
+    constexpr int PPB = BS / N;
     __shared__ __align__(16) T sbuf[PPB][2][N];
-    const int i = threadIdx.x % G, g = threadIdx.x / G;
+    const int i = threadIdx.x % N, g = threadIdx.x / N;
     const int mn = m < n ? m : n;
     for (int64_t base = (int64_t)blockIdx.x * PPB; base < d.count; base += (int64_t)gridDim.x * PPB) {
         const int64_t lda = bb_opaque(lda0), si = rowmajor ? lda : 1, sj = rowmajor ? 1 : lda;
         const bb_small_slot s = bb_small_take(d, base, g);
         T *A = s.active ? bb_dev_ptr<T>(d.opd[BB_A], s.pid) : NULL;
-        T r[RPT][N];
-        int pos[RPT];    /* current position of each of my rows */
-        int myipiv[RPT]; /* ipiv[i + q G] (1-based) */
+        const bool mine = s.active && i < m;
+        T r[N];
 #pragma unroll
-        for (int q = 0; q < RPT; q++) {
-            const int row = i + q * G;
-            const bool mine = s.active && row < m;
-            pos[q] = row;
-            myipiv[q] = 0;
-#pragma unroll
-            for (int j = 0; j < N; j++) r[q][j] = (mine && j < n) ? A[row * si + j * sj] : bb_zero<T>();
-        }
+        for (int j = 0; j < N; j++) r[j] = (mine && j < n) ? A[i * si + j * sj] : bb_zero<T>();
+
+        int pos = i;     /* current position of my row */
+        int myipiv = 0;  /* lane k: ipiv[k] (1-based) */
         int info = 0;
 #pragma unroll
         for (int k = 0; k < N; k++) {
             if (k < mn) {
-                int plane = k, ppos = k; /* the pivot row and its position */
+                int plane = k, ppos = k;
                 if (pivot) {
-                    /* candidates: rows not yet pivoted; the first NaN wins (CPU rule) */
-                    R v = -1;
-                    int bp = 0x7fffffff, bl = i;
+                    /* candidate: rows not yet pivoted; the first NaN wins (CPU rule) */
+                    R v = bb_abs1(r[k]);
+                    if (v != v) v = (R)INFINITY; /* a NaN is taken first, so it is flagged as the CPU does */
+                    if (!(pos >= k && i < m)) v = -1;
+                    int bp = pos, bl = i;
 #pragma unroll
-                    for (int q = 0; q < RPT; q++) {
-                        R x = bb_abs1(r[q][k]);
-                        if (x != x) x = (R)INFINITY; /* a NaN is taken first, so it is flagged as the CPU does */
-                        if (!(pos[q] >= k && i + q * G < m)) x = -1;
-                        if (x > v || (x == v && pos[q] < bp)) { v = x; bp = pos[q]; bl = i + q * G; }
-                    }
-#pragma unroll
-                    for (int o = 1; o < G; o <<= 1) {
-                        const R ov = bb_shfl_xor(v, o, G);
-                        const int op = bb_shfl_xor(bp, o, G), ol = bb_shfl_xor(bl, o, G);
+                    for (int o = 1; o < N; o <<= 1) {
+                        R ov = bb_shfl_xor(v, o, N);
+                        int op = bb_shfl_xor(bp, o, N), ol = bb_shfl_xor(bl, o, N);
                         if (ov > v || (ov == v && op < bp)) { v = ov; bp = op; bl = ol; }
                     }
                     plane = bl;
                     ppos = bp;
-                } else {
-                    /* no pivoting: the row at position k (rows do not move) */
                 }
                 T *buf = sbuf[g][k & 1];
-#pragma unroll
-                for (int q = 0; q < RPT; q++)
-                    if (i + q * G == plane) bb_row_put<T, N>(buf, r[q], k);
+                if (i == plane) bb_row_put<T, N>(buf, r, k);
                 __syncwarp();
-                const T piv = buf[k];
+                T prow[N];
+                bb_row_get<T, N>(buf, prow, k);
+                const T piv = prow[k];
                 const bool nz = bb_abs1(piv) > 0; /* false for 0 and NaN */
                 if (!nz && info == 0) info = k + 1;
                 const T inv = nz ? bb_inv(piv) : bb_one<T>();
-                if (pivot && i == k % G) myipiv[k / G] = ppos + 1;
-                T l[RPT];
-                bool upd[RPT];
-#pragma unroll
-                for (int q = 0; q < RPT; q++) {
-                    if (pivot) {
-                        int np = pos[q];
-                        if (pos[q] == k) np = ppos;
-                        if (i + q * G == plane) np = k;
-                        pos[q] = np;
-                    }
-                    upd[q] = pos[q] > k && i + q * G < m;
-                    l[q] = r[q][k] * inv;
-                    if (upd[q]) r[q][k] = l[q];
+                if (pivot) {
+                    if (i == k) myipiv = ppos + 1;
+                    int np = pos;
+                    if (pos == k) np = ppos;
+                    if (i == plane) np = k;
+                    pos = np;
                 }
-                /* the pivot row from shared memory, 16 bytes at a time, for all my rows */
+                if (pos > k && i < m) {
+                    const T l = r[k] * inv;
+                    r[k] = l;
 #pragma unroll
-                for (int j0 = 0; j0 < N; j0 += E) {
-                    if (j0 + E > k + 1) {
-                        T pv[E];
-                        bb_ld16(buf + j0, pv);
-#pragma unroll
-                        for (int q = 0; q < RPT; q++)
-#pragma unroll
-                            for (int e = 0; e < E; e++)
-                                if (j0 + e > k && upd[q]) r[q][j0 + e] = r[q][j0 + e] - l[q] * pv[e];
-                    }
+                    for (int j = k + 1; j < N; j++) r[j] = r[j] - l * prow[j];
                 }
             }
         }
+        if (mine) {
+            T *dst = A + pos * si;
 #pragma unroll
-        for (int q = 0; q < RPT; q++) {
-            const int row = i + q * G;
-            if (s.active && row < m) {
-                T *dst = A + pos[q] * si;
-#pragma unroll
-                for (int j = 0; j < N; j++)
-                    if (j < n) dst[j * sj] = r[q][j];
-            }
-            if (pivot && s.active && row < mn) bb_dev_ptr<int>(d.opd[BB_IPIV], s.pid)[row] = myipiv[q];
+            for (int j = 0; j < N; j++)
+                if (j < n) dst[j * sj] = r[j];
         }
+        if (pivot && s.active && i < mn) bb_dev_ptr<int>(d.opd[BB_IPIV], s.pid)[i] = myipiv;
         if (s.active && i == 0 && d.info) d.info[s.pid] = info;
         __syncwarp(); /* the row buffers are reused by the next problem */
     }
@@ -128,12 +95,8 @@ __global__ void __launch_bounds__(BS) k_getrf(const bb_dev_batch d, int m, int n
 template <typename T, int N>
 cudaError_t run_getrf(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int pivot)
 {
-    /* one row per thread: two rows per thread at N = 32 (half the shared
-       reads, but twice the unrolled code and 204 registers in double) ran
-       3.2x slower in double and 6% slower in single on the H100 */
-    constexpr int RPT = 1, G = N / RPT;
-    constexpr int BS = bb_small_threads(G, 2 * N * (int)sizeof(T));
-    k_getrf<T, N, RPT, BS><<<bb_grid(d.count, BS / G), BS, 0, q->stream>>>(d, p.m, p.n, p.lda, p.rowmajor, pivot);
+    constexpr int BS = bb_small_threads(N, 2 * N * (int)sizeof(T));
+    k_getrf<T, N, BS><<<bb_grid(d.count, BS / N), BS, 0, q->stream>>>(d, p.m, p.n, p.lda, p.rowmajor, pivot);
     return cudaGetLastError();
 }
 
