@@ -123,7 +123,13 @@ struct bb_cuda_queue {
     void *scratch;      /* driver-private device memory (pointer arrays, info,
                            staged operands); never the kernels' pub.work */
     size_t scratch_size;
+    void *cublas_ws;    /* the cuBLAS handle's workspace, owned by the queue */
 };
+
+/* cuBLAS workspace per queue: 32 MiB, what cuBLAS documents for Hopper.  Set
+   once with the stream: cublasSetStream resets a handle to the default
+   workspace pool, so the kernels never call it again (small_gemm.cu). */
+static const size_t BB_CUBLAS_WS = (size_t)32 << 20;
 
 static bb_cuda_queue *priv(batchblas_queue *q) { return reinterpret_cast<bb_cuda_queue *>(q); }
 
@@ -225,6 +231,8 @@ static cudaError_t queue_release(bb_cuda_queue *q)
         if (cublasDestroy(q->pub.cublas) != CUBLAS_STATUS_SUCCESS) KEEP(cudaErrorUnknown);
         q->pub.cublas = NULL;
     }
+    if (q->cublas_ws) KEEP(chk(cudaFree(q->cublas_ws)));
+    q->cublas_ws = NULL;
     if (q->pub.own_stream && q->pub.stream) {
         KEEP(chk(cudaStreamDestroy(q->pub.stream)));
         q->pub.stream = NULL;
@@ -271,6 +279,11 @@ static int queue_new(int device, cudaStream_t user_stream, int use_user, unsigne
     q->pools = v != 0;
     cublasStatus_t s = cublasCreate(&q->pub.cublas);
     if (s == CUBLAS_STATUS_SUCCESS) s = cublasSetStream(q->pub.cublas, q->pub.stream);
+    if (s == CUBLAS_STATUS_SUCCESS && chk(cudaMalloc(&q->cublas_ws, BB_CUBLAS_WS)) != cudaSuccess) {
+        q->cublas_ws = NULL;
+        s = CUBLAS_STATUS_ALLOC_FAILED;
+    }
+    if (s == CUBLAS_STATUS_SUCCESS) s = cublasSetWorkspace(q->pub.cublas, q->cublas_ws, BB_CUBLAS_WS);
     if (s != CUBLAS_STATUS_SUCCESS) {
         cu_log("queue on device %d: cuBLAS handle: status %d", device, (int)s);
         (void)cudaGetLastError();

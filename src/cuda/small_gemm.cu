@@ -164,8 +164,12 @@ __global__ void k_gemm_ptrs(const bb_dev_batch d, T *dummy, const T **pa, const 
 template <typename T>
 cudaError_t cublas_gemm_T(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q)
 {
+    /* the queue's handle is bound to the queue's stream and its own
+       workspace at creation (backend_cuda.cu); cublasSetStream here would
+       drop that workspace for the default pool */
     cublasHandle_t h = q->cublas;
-    if (cublasSetStream(h, q->stream) != CUBLAS_STATUS_SUCCESS ||
+    cudaStream_t hs = NULL;
+    if (cublasGetStream(h, &hs) != CUBLAS_STATUS_SUCCESS || hs != q->stream ||
         cublasSetPointerMode(h, CUBLAS_POINTER_MODE_HOST) != CUBLAS_STATUS_SUCCESS)
         return cudaErrorUnknown;
     const T alpha = bb_make<T>(p.alpha[0], p.alpha[1]), beta = bb_make<T>(p.beta[0], p.beta[1]);
