@@ -143,6 +143,12 @@ BATCHBLAS_API void batchblas_set_verbose(int level);
  * info == NULL) a _dev call never waits for the device; otherwise it waits
  * for the codes of its own batch before returning.  A queue is used by one
  * host thread at a time.
+ * Memory: a queue allocates its cuBLAS handle's 32 MiB workspace when it is
+ * created; the device workspaces of a call (codes and pointer arrays, which
+ * grow with the batch, and the blocked drivers' scratch, at most 1 GiB a
+ * workspace: larger batches go in chunks) are grown at the call, before its
+ * launches, on the queue's stream, kept for later calls and freed with the
+ * queue.
  */
 typedef struct batchblas_queue *batchblas_queue_t;
 
