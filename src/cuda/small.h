@@ -263,16 +263,17 @@ template <typename T, int N> struct bb_smat {
  * M(i,k) = A(k,i) when trans, else A(i,k); conjugated when cj.  lower: M is
  * lower triangular (forward substitution), else upper.  dinv_i is thread
  * i's 1/M(i,i) (one for a unit diagonal).  rb: the group's 16-byte aligned
- * [2][N] row buffer.  Row k of X is broadcast through rb at step k; the
- * step loop is not unrolled (k is never a register index), which keeps the
- * code small.  Right-side and transposed solves use it on B^T.
+ * [2][N] row buffer.  Row k of X is broadcast through rb at step k (k is
+ * never a register index); the step loop is unrolled only for N <= 8, which
+ * keeps the code small where it does not pay.  Right-side and transposed
+ * solves use it on B^T.
  */
 template <typename T, int N>
 __device__ __forceinline__ void bb_left_solve(T (&b)[N], int i, int nr, const T *S, int LD, bool lower,
                                               bool trans, bool cj, T dinv_i, T *rb)
 {
     const int si = trans ? LD : 1, sk = trans ? 1 : LD;
-#pragma unroll 1
+#pragma unroll (N <= 8 ? N : 1)
     for (int s = 0; s < nr; s++) {
         const int k = lower ? s : nr - 1 - s;
         T *buf = rb + (s & 1) * N;
