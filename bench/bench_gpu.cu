@@ -417,6 +417,13 @@ static mat mul(const mat &a, const mat &b, int n)
         }
     return c;
 }
+/* ||A X - I|| / (||A|| ||X||), judged with tu_ratio */
+static double inverse_ratio(const mat &a, const mat &x, int n, int tuprec)
+{
+    mat ax = mul(a, x, n);
+    for (int i = 0; i < n; i++) ax[i + (size_t)i * n] -= 1;
+    return tu_ratio(fro(ax), fro(a) * fro(x), n, tuprec);
+}
 static double diff(const mat &a, const mat &b) { double s = 0; for (size_t i = 0; i < a.size(); i++) s += (a[i] - b[i]) * (a[i] - b[i]); return sqrt(s); }
 static mat lower(const mat &a, int n, bool unit)
 {
@@ -698,12 +705,7 @@ static void bench_row(ctx &c, int r, int n)
                 rt = tu_ratio(diff(pa, mul(lower(f, n, true), upper(f, n), n)), fro(a0), n, tuprec);
                 break;
             }
-            case R_INVERSE: {
-                mat ax = mul(a0, f, n);
-                for (int i = 0; i < n; i++) ax[i + (size_t)i * n] -= 1;
-                rt = tu_ratio(fro(ax), fro(a0) * fro(f), n, tuprec);
-                break;
-            }
+            case R_INVERSE: rt = inverse_ratio(a0, f, n, tuprec); break;
             case R_POTRF: {
                 mat l = lower(f, n, false);
                 /* only the lower triangle of A counts */
@@ -735,9 +737,7 @@ static void bench_row(ctx &c, int r, int n)
         g_call = c.tm.host_us;
         CK(cudaStreamSynchronize(s));
         for (long long p : sample_of(count)) {
-            mat a0 = fetch(b.A0, p, n), ax = mul(a0, fetch(b.A, p, n), n);
-            for (int i = 0; i < n; i++) ax[i + (size_t)i * n] -= 1;
-            const double rt = tu_ratio(fro(ax), fro(a0) * fro(fetch(b.A, p, n)), n, tuprec);
+            const double rt = inverse_ratio(fetch(b.A0, p, n), fetch(b.A, p, n), n, tuprec);
             if (!tu_accept(rt)) g_ok = false;
             g_worst = std::max(g_worst, rt);
         }

@@ -10,12 +10,7 @@
 # GPU_PHASE=tests, bench or all (default: all = tests, then bench).
 # The logs end up packed in $O/logs.tgz (the device tool brings back few
 # files); the CSV and the summary stay beside it.
-D=$PWD/.devcarry
-O=${OUT:-$PWD/gpu-out}
-mkdir -p "$O"
-export LD_LIBRARY_PATH=$D/lib:/usr/local/cuda/lib64:$LD_LIBRARY_PATH
-export BATCHBLAS_CUDA_PLUGIN=$D/lib/libbatchblas_cuda.so
-export PATH=$PATH:/usr/local/cuda/bin
+. "$(dirname "$0")/gpu-env.sh"
 nvidia-smi --query-gpu=name,memory.total,clocks.max.sm --format=csv > "$O/gpu.txt" 2>&1
 cat "$O/gpu.txt"
 run() { # name, timeout, command...: log in $O/name.log, one summary line in $O/name.sum

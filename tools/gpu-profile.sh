@@ -3,12 +3,7 @@
 # sections of the register kernels for a few (routine, prec, size) cases,
 # one kernel launch each.  Output under $OUT (or ./gpu-out): prof_*.txt.
 # GPU_PROFILE="getrf:d:4:k_getrf trsm:s:4:k_trsm ..." (routine:prec:n:kernel)
-D=$PWD/.devcarry
-O=${OUT:-$PWD/gpu-out}
-mkdir -p "$O"
-export LD_LIBRARY_PATH=$D/lib:/usr/local/cuda/lib64:$LD_LIBRARY_PATH
-export BATCHBLAS_CUDA_PLUGIN=$D/lib/libbatchblas_cuda.so
-export PATH=$PATH:/usr/local/cuda/bin
+. "$(dirname "$0")/gpu-env.sh"
 NCU=$(command -v ncu || ls /usr/local/cuda/nsight-compute*/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
 [ -n "$NCU" ] || { echo "no ncu"; exit 0; }
 for c in ${GPU_PROFILE:-getrf:d:4:k_getrf getrf:d:32:k_getrf trsm:s:4:k_trsm gemm:s:4:k_gemm potrf:s:4:k_potrf getri:d:8:k_getri gecond:d:32:k_gecond}; do

@@ -521,14 +521,16 @@ struct var_groups {
             const uint64_t h = hash(l, i);
             size_t at = (size_t)h & mask;
             while (tab[at].seg >= 0 && !(tab[at].h == h && l.same(rep[(size_t)tab[at].seg], i))) at = (at + 1) & mask;
-            if (tab[at].seg < 0) { /* a new parameter set */
+            int64_t sg = tab[at].seg;
+            if (sg < 0) { /* a new parameter set */
                 try {
                     rep.push_back(i);
                     count.push_back(0);
                 } catch (...) {
                     return NULL;
                 }
-                tab[at] = slot{h, nseg++};
+                sg = nseg++;
+                tab[at] = slot{h, sg};
                 if ((size_t)nseg * 2 > tab.size()) { /* grow and re-insert */
                     std::vector<slot> big;
                     try {
@@ -545,12 +547,8 @@ struct var_groups {
                     }
                     tab.swap(big);
                     mask = bm;
-                    /* find the new slot again (for the index below) */
-                    at = (size_t)h & mask;
-                    while (tab[at].seg != nseg - 1) at = (at + 1) & mask;
                 }
             }
-            const int64_t sg = tab[at].seg;
             seg_of[(size_t)t++] = (int32_t)sg;
             count[(size_t)sg]++;
         }

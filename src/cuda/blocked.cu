@@ -56,6 +56,9 @@ struct ctx {
     size_t es; /* element bytes */
 };
 
+/* Workspace regions start on 256-byte boundaries. */
+size_t round256(size_t x) { return (x + 255) / 256 * 256; }
+
 /* Operand o at element offset off (a sub-matrix view). */
 bb_dev_opd view(const ctx &c, const bb_dev_opd &o, int64_t off)
 {
@@ -482,7 +485,7 @@ bb_dev_batch slice(const ctx &c, const bb_dev_batch &d, int64_t first, int64_t c
 template <typename T>
 cudaError_t getrf_T(const ctx &c, const bb_problem &p, const bb_dev_batch &d, int pivot)
 {
-    const size_t codes = ((size_t)d.count * sizeof(int) + 255) / 256 * 256;
+    const size_t codes = round256((size_t)d.count * sizeof(int));
     if (!p.rowmajor) {
         int *t = (int *)bb_cuda_workspace2(c.q, codes);
         return t ? getrf_core<T>(c, p, d, pivot, t) : cudaErrorMemoryAllocation;
@@ -516,13 +519,7 @@ cudaError_t getrf_T(const ctx &c, const bb_problem &p, const bb_dev_batch &d, in
 
 cudaError_t getrf(const ctx &c, const bb_problem &p, const bb_dev_batch &d, int pivot)
 {
-    switch (c.prec) {
-    case BB_P_S: return getrf_T<float>(c, p, d, pivot);
-    case BB_P_D: return getrf_T<double>(c, p, d, pivot);
-    case BB_P_C: return getrf_T<cuFloatComplex>(c, p, d, pivot);
-    case BB_P_Z: return getrf_T<cuDoubleComplex>(c, p, d, pivot);
-    default: return cudaErrorNotSupported;
-    }
+    BB_SMALL_BY_PREC(c.prec, (getrf_T<T>(c, p, d, pivot)));
 }
 
 /* getri (in place) / getri_oop, column-major: inv(A) = inv(U) inv(L) P^T
@@ -653,13 +650,7 @@ cudaError_t getri_L(const ctx &c, const bb_problem &p, const bb_dev_batch &d, in
 cudaError_t getri(const ctx &c, const bb_problem &p, const bb_dev_batch &d, int oop)
 {
     if (p.n <= 0 || p.n > GETRI_MAX_N) return cudaErrorNotSupported;
-    switch (c.prec) {
-    case BB_P_S: return getri_L<float>(c, p, d, oop);
-    case BB_P_D: return getri_L<double>(c, p, d, oop);
-    case BB_P_C: return getri_L<cuFloatComplex>(c, p, d, oop);
-    case BB_P_Z: return getri_L<cuDoubleComplex>(c, p, d, oop);
-    default: return cudaErrorNotSupported;
-    }
+    BB_SMALL_BY_PREC(c.prec, (getri_L<T>(c, p, d, oop)));
 }
 
 /* gecond above the register bound: cond = ||A|| ||inv(A)|| exactly, as the
@@ -737,10 +728,8 @@ cudaError_t gecond_T(const ctx &c, const bb_problem &p, const bb_dev_batch &d, i
     int64_t chunk = (int64_t)(LU_WORK / per);
     if (chunk < 1) chunk = 1;
     if (chunk > d.count) chunk = d.count;
-    const size_t a256 = 256;
-    auto up = [a256](size_t x) { return (x + a256 - 1) / a256 * a256; };
-    const size_t o_t = up((size_t)chunk * sizeof(int)), o_piv = o_t + up((size_t)chunk * sizeof(int));
-    const size_t o_lu = o_piv + up((size_t)chunk * n * sizeof(int)), o_x = o_lu + up((size_t)chunk * mat);
+    const size_t o_t = round256((size_t)chunk * sizeof(int)), o_piv = o_t + round256((size_t)chunk * sizeof(int));
+    const size_t o_lu = o_piv + round256((size_t)chunk * n * sizeof(int)), o_x = o_lu + round256((size_t)chunk * mat);
     char *w = (char *)bb_cuda_workspace2(c.q, o_x + (inv ? 0 : (size_t)chunk * mat));
     if (!w || !d.info) return w ? cudaErrorInvalidValue : cudaErrorMemoryAllocation;
     int *entry = (int *)w, *t = (int *)(w + o_t), *piv = (int *)(w + o_piv);
@@ -772,13 +761,7 @@ cudaError_t gecond_T(const ctx &c, const bb_problem &p, const bb_dev_batch &d, i
 cudaError_t gecond(const ctx &c, const bb_problem &p, const bb_dev_batch &d, int inv)
 {
     if (p.n <= 0 || p.n > GETRI_MAX_N) return cudaErrorNotSupported;
-    switch (c.prec) {
-    case BB_P_S: return gecond_T<float>(c, p, d, inv);
-    case BB_P_D: return gecond_T<double>(c, p, d, inv);
-    case BB_P_C: return gecond_T<cuFloatComplex>(c, p, d, inv);
-    case BB_P_Z: return gecond_T<cuDoubleComplex>(c, p, d, inv);
-    default: return cudaErrorNotSupported;
-    }
+    BB_SMALL_BY_PREC(c.prec, (gecond_T<T>(c, p, d, inv)));
 }
 
 } // namespace

@@ -76,40 +76,29 @@ template <typename T> __global__ void __launch_bounds__(256) k_lu(const LuArgs<T
             }
             break;
         }
-        case BB_OP_GEINV: {
-            /* inverse of a copy (getrf + getri), written to Ainv if not singular */
+        case BB_OP_GECOND: case BB_OP_GEINV: {
+            /* column-major (normalised); the inverse of a copy (getrf + getri):
+               gecond takes ||A|| * ||inv(A)||, geinv writes it to Ainv if A is
+               not singular */
+            const bool inv = op == BB_OP_GEINV;
             T *W = (T *)buf_ptr(a.plan, 0);
             int *ip = (int *)buf_ptr(a.plan, 2);
             T *w = (T *)buf_ptr(a.plan, 3);
             const int64_t ldw = n > 0 ? n : 1;
             blk_copy(W, ldw, (const T *)Ag, a.lda, n, n, MASK_ALL);
             View<T> Wv = mkview(W, (int64_t)1, ldw, 0);
+            const double anorm = inv ? 0.0 : blk_norm(Wv, n, n, a.norm);
             code = blk_getrf(Wv, n, n, ip);
-            if (code == 0 && n > 0) {
-                blk_getri(Wv, n, ip, w);
-                __syncthreads();
-                blk_copy(bb_dev_ptr<T>(a.d.opd[BB_B], pi), a.ldb, (const T *)W, ldw, n, n, MASK_ALL);
+            if (code == 0 && n > 0) blk_getri(Wv, n, ip, w);
+            if (inv) {
+                if (code == 0 && n > 0) {
+                    __syncthreads();
+                    blk_copy(bb_dev_ptr<T>(a.d.opd[BB_B], pi), a.ldb, (const T *)W, ldw, n, n, MASK_ALL);
+                }
+                break;
             }
-            break;
-        }
-        case BB_OP_GECOND: {
-            /* column-major (normalised); ||A|| * ||inv(A)|| on a copy */
-            T *W = (T *)buf_ptr(a.plan, 0);
-            int *ip = (int *)buf_ptr(a.plan, 2);
-            T *w = (T *)buf_ptr(a.plan, 3);
-            blk_copy(W, (int64_t)(n > 0 ? n : 1), (const T *)Ag, a.lda, n, n, MASK_ALL);
-            View<T> Wv = mkview(W, (int64_t)1, (int64_t)(n > 0 ? n : 1), 0);
-            double anorm = blk_norm(Wv, n, n, a.norm);
-            code = blk_getrf(Wv, n, n, ip);
-            double y;
-            if (n == 0) {
-                y = 1.0; /* as the CPU backend (LAPACK's gecon: rcond = 1 for n = 0) */
-            } else if (code) {
-                y = HUGE_VAL;
-            } else {
-                blk_getri(Wv, n, ip, w);
-                y = anorm * blk_norm(Wv, n, n, a.norm);
-            }
+            /* n = 0: cond 1, as the CPU backend (LAPACK's gecon: rcond = 1) */
+            const double y = n == 0 ? 1.0 : code ? HUGE_VAL : anorm * blk_norm(Wv, n, n, a.norm);
             if (threadIdx.x == 0) *bb_dev_ptr<R>(a.d.opd[BB_Y], pi) = (R)y;
             break;
         }

@@ -329,25 +329,30 @@ __global__ void __launch_bounds__(256) k_getrf_panel(const bb_dev_batch d, int m
             constexpr int CH = 8;
             const int other = ncols - jb;
             for (int x0 = 0; x0 < other; x0 += CH) {
+                /* offset (from the panel) of the chunk's e-th other column */
+                int64_t col[CH];
+                bool in[CH];
+#pragma unroll
+                for (int e = 0; e < CH; e++) {
+                    const int x = x0 + e;
+                    in[e] = x < other;
+                    col[e] = (int64_t)((x < c0 ? x : x + jb) - c0) * lda;
+                }
                 T v[RPT][CH];
 #pragma unroll
                 for (int q = 0; q < RPT; q++) {
-                    const int row = tid + q * nt;
+                    const bool moved = tid + q * nt < m && pos[q] != tid + q * nt;
 #pragma unroll
-                    for (int e = 0; e < CH; e++) {
-                        const int x = x0 + e, col = (x < c0 ? x : x + jb) - c0;
-                        v[q][e] = (row < m && pos[q] != row && x < other) ? A[row + col * lda] : bb_zero<T>();
-                    }
+                    for (int e = 0; e < CH; e++)
+                        v[q][e] = moved && in[e] ? A[tid + q * nt + col[e]] : bb_zero<T>();
                 }
                 __syncthreads();
 #pragma unroll
                 for (int q = 0; q < RPT; q++) {
-                    const int row = tid + q * nt;
+                    const bool moved = tid + q * nt < m && pos[q] != tid + q * nt;
 #pragma unroll
-                    for (int e = 0; e < CH; e++) {
-                        const int x = x0 + e, col = (x < c0 ? x : x + jb) - c0;
-                        if (row < m && pos[q] != row && x < other) A[pos[q] + col * lda] = v[q][e];
-                    }
+                    for (int e = 0; e < CH; e++)
+                        if (moved && in[e]) A[pos[q] + col[e]] = v[q][e];
                 }
                 __syncthreads();
             }
