@@ -61,7 +61,7 @@ static void log_line(const char *msg)
     else fprintf(stderr, "batchblas: %s\n", msg);
 }
 
-enum choice { USE_GENERIC, USE_SMALL, USE_CUBLAS, USE_BLOCKED };
+enum choice { USE_GENERIC, USE_SMALL, USE_CUBLAS, USE_BLOCKED, USE_RECURSIVE };
 
 /* Register-kernel bound for a precision: every dimension up to it. */
 static int small_limit(bb_prec prec)
@@ -102,6 +102,15 @@ static int blocked_lu_on(void)
     return blocked_on() && env_switch("BATCHBLAS_CUDA_BLOCKED_LU", 1, &v);
 }
 
+/* The recursive driver (recursive.cu) for the triangular family, the
+   symmetric products and the LU solves above the register bound; off with
+   BATCHBLAS_CUDA_RECURSIVE=0 (generic kernels there, to compare). */
+static int recursive_on(void)
+{
+    static int v = -1;
+    return blocked_on() && env_switch("BATCHBLAS_CUDA_RECURSIVE", 1, &v);
+}
+
 static choice decide(bb_op op, bb_prec prec, const bb_problem &p, batchblas_queue *q)
 {
     if (!small_enabled()) return USE_GENERIC;
@@ -138,6 +147,26 @@ static choice decide(bb_op op, bb_prec prec, const bb_problem &p, batchblas_queu
             return USE_CUBLAS;
         return USE_GENERIC;
     }
+    case BB_OP_SYMM: case BB_OP_HEMM: case BB_OP_TRMM:
+        if (p.m < 1 || p.n < 1) return USE_GENERIC;
+        if (p.m <= SMALL_MAX && p.n <= SMALL_MAX) return USE_SMALL;
+        return recursive_on() && blocked_ok && p.ldc <= INT32_MAX ? USE_RECURSIVE : USE_GENERIC;
+    case BB_OP_SYRK: case BB_OP_HERK: case BB_OP_SYR2K: case BB_OP_HER2K:
+        if (p.n < 1) return USE_GENERIC;
+        if (p.n <= SMALL_MAX && p.k <= SMALL_MAX) return USE_SMALL;
+        return recursive_on() && blocked_ok && p.ldc <= INT32_MAX ? USE_RECURSIVE : USE_GENERIC;
+    case BB_OP_TRTRI: case BB_OP_LAUUM: case BB_OP_POTRI: case BB_OP_POTI:
+        if (p.n < 1) return USE_GENERIC;
+        if (p.n <= SMALL_MAX) return USE_SMALL;
+        return recursive_on() && blocked_ok ? USE_RECURSIVE : USE_GENERIC;
+    case BB_OP_GETRS: case BB_OP_GESV:
+        if (p.n < 1 || p.nrhs < 0) return USE_GENERIC;
+        if (p.n <= SMALL_MAX) return USE_SMALL;
+        return recursive_on() && blocked_lu_on() && blocked_ok ? USE_RECURSIVE : USE_GENERIC;
+    case BB_OP_LANGE:
+        return p.m >= 1 && p.n >= 1 ? USE_SMALL : USE_GENERIC;
+    case BB_OP_GECON:
+        return p.n >= 1 && p.n <= SMALL_MAX ? USE_SMALL : USE_GENERIC;
     default:
         return USE_GENERIC;
     }
@@ -157,6 +186,14 @@ static cudaError_t run_small(bb_op op, bb_prec prec, const bb_problem &p, const 
     case BB_OP_POSV: return bb_small_potrs(prec, p, d, q, 1);
     case BB_OP_TRSM: return bb_small_trsm(prec, p, d, q);
     case BB_OP_GEMM: return bb_small_gemm(prec, p, d, q);
+    case BB_OP_SYMM: case BB_OP_HEMM: case BB_OP_SYRK: case BB_OP_HERK: case BB_OP_SYR2K: case BB_OP_HER2K:
+    case BB_OP_TRMM:
+        return bb_small_blas3(op, prec, p, d, q);
+    case BB_OP_TRTRI: case BB_OP_LAUUM: case BB_OP_POTRI: case BB_OP_POTI: return bb_small_tri(op, prec, p, d, q);
+    case BB_OP_GETRS: return bb_small_getrs(prec, p, d, q, 0);
+    case BB_OP_GESV: return bb_small_getrs(prec, p, d, q, 1);
+    case BB_OP_LANGE: return bb_small_lange(prec, p, d, q);
+    case BB_OP_GECON: return bb_small_gecon(prec, p, d, q);
     default: return cudaErrorNotSupported;
     }
 }
@@ -166,13 +203,24 @@ static void log_choice(bb_op op, bb_prec prec, const bb_problem &p, const bb_dev
     if (!log_on()) return;
     int s = p.m > p.n ? p.m : p.n;
     if (op == BB_OP_GEMM && p.k > s) s = p.k;
-    if (op != BB_OP_GEMM && op != BB_OP_GETRF && op != BB_OP_GETRFNP && op != BB_OP_TRSM) s = p.n;
+    if (op != BB_OP_GEMM && op != BB_OP_GETRF && op != BB_OP_GETRFNP && op != BB_OP_TRSM && op != BB_OP_TRMM &&
+        op != BB_OP_SYMM && op != BB_OP_HEMM && op != BB_OP_LANGE)
+        s = p.n;
     char what[48], line[200];
     if (c == USE_SMALL) snprintf(what, sizeof what, "register kernel (bound %d)", bb_small_bound(s));
     else if (c == USE_BLOCKED) snprintf(what, sizeof what, "blocked driver (leaves of %d)", small_limit(prec));
+    else if (c == USE_RECURSIVE) snprintf(what, sizeof what, "recursive driver (leaves of %d)", small_limit(prec));
     else snprintf(what, sizeof what, "%s", c == USE_CUBLAS ? "cuBLAS" : "generic kernel");
     snprintf(line, sizeof line, "cuda launch: %c%s m=%d n=%d k=%d nrhs=%d, %lld problems -> %s", "sdcz"[prec],
              bb_op_info(op)->name, p.m, p.n, p.k, p.nrhs, (long long)d.count, what);
+    log_line(line);
+}
+
+static void log_fallback(bb_op op)
+{
+    if (!log_on()) return;
+    char line[96];
+    snprintf(line, sizeof line, "cuda launch: %s does not fit the chosen kernel -> generic kernel", bb_op_info(op)->name);
     log_line(line);
 }
 
@@ -182,9 +230,26 @@ cudaError_t bb_cuda_launch(bb_op op, bb_prec prec, const bb_problem &p, const bb
     if (d.count <= 0) return cudaSuccess;
     const choice c = decide(op, prec, p, q);
     log_choice(op, prec, p, d, c);
-    if (c == USE_SMALL) return run_small(op, prec, p, d, q);
+    /* a register kernel or the recursion that does not take this shape or
+       precision answers cudaErrorNotSupported before launching anything:
+       the next choice down takes the launch */
+    if (c == USE_SMALL) {
+        cudaError_t e = run_small(op, prec, p, d, q);
+        if (e != cudaErrorNotSupported) return e;
+        if (recursive_on() && bb_recursive_supports(op)) {
+            e = bb_recursive_launch(op, prec, p, d, q, small_limit(prec));
+            if (e != cudaErrorNotSupported) return e;
+        }
+        log_fallback(op);
+        return bb_generic_launch(op, prec, p, d, q);
+    }
     if (c == USE_CUBLAS) return bb_cublas_gemm(prec, p, d, q);
     if (c == USE_BLOCKED) return bb_blocked_launch(op, prec, p, d, q, small_limit(prec));
+    if (c == USE_RECURSIVE) {
+        cudaError_t e = bb_recursive_launch(op, prec, p, d, q, small_limit(prec));
+        if (e != cudaErrorNotSupported) return e;
+        log_fallback(op);
+    }
     return bb_generic_launch(op, prec, p, d, q);
 }
 

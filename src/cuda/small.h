@@ -63,6 +63,39 @@ cudaError_t bb_small_trsm_chunked(bb_prec prec, const bb_problem &p, const bb_de
 cudaError_t bb_small_gemm(bb_prec prec, const bb_problem &p, const bb_dev_batch &d,
                           batchblas_queue *q);
 
+/* The rest of the BLAS-3 family in registers (small_blas3.cu): symm, hemm,
+   syrk, herk, syr2k, her2k, trmm (every side/uplo/trans/diag), on the
+   normalised column-major problem; every dimension (m, n, k) <= 32.
+   cudaErrorNotSupported if op, precision or sizes do not fit (the policy
+   then falls back). */
+cudaError_t bb_small_blas3(bb_op op, bb_prec prec, const bb_problem &p, const bb_dev_batch &d,
+                           batchblas_queue *q);
+/* The triangular-inverse family in registers (small_tri.cu): trtri (both
+   uplo and diag), lauum, potri (trtri + lauum fused: one load, one store),
+   poti (potrf + trtri + lauum fused); n <= 32; info as LAPACK (trtri: k for
+   an exactly zero diagonal at k; poti: potrf's k); a failed problem's A is
+   left as the CPU backend leaves it.  cudaErrorNotSupported if it does not fit. */
+cudaError_t bb_small_tri(bb_op op, bb_prec prec, const bb_problem &p, const bb_dev_batch &d,
+                         batchblas_queue *q);
+/* getrs (factor = 0: LU factors and pivots given) / gesv (factor = 1: getrf
+   fused, pivots applied in registers) in registers (small_getrs.cu):
+   n <= 32, any nrhs, trans (getrs), p.rowmajor honoured.
+   cudaErrorNotSupported if it does not fit. */
+cudaError_t bb_small_getrs(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q,
+                           int factor);
+/* lange (several matrices per warp, seed 001) and gecon in registers
+   (small_norm.cu); cudaErrorNotSupported where they do not fit. */
+cudaError_t bb_small_lange(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q);
+cudaError_t bb_small_gecon(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q);
+
+/* The recursive driver (recursive.cu, seed 004's two-sided recursion) for
+   trmm, syrk/herk/syr2k/her2k, symm/hemm, trtri, lauum, potri, poti, getrs,
+   gesv above the register bound: halves down to leaves of order <= L (the
+   register kernels), off-diagonal work as batched GEMM on views. */
+cudaError_t bb_recursive_launch(bb_op op, bb_prec prec, const bb_problem &p, const bb_dev_batch &d,
+                                batchblas_queue *q, int L);
+int bb_recursive_supports(bb_op op);
+
 /* gemm through cuBLAS (any size; alpha != 0 expected): gemmStridedBatched
    for strided batches, gemmBatched otherwise (skipped problems redirected
    to a dummy matrix in the queue workspace); calls of <= 65535 problems */
@@ -299,7 +332,8 @@ __device__ __forceinline__ void bb_left_solve(T (&b)[N], int i, int nr, const T 
  * unrolled): thread i holds row i of A's lower triangle (zeros elsewhere)
  * and ends with row i of L.  (The upper case is the same on A^H: the
  * kernels load conj(A(j,i)).)  Returns LAPACK's info (first column whose
- * pivot is not positive, or NaN); the factorisation stops there, leaving
+ * pivot is not positive, or NaN; a +Inf pivot is not a failure: L(k,k) = Inf
+ * and the column below is scaled by 0, as LAPACK); the factorisation stops there, leaving
  * the columns before it factored.  rb: [2][N] row buffer.
  */
 template <typename T, int N>
@@ -314,9 +348,12 @@ __device__ __forceinline__ int bb_potrf_rows(T (&r)[N], int i, int n, T *rb)
             T *buf = rb + (k & 1) * N;
             const R dkk = bb_re(bb_shfl(r[k], k, N));
             if (ok && !(dkk > 0)) { ok = false; info = k + 1; }
+            /* dkk = +Inf (LAPACK: L(k,k) = sqrt(Inf) = Inf, the column
+               below scaled by 1/Inf = 0): rsqrt gives 0, and dkk * rs would
+               be Inf * 0 = NaN, so L(k,k) takes dkk itself */
             const R rs = ok ? bb_rsqrt(dkk) : R(0);
             if (ok) {
-                if (i == k) r[k] = bb_make<T>(dkk * rs, 0.0);
+                if (i == k) r[k] = bb_make<T>(rs > R(0) ? dkk * rs : dkk, 0.0);
                 else if (i > k) r[k] = bb_rmul(rs, r[k]);
             }
             if (i > k) buf[i] = r[k];
