@@ -292,7 +292,7 @@ static void run(int op, int form, int layout, int ng, const int *gs, const pset 
 
 /* ---- sweeps ---- */
 
-static const int sizes[] = {1, 2, 3, 4, 5, 7, 9, 11, 13, 16, 17, 21, 25, 31, 33, 37, 41, 70};
+static const int sizes[] = {1, 2, 3, 4, 5, 7, 8, 9, 11, 13, 16, 17, 21, 25, 31, 32, 33, 37, 41, 70};
 #define NSIZES ((int)(sizeof sizes / sizeof sizes[0]))
 static const int shapes[][2] = {{1, 5}, {5, 1}, {2, 3}, {3, 2}, {7, 12}, {12, 7}, {20, 33}, {33, 20}, {41, 70}, {70, 41}};
 #define NSHAPES ((int)(sizeof shapes / sizeof shapes[0]))

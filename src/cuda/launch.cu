@@ -6,7 +6,17 @@
  *                                  [1, SMALL_MAX_COMPLEX]):
  *       getrf, getrfnp, getri, getri_oop, gecond, geinv, potrf, potrs, posv,
  *       trsm;
- *       gemm while max(m, n, k) < GEMM_CUBLAS_FROM
+ *       gemm while max(m, n, k) < GEMM_CUBLAS_FROM;
+ *       every dimension <= SMALL_MAX, in each precision the kernel takes
+ *       (small_blas3.cu, small_tri.cu, small_getrs.cu, small_norm.cu):
+ *       symm, hemm, syrk, herk, syr2k, her2k, trmm, trtri, lauum, potri,
+ *       poti, getrs, gesv, gecon; lange at any size.  A kernel that does not
+ *       take the shape or precision answers cudaErrorNotSupported before
+ *       launching: the recursion, then the generic kernels take it
+ *   recursive driver (recursive.cu) the same routines above the register
+ *                                  bound: seed 004's recursion down to the
+ *                                  register kernels, GEMM off the diagonal
+ *                                  (off with BATCHBLAS_CUDA_RECURSIVE=0)
  *   cuBLAS                         gemm from GEMM_CUBLAS_FROM up (alpha != 0, k > 0)
  *   blocked drivers (blocked.cu)   trsm, potrf, potrs, posv above the register
  *                                  bound: register kernels on diagonal blocks,

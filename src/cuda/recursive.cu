@@ -33,9 +33,8 @@
  *             A22 = lauum(L22)
  *   potri     trtri then lauum; poti: potrf (blocked driver) then potri
  *   getrs     B = P B (row swaps), L Y = B, U X = Y (blocked trsm); trans:
- *             U^T, L^T, then P^T.  Row-major data is used in place: the
- *             column-major view holds (LU)^T, and the solves run from the
- *             right on B^T (column swaps)
+ *             U^T, L^T, then P^T.  Row-major A and B are transposed into
+ *             column-major workspace and back (same bits as column-major)
  *   gesv      getrf (blocked driver), then getrs on the problems it did not
  *             find singular (B untouched otherwise, LAPACK)
  *
@@ -502,12 +501,10 @@ cudaError_t potri(const rctx &c, const bb_problem &p, const bb_dev_batch &d)
 
 /* ------------------------------------------------------------ getrs, gesv */
 
-/* Interchanges of the rows of B (row-major: of the columns of its
-   column-major view), k = 0..n-1 forward or backward; nrhs vectors of
-   element step es, consecutive vectors ev apart.  A warp per problem, a
-   lane per right-hand side. */
+/* Interchanges of the rows of B (column-major, ldb), k = 0..n-1 forward or
+   backward.  A warp per problem, a lane per right-hand side. */
 template <typename T>
-__global__ void k_swap_rows(const bb_dev_batch d, int n, int nrhs, int64_t es, int64_t ev, int forward)
+__global__ void k_swap_rows(const bb_dev_batch d, int n, int nrhs, int64_t ldb, int forward)
 {
     const int lane = threadIdx.x % 32;
     const int64_t w0 = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
@@ -521,7 +518,7 @@ __global__ void k_swap_rows(const bb_dev_batch d, int n, int nrhs, int64_t es, i
             const int r = ip[k] - 1;
             if (r == k) continue;
             for (int j = lane; j < nrhs; j += 32) {
-                T *x = B + k * ev + j * es, *y = B + r * ev + j * es;
+                T *x = B + k + j * ldb, *y = B + r + j * ldb;
                 const T t = *x;
                 *x = *y;
                 *y = t;
@@ -532,45 +529,112 @@ __global__ void k_swap_rows(const bb_dev_batch d, int n, int nrhs, int64_t es, i
 
 cudaError_t swap_rows(const rctx &c, const bb_problem &p, const bb_dev_batch &d, int forward)
 {
-    const int64_t es = p.rowmajor ? 1 : p.ldb, ev = p.rowmajor ? p.ldb : 1;
     const unsigned g = bb_grid(d.count, 8);
     switch (c.prec) {
-    case BB_P_S: k_swap_rows<float><<<g, 256, 0, c.q->stream>>>(d, p.n, p.nrhs, es, ev, forward); break;
-    case BB_P_D: k_swap_rows<double><<<g, 256, 0, c.q->stream>>>(d, p.n, p.nrhs, es, ev, forward); break;
-    case BB_P_C: k_swap_rows<cuFloatComplex><<<g, 256, 0, c.q->stream>>>(d, p.n, p.nrhs, es, ev, forward); break;
-    case BB_P_Z: k_swap_rows<cuDoubleComplex><<<g, 256, 0, c.q->stream>>>(d, p.n, p.nrhs, es, ev, forward); break;
+    case BB_P_S: k_swap_rows<float><<<g, 256, 0, c.q->stream>>>(d, p.n, p.nrhs, p.ldb, forward); break;
+    case BB_P_D: k_swap_rows<double><<<g, 256, 0, c.q->stream>>>(d, p.n, p.nrhs, p.ldb, forward); break;
+    case BB_P_C: k_swap_rows<cuFloatComplex><<<g, 256, 0, c.q->stream>>>(d, p.n, p.nrhs, p.ldb, forward); break;
+    case BB_P_Z: k_swap_rows<cuDoubleComplex><<<g, 256, 0, c.q->stream>>>(d, p.n, p.nrhs, p.ldb, forward); break;
     }
     return cudaGetLastError();
 }
 
-/* op(A) X = B with P A = L U.  Column-major: NoTrans: P, L (unit lower),
-   U; trans: U^T, L^T, P^T.  Row-major: the column-major views are
-   At = (LU)^T (U^T in its lower triangle, L^T unit upper) and Bt = B^T
-   (nrhs x n), and X^T op(A)^T = B^T is solved from the right. */
+/* op(A) X = B with P A = L U, column-major: NoTrans: P, L (unit lower),
+   U; trans: U^T, L^T, then P^T (getrs_any brings row-major data here). */
 cudaError_t getrs(const rctx &c, const bb_problem &p, const bb_dev_batch &d)
 {
     const int n = p.n, nrhs = p.nrhs;
     if (n <= 0 || nrhs <= 0) return cudaSuccess;
-    const bool tr = p.trans != BblasNoTrans;
     const bb_dev_opd &A = d.opd[BB_A], &B = d.opd[BB_B];
     cudaError_t e;
-    if (!tr && (e = swap_rows(c, p, d, 1)) != cudaSuccess) return e;
-    const int side = p.rowmajor ? BblasRight : BblasLeft;
-    const int m = p.rowmajor ? nrhs : n, nn = p.rowmajor ? n : nrhs;
-    /* column-major: L lower unit, U upper; row-major (transposed view):
-       L^T upper unit, U^T lower, the solves from the right with op as given */
-    const int lu = p.rowmajor ? BblasUpper : BblasLower, uu = p.rowmajor ? BblasLower : BblasUpper;
-    if (!tr) { /* L then U (column-major); row-major: X^T U^T L^T = B^T -> L^T first */
-        e = tri_op(c, BB_OP_TRSM, d, side, lu, BblasNoTrans, BblasUnit, 1.0, A, p.lda, B, p.ldb, m, nn);
+    if (p.trans == BblasNoTrans) {
+        e = swap_rows(c, p, d, 1);
         if (e == cudaSuccess)
-            e = tri_op(c, BB_OP_TRSM, d, side, uu, BblasNoTrans, BblasNonUnit, 1.0, A, p.lda, B, p.ldb, m, nn);
+            e = tri_op(c, BB_OP_TRSM, d, BblasLeft, BblasLower, BblasNoTrans, BblasUnit, 1.0, A, p.lda, B, p.ldb, n,
+                       nrhs);
+        if (e == cudaSuccess)
+            e = tri_op(c, BB_OP_TRSM, d, BblasLeft, BblasUpper, BblasNoTrans, BblasNonUnit, 1.0, A, p.lda, B, p.ldb,
+                       n, nrhs);
         return e;
     }
-    /* op(A) = (P^T L U)^T: U^T first, then L^T, then P^T */
-    e = tri_op(c, BB_OP_TRSM, d, side, uu, p.trans, BblasNonUnit, 1.0, A, p.lda, B, p.ldb, m, nn);
-    if (e == cudaSuccess) e = tri_op(c, BB_OP_TRSM, d, side, lu, p.trans, BblasUnit, 1.0, A, p.lda, B, p.ldb, m, nn);
+    e = tri_op(c, BB_OP_TRSM, d, BblasLeft, BblasUpper, p.trans, BblasNonUnit, 1.0, A, p.lda, B, p.ldb, n, nrhs);
+    if (e == cudaSuccess)
+        e = tri_op(c, BB_OP_TRSM, d, BblasLeft, BblasLower, p.trans, BblasUnit, 1.0, A, p.lda, B, p.ldb, n, nrhs);
     if (e == cudaSuccess) e = swap_rows(c, p, d, 0);
     return e;
+}
+
+/* Row-major getrs/gesv give the same bits as column-major ones: A and B
+   are transposed into column-major workspace (chunks of at most RM_WORK
+   bytes), solved there, and B is transposed back. */
+const size_t RM_WORK = (size_t)1 << 30;
+
+/* Operand o (rows x cols, row-major, ld) to or from (out) column-major
+   matrices packed in W; a block per problem, problems with a code skipped. */
+template <typename T>
+__global__ void k_rm_copy(const bb_dev_batch d, int o, int rows, int cols, int64_t ld, T *W, int out)
+{
+    const int64_t sz = (int64_t)rows * cols;
+    for (int64_t i = blockIdx.x; i < d.count; i += gridDim.x) {
+        if (d.info && d.info[i] != 0) continue;
+        T *X = bb_dev_ptr<T>(d.opd[o], i), *Wi = W + (size_t)i * sz;
+        for (int64_t e = threadIdx.x; e < sz; e += blockDim.x) {
+            const int64_t r = e % rows, col = e / rows;
+            if (out) X[r * ld + col] = Wi[e];
+            else Wi[e] = X[r * ld + col];
+        }
+    }
+}
+
+template <typename T>
+cudaError_t getrs_rm_T(const rctx &c, const bb_problem &p, const bb_dev_batch &d)
+{
+    const int n = p.n, nrhs = p.nrhs;
+    const size_t per = ((size_t)n * n + (size_t)n * nrhs) * sizeof(T);
+    int64_t chunk = (int64_t)(RM_WORK / per);
+    if (chunk < 1) chunk = 1;
+    if (chunk > d.count) chunk = d.count;
+    T *WA = (T *)bb_cuda_workspace2(c.q, (size_t)chunk * per);
+    if (!WA) return cudaErrorMemoryAllocation;
+    T *WB = WA + (size_t)chunk * n * n;
+    bb_problem cp = p;
+    cp.rowmajor = 0;
+    cp.lda = n;
+    cp.ldb = n;
+    for (int64_t first = 0; first < d.count; first += chunk) {
+        const int64_t cnt = d.count - first < chunk ? d.count - first : chunk;
+        bb_dev_batch s = d;
+        for (int o = 0; o < BB_NOPD; o++) {
+            bb_dev_opd &v = s.opd[o];
+            if (v.ptr) v.ptr += first;
+            else if (v.base) v.base += (size_t)(first * v.stride) * (o == BB_IPIV ? sizeof(int) : sizeof(T));
+        }
+        if (s.info) s.info += first;
+        s.count = cnt;
+        const unsigned g = bb_grid(cnt, 1);
+        k_rm_copy<T><<<g, 256, 0, c.q->stream>>>(s, BB_A, n, n, p.lda, WA, 0);
+        k_rm_copy<T><<<g, 256, 0, c.q->stream>>>(s, BB_B, n, nrhs, p.ldb, WB, 0);
+        cudaError_t e = cudaGetLastError();
+        if (e != cudaSuccess) return e;
+        bb_dev_batch w = s;
+        memset(&w.opd[BB_A], 0, sizeof w.opd[BB_A]);
+        memset(&w.opd[BB_B], 0, sizeof w.opd[BB_B]);
+        w.opd[BB_A].base = (char *)WA;
+        w.opd[BB_A].stride = (int64_t)n * n;
+        w.opd[BB_B].base = (char *)WB;
+        w.opd[BB_B].stride = (int64_t)n * nrhs;
+        if ((e = getrs(c, cp, w)) != cudaSuccess) return e;
+        k_rm_copy<T><<<g, 256, 0, c.q->stream>>>(s, BB_B, n, nrhs, p.ldb, WB, 1);
+        if ((e = cudaGetLastError()) != cudaSuccess) return e;
+    }
+    return cudaSuccess;
+}
+
+cudaError_t getrs_any(const rctx &c, const bb_problem &p, const bb_dev_batch &d)
+{
+    if (p.n <= 0 || p.nrhs <= 0) return cudaSuccess;
+    if (!p.rowmajor) return getrs(c, p, d);
+    BB_SMALL_BY_PREC(c.prec, (getrs_rm_T<T>(c, p, d)));
 }
 
 } // namespace
@@ -615,7 +679,7 @@ cudaError_t bb_recursive_launch(bb_op op, bb_prec prec, const bb_problem &p, con
     case BB_OP_GETRS:
         if (p.n <= L && p.nrhs <= L) return cudaErrorNotSupported;
         if (!d.opd[BB_IPIV].ptr && !d.opd[BB_IPIV].base) return cudaErrorNotSupported;
-        return getrs(c, p, m);
+        return getrs_any(c, p, m);
     case BB_OP_GESV: {
         if (p.n <= L && p.nrhs <= L) return cudaErrorNotSupported;
         if (!d.opd[BB_IPIV].ptr && !d.opd[BB_IPIV].base) return cudaErrorNotSupported;
@@ -623,7 +687,7 @@ cudaError_t bb_recursive_launch(bb_op op, bb_prec prec, const bb_problem &p, con
         fp.m = p.n;
         cudaError_t e = sub(c, BB_OP_GETRF, fp, m);
         if (e != cudaSuccess) return e;
-        return getrs(c, p, m);
+        return getrs_any(c, p, m);
     }
     default: return cudaErrorNotSupported;
     }

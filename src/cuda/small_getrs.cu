@@ -1,6 +1,297 @@
-/* Register kernels for getrs/gesv (n <= 32): not yet; the policy falls back. */
+/*
+ * Register kernels for getrs and gesv, n <= 32 (seed 003), one kernel:
+ *
+ *   - A group of N threads (N = the size bound, 4/8/16/32) per problem,
+ *     BS/N problems a block, the grid-stride loop of small.h.
+ *   - Every operand moves through per-group shared memory with flat,
+ *     coalesced loops over the stored elements (element e of the n x n
+ *     matrix, or of the n x nb block of B, is read by thread e mod N): the
+ *     same loop serves column- and row-major storage, only the place the
+ *     element lands in shared memory differs, so both layouts compute the
+ *     same logical problem with the same arithmetic (bit-identical results).
+ *   - gesv (FACTOR): thread i takes row i of A from shared memory into
+ *     registers and runs small_lu.cu's getrf (pivot search by shuffles, lazy
+ *     swap: rows never move, each thread tracks its row's final position);
+ *     the factored rows are written back to shared memory in their final
+ *     order, from there to A (coalesced), and the pivots to ipiv.
+ *     getrs: the factors stay in shared memory as loaded; the final position
+ *     of each row under ipiv's interchanges is tracked by shuffles as getri
+ *     does.  Either way perm[p] = the original row that ends at position p.
+ *   - The solve, B in blocks of W columns (W = 1 for one right-hand side,
+ *     else min(N, 8)): the block is staged in shared memory, thread p takes
+ *     row perm[p] (NoTrans: P^T B, the interchanges cost nothing) or row p
+ *     (Trans/ConjTrans), runs two triangular solves in which thread p reads
+ *     its coefficient M(p,k) from shared memory (M = L, U or their
+ *     (conjugate) transposes: a row or a column of the factors, both
+ *     conflict-free with the odd leading dimension) and x_k is broadcast by
+ *     shuffle (W = 1) or through a double-buffered row buffer; then row p
+ *     (NoTrans) or row perm[p] (Trans: X = P Z) goes back through shared
+ *     memory to B.  B is read once and written once.
+ *   - gesv on a singular problem (info = first exactly zero or NaN pivot, as
+ *     getrf): A and ipiv are written, B is not (the CPU backend's rule).
+ *     All groups of a warp run the same loops (shuffles), a failed or
+ *     skipped problem computing without writing.  getrs writes no info.
+ */
 #include "small.h"
-cudaError_t bb_small_getrs(bb_prec, const bb_problem &, const bb_dev_batch &, batchblas_queue *, int)
+
+namespace {
+
+template <typename T, int N, int W> struct __align__(16) getrs_smem {
+    static constexpr int LD = N + 1;                /* S: column-major, odd ld */
+    static constexpr int LDB = W == 1 ? 1 : W + 1;  /* SB: row-major rhs block */
+    static constexpr int RB = N > W ? N : W;
+    T rb[2 * RB]; /* row buffer (first: 16-byte aligned) */
+    T S[N * LD];  /* A, then the LU factors (logical, column-major) */
+    T SB[N * LDB];
+    int perm[N];
+};
+
+/* Stored mr x mc matrix P (element (a,b) at P[a + b*ld]) to shared D
+   (element (a,b) at D[a*da + b*db]) and back: thread t takes the flat
+   indices t, t + N, ... (consecutive threads, consecutive addresses). */
+template <typename T, int N>
+__device__ __forceinline__ void stage_in(const T *P, int64_t ld, int mr, int mc, T *D, int da, int db, int t)
 {
-    return cudaErrorNotSupported;
+    const int tot = mr * mc;
+    if (tot <= 0) return;
+    const int q = N / mr, rem = N - q * mr;
+    int a = t % mr, b = t / mr;
+#pragma unroll 4
+    for (int e = t; e < tot; e += N) {
+        D[a * da + b * db] = P[a + b * ld];
+        a += rem;
+        b += q;
+        if (a >= mr) { a -= mr; b++; }
+    }
+}
+template <typename T, int N>
+__device__ __forceinline__ void stage_out(T *P, int64_t ld, int mr, int mc, const T *D, int da, int db, int t)
+{
+    const int tot = mr * mc;
+    if (tot <= 0) return;
+    const int q = N / mr, rem = N - q * mr;
+    int a = t % mr, b = t / mr;
+#pragma unroll 4
+    for (int e = t; e < tot; e += N) {
+        P[a + b * ld] = D[a * da + b * db];
+        a += rem;
+        b += q;
+        if (a >= mr) { a -= mr; b++; }
+    }
+}
+
+/*
+ * One triangular solve on the rhs block: thread p holds row p (b[W]);
+ * M(p,k) = S[p*si + k*sk] (conjugated if cj), lower (forward) or upper
+ * (backward); dinv = 1 / M(p,p) unless unit.  rb: [2][W] row buffer, par
+ * its running parity.
+ */
+template <typename T, int N, int W>
+__device__ __forceinline__ void tri_solve(T (&b)[W], int p, int n, const T *S, int si, int sk, bool cj,
+                                          bool lower, bool unit, T dinv, T *rb, int &par)
+{
+    constexpr int E = bb_vec<T>::E;
+    for (int s = 0; s < n; s++) {
+        const int k = lower ? s : n - 1 - s;
+        if (!unit && p == k) {
+#pragma unroll
+            for (int j = 0; j < W; j++) b[j] = b[j] * dinv;
+        }
+        const bool upd = lower ? p > k : p < k;
+        if (W == 1) {
+            const T x = bb_shfl(b[0], k, N);
+            if (upd) b[0] = b[0] - bb_conj_if(S[p * si + k * sk], cj) * x;
+        } else {
+            T *buf = rb + par * W;
+            par ^= 1;
+            if (p == k) {
+#pragma unroll
+                for (int j = 0; j < W; j += E) bb_st16(buf + j, &b[j]);
+            }
+            __syncwarp();
+            if (upd) {
+                const T c = bb_conj_if(S[p * si + k * sk], cj);
+#pragma unroll
+                for (int j0 = 0; j0 < W; j0 += E) {
+                    T x[E];
+                    bb_ld16(buf + j0, x);
+#pragma unroll
+                    for (int e = 0; e < E; e++) b[j0 + e] = b[j0 + e] - c * x[e];
+                }
+            }
+        }
+    }
+}
+
+template <typename T, int N, int W, int BS, bool FACTOR>
+__global__ void __launch_bounds__(BS) k_getrs(const bb_dev_batch d, int n, int nrhs, int64_t lda0, int64_t ldb0,
+                                              int rowmajor, int trans)
+{
+    typedef typename bb_real<T>::type R;
+    typedef getrs_smem<T, N, W> SM;
+    constexpr int PPB = BS / N, LD = SM::LD, LDB = SM::LDB, E = bb_vec<T>::E;
+    __shared__ SM sm[PPB];
+    const int t = threadIdx.x % N, g = threadIdx.x / N;
+    T *S = sm[g].S, *SB = sm[g].SB, *rb = sm[g].rb;
+    const bool tr = !FACTOR && trans != BblasNoTrans, cj = !FACTOR && trans == BblasConjTrans;
+    const int si = tr ? LD : 1, sk = tr ? 1 : LD; /* M(p,k) = S[p*si + k*sk] */
+    /* shared positions of stored element (a,b): A and the rhs block */
+    const int ada = rowmajor ? LD : 1, adb = rowmajor ? 1 : LD;
+    const int bda = rowmajor ? 1 : LDB, bdb = rowmajor ? LDB : 1;
+    for (int64_t base = (int64_t)blockIdx.x * PPB; base < d.count; base += (int64_t)gridDim.x * PPB) {
+        const int64_t lda = bb_opaque(lda0), ldb = bb_opaque(ldb0);
+        const bb_small_slot s = bb_small_take(d, base, g);
+        T *A = s.active ? bb_dev_ptr<T>(d.opd[BB_A], s.pid) : NULL;
+        int *ipiv = s.active ? bb_dev_ptr<int>(d.opd[BB_IPIV], s.pid) : NULL;
+        if (s.active) stage_in<T, N>(A, lda, n, n, S, ada, adb, t);
+        __syncwarp();
+        int info = 0;
+        if (FACTOR) {
+            T r[N];
+#pragma unroll
+            for (int j = 0; j < N; j++) r[j] = (t < n && j < n) ? S[t + j * LD] : bb_zero<T>();
+            int pos = t, myipiv = 0;
+#pragma unroll
+            for (int k = 0; k < N; k++) {
+                if (k < n) {
+                    /* candidate: rows not yet pivoted; the first NaN wins (CPU rule),
+                       ties go to the lower position */
+                    R v = bb_abs1(r[k]);
+                    if (v != v) v = (R)INFINITY;
+                    if (!(pos >= k && t < n)) v = -1;
+                    int bp = pos, bl = t;
+#pragma unroll
+                    for (int o = 1; o < N; o <<= 1) {
+                        const R ov = bb_shfl_xor(v, o, N);
+                        const int op = bb_shfl_xor(bp, o, N), ol = bb_shfl_xor(bl, o, N);
+                        if (ov > v || (ov == v && op < bp)) { v = ov; bp = op; bl = ol; }
+                    }
+                    T *buf = rb + (k & 1) * N;
+                    if (t == bl) bb_row_put<T, N>(buf, r, k);
+                    __syncwarp();
+                    const T piv = buf[k];
+                    const bool nz = bb_abs1(piv) > 0; /* false for 0 and NaN */
+                    if (!nz && info == 0) info = k + 1;
+                    const T inv = nz ? bb_inv(piv) : bb_one<T>();
+                    if (t == k) myipiv = bp + 1;
+                    int np = pos;
+                    if (pos == k) np = bp;
+                    if (t == bl) np = k;
+                    pos = np;
+                    if (pos > k && t < n) {
+                        const T l = r[k] * inv;
+                        r[k] = l;
+                        /* the pivot row in 16-byte pieces (keeps it out of registers) */
+#pragma unroll
+                        for (int j0 = 0; j0 < N; j0 += E)
+                            if (j0 + E > k + 1) {
+                                T pv[E];
+                                bb_ld16(buf + j0, pv);
+#pragma unroll
+                                for (int e = 0; e < E; e++)
+                                    if (j0 + e > k) r[j0 + e] = r[j0 + e] - l * pv[e];
+                            }
+                    }
+                }
+            }
+            /* S was read into registers before the first step's barrier */
+            if (t < n) {
+#pragma unroll
+                for (int j = 0; j < N; j++)
+                    if (j < n) S[pos + j * LD] = r[j];
+                sm[g].perm[pos] = t;
+                if (s.active) ipiv[t] = myipiv;
+            }
+            __syncwarp();
+            if (s.active) stage_out<T, N>(A, lda, n, n, S, ada, adb, t);
+        } else {
+            /* final position of row t under the interchanges (invalid pivots: no swap) */
+            const int ip = (s.active && t < n) ? ipiv[t] - 1 : t;
+            int pos = t;
+            for (int k = 0; k < n; k++) {
+                const int pk = bb_shfl(ip, k, N);
+                if (pk >= 0 && pk < n) {
+                    if (pos == k) pos = pk;
+                    else if (pos == pk) pos = k;
+                }
+            }
+            if (t < n) sm[g].perm[pos] = t;
+            __syncwarp();
+        }
+        const int orig = t < n ? sm[g].perm[t] : t;
+        const T dinv = t < n ? bb_inv(bb_conj_if(S[t * (LD + 1)], cj)) : bb_zero<T>();
+        const bool io = s.active && info == 0; /* B is read and written */
+        T *B = io ? bb_dev_ptr<T>(d.opd[BB_B], s.pid) : NULL;
+        const int src = tr ? t : orig, dst = tr ? orig : t;
+        int par = 0;
+        __syncwarp();
+        for (int cb = 0; cb < nrhs; cb += W) {
+            const int nb = nrhs - cb < W ? nrhs - cb : W;
+            /* stored block: column-major n x nb at B + cb*ldb; row-major nb x n (transposed) at B + cb */
+            T *Bb = io ? B + (rowmajor ? (int64_t)cb : cb * ldb) : NULL;
+            if (io) stage_in<T, N>(Bb, ldb, rowmajor ? nb : n, rowmajor ? n : nb, SB, bda, bdb, t);
+            __syncwarp();
+            T b[W];
+#pragma unroll
+            for (int j = 0; j < W; j++) b[j] = (t < n && j < nb) ? SB[src * LDB + j] : bb_zero<T>();
+            __syncwarp();
+            if (tr) { /* op(U) Y = B (lower, diagonal), op(L) Z = Y (upper, unit) */
+                tri_solve<T, N, W>(b, t, n, S, si, sk, cj, true, false, dinv, rb, par);
+                tri_solve<T, N, W>(b, t, n, S, si, sk, cj, false, true, dinv, rb, par);
+            } else {      /* L Y = P^T B, U X = Y */
+                tri_solve<T, N, W>(b, t, n, S, si, sk, cj, true, true, dinv, rb, par);
+                tri_solve<T, N, W>(b, t, n, S, si, sk, cj, false, false, dinv, rb, par);
+            }
+            if (t < n) {
+#pragma unroll
+                for (int j = 0; j < W; j++) SB[dst * LDB + j] = b[j];
+            }
+            __syncwarp();
+            if (io) stage_out<T, N>(Bb, ldb, rowmajor ? nb : n, rowmajor ? n : nb, SB, bda, bdb, t);
+            __syncwarp();
+        }
+        if (FACTOR && s.active && t == 0 && d.info) d.info[s.pid] = info;
+        __syncwarp(); /* shared memory is reused by the next problem */
+    }
+}
+
+template <typename T, int N, int W>
+cudaError_t run_getrs_w(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int factor)
+{
+    constexpr int BS = bb_small_threads(N, (int)sizeof(getrs_smem<T, N, W>));
+    const unsigned grid = bb_grid(d.count, BS / N);
+    if (factor)
+        k_getrs<T, N, W, BS, true><<<grid, BS, 0, q->stream>>>(d, p.n, p.nrhs, p.lda, p.ldb, p.rowmajor, BblasNoTrans);
+    else
+        k_getrs<T, N, W, BS, false><<<grid, BS, 0, q->stream>>>(d, p.n, p.nrhs, p.lda, p.ldb, p.rowmajor, p.trans);
+    return cudaGetLastError();
+}
+
+template <typename T, int N>
+cudaError_t run_getrs(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int factor)
+{
+    if (p.nrhs <= 1) return run_getrs_w<T, N, 1>(p, d, q, factor);
+    return run_getrs_w<T, N, (N < 8 ? N : 8)>(p, d, q, factor);
+}
+
+/* every size up to 32 in every precision (no spills: see the head comment of
+   the report / -Xptxas -v) */
+template <typename T>
+cudaError_t getrs_T(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int factor)
+{
+    switch (bb_small_bound(p.n)) {
+    case 4: return run_getrs<T, 4>(p, d, q, factor);
+    case 8: return run_getrs<T, 8>(p, d, q, factor);
+    case 16: return run_getrs<T, 16>(p, d, q, factor);
+    default: return run_getrs<T, 32>(p, d, q, factor);
+    }
+}
+
+} // namespace
+
+cudaError_t bb_small_getrs(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int factor)
+{
+    if (p.n < 1 || p.n > BB_SMALL_MAX || p.nrhs < 0) return cudaErrorNotSupported;
+    if (d.count <= 0 || (!factor && p.nrhs == 0)) return cudaSuccess;
+    BB_SMALL_BY_PREC(prec, getrs_T<T>(p, d, q, factor));
 }
