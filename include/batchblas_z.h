@@ -12,7 +12,8 @@
  * info: info[0] on entry selects the report mode (BblasErrorsReport*); on exit
  * it is 0 or the code of the lowest-numbered failing problem.  Argument errors
  * are minus the 1-based position of the argument; numerical failures are
- * LAPACK's positive k.
+ * LAPACK's positive k.  The first bad argument wins, except that a bad report
+ * mode is read (and reported, as -(position of info)) before all others.
  */
 #ifndef BATCHBLAS_Z_H
 #define BATCHBLAS_Z_H

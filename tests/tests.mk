@@ -2,7 +2,7 @@
 # check, and the examples.
 TEST_PREC_SOURCES = tests/suite_blas3.c tests/suite_chol.c tests/suite_lu.c \
 	tests/suite_norm.c tests/suite_errors.c tests/tu_prec.h
-EXTRA_DIST += tests/gen_current.sh
+EXTRA_DIST += tests/gen_current.sh doc/reliability.md
 
 if HAVE_CHECK
 check_LTLIBRARIES = libbbtest_s.la libbbtest_d.la libbbtest_c.la libbbtest_z.la
@@ -39,6 +39,20 @@ TESTS += tests/test_mkl_shim
 tests_test_mkl_shim_SOURCES = tests/test_mkl_shim.c
 tests_test_mkl_shim_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/shim
 tests_test_mkl_shim_LDADD = libbatchblas_mkl.la libbatchblas.la -lm
+
+# Reliability (issue 10; doc/reliability.md): huge leading dimensions and the
+# info-mode rule (a Check program of its own), the isolation of broken
+# members against LAPACK, and 8 threads against serial results.  Plain
+# programs too, so that tools/gpu-check.sh runs them on the CUDA backend.
+check_PROGRAMS += tests/test_limits tests/test_isolation tests/thread_stress
+TESTS += tests/test_limits tests/test_isolation tests/thread_stress
+tests_test_limits_SOURCES = tests/test_limits.c
+tests_test_limits_CFLAGS = $(TEST_CFLAGS)
+tests_test_limits_LDADD = libbatchblas.la $(CHECK_LIBS) -lm
+tests_test_isolation_SOURCES = tests/test_isolation.c
+tests_test_isolation_LDADD = libbatchblas.la $(BLAS_ALL) -lm
+tests_thread_stress_SOURCES = tests/thread_stress.c
+tests_thread_stress_LDADD = libbatchblas.la -lpthread -lm
 
 # The examples (examples/examples.mk names them).
 check_PROGRAMS += $(EXAMPLE_PROGS)

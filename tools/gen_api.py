@@ -328,7 +328,8 @@ HDR_TOP = """/*
  * info: info[0] on entry selects the report mode (BblasErrorsReport*); on exit
  * it is 0 or the code of the lowest-numbered failing problem.  Argument errors
  * are minus the 1-based position of the argument; numerical failures are
- * LAPACK's positive k.
+ * LAPACK's positive k.  The first bad argument wins, except that a bad report
+ * mode is read (and reported, as -(position of info)) before all others.
  */
 #ifndef BATCHBLAS_%(U)s_H
 #define BATCHBLAS_%(U)s_H
@@ -427,6 +428,13 @@ def gen_doc():
            "stride of ipiv at least min(m, n); pointer arrays non-NULL when the",
            "batch is not empty, and each matrix pointer non-NULL when that matrix",
            "is not empty.",
+           "",
+           "The one exception to \"first bad argument wins\": the report mode in",
+           "`info[0]` is read before every other argument, because it decides where",
+           "the codes go.  A bad mode (not one of `BblasErrorsReport*`) computes",
+           "nothing and sets `info[0]` to `-(position of info)`, whatever else is",
+           "wrong with the call (`lapack_dpotrf_batchv(-1, ...)` with `info[0] == 7`",
+           "returns -7, not -1).",
            ""]
     for r in ROUTINES:
         p = PRECS[3] if r[2] else PRECS[1]

@@ -8,6 +8,9 @@
 #          all at once (separate processes sharing the GPU)
 #   bench  batchblas-bench-gpu (GPU_BENCH_ARGS), alone on the GPU
 # GPU_PHASE=tests, bench or all (default: all = tests, then bench).
+# GPU_SANITIZE_ALL=i/N: instead, part i of the full compute-sanitizer sweep
+# (memcheck, racecheck, initcheck, synccheck over every suite, test_device,
+# the isolation and thread tests), see below.
 # The logs end up packed in $O/logs.tgz (the device tool brings back few
 # files); the CSV and the summary stay beside it.
 . "$(dirname "$0")/gpu-env.sh"
@@ -18,15 +21,54 @@ run() { # name, timeout, command...: log in $O/name.log, one summary line in $O/
     start=$(date +%s)
     timeout "$t" "$@" > "$O/$n.log" 2>&1
     rc=$?
-    echo "$n: rc=$rc ($(( $(date +%s) - start ))s) $(grep -E '^[0-9]+%: Checks|passed, [0-9]+ failed|GPU bench:|ERROR SUMMARY' "$O/$n.log" | tail -1)" > "$O/$n.sum"
+    echo "$n: rc=$rc ($(( $(date +%s) - start ))s) $(grep -E '^[0-9]+%: Checks|passed, [0-9]+ failed|GPU bench:|ERROR SUMMARY|^isolation:|^thread stress:' "$O/$n.log" | tail -1)" > "$O/$n.sum"
 }
 phase=${GPU_PHASE:-all}
+# GPU_SANITIZE_ALL=i/N: only the compute-sanitizer sweep, part i of N: the
+# units (tool x program) are memcheck, racecheck, initcheck and synccheck
+# over every Check suite on the CUDA backend, test_device, the isolation
+# test and the thread test; part i runs units i, i+N, i+2N, ... one after
+# another (the sanitizers slow the suites 5-50x; pick N so that a part fits
+# one 10-minute run: GPU_SANITIZE_ALL=1/12 ... 12/12, 40 units in all).
+if [ -n "${GPU_SANITIZE_ALL:-}" ]; then
+    part=${GPU_SANITIZE_ALL%/*}; parts=${GPU_SANITIZE_ALL#*/}
+    T=${GPU_TEST_TIMEOUT:-580}
+    u=0
+    for tool in memcheck racecheck initcheck synccheck; do
+        for prog in suite:blas3 suite:chol suite:lu suite:norm suite:errors suite:library device isolation threads; do
+            u=$((u + 1))
+            [ $(( (u - 1) % parts + 1 )) = "$part" ] || continue
+            extra=""
+            [ $tool = initcheck ] && extra="--track-unused-memory no"
+            case $prog in
+            suite:*) s=${prog#suite:}
+                BATCHBLAS_BACKEND=cuda CK_FORK=no CK_RUN_SUITE=$s OMP_NUM_THREADS=2 \
+                    run "${tool}_$s" "$T" compute-sanitizer --tool $tool $extra --error-exitcode 9 "$D/bin/runner" ;;
+            device) run "${tool}_device" "$T" compute-sanitizer --tool $tool $extra --error-exitcode 9 "$D/bin/test_device" ;;
+            isolation) BB_ISO_QUICK=1 BATCHBLAS_BACKEND=cuda OMP_NUM_THREADS=2 \
+                run "${tool}_isolation" "$T" compute-sanitizer --tool $tool $extra --error-exitcode 9 "$D/bin/test_isolation" ;;
+            threads) BB_STRESS_ROUNDS=2 BATCHBLAS_BACKEND=cuda OMP_NUM_THREADS=2 \
+                run "${tool}_threads" "$T" compute-sanitizer --tool $tool $extra --error-exitcode 9 "$D/bin/thread_stress" ;;
+            esac
+        done
+    done
+    phase=none
+fi
 if [ "$phase" = tests ] || [ "$phase" = all ]; then
     T=${GPU_TEST_TIMEOUT:-240}
     run device "$T" "$D/bin/test_device" &
     for s in blas3 chol lu norm errors library; do
         BATCHBLAS_BACKEND=cuda CK_FORK=no CK_RUN_SUITE=$s OMP_WAIT_POLICY=passive OMP_NUM_THREADS=2 \
             run suite_$s "$T" "$D/bin/runner" &
+    done
+    # reliability (doc/reliability.md): broken members against LAPACK and
+    # threads against serial results, on the CUDA backend
+    for p in test_isolation thread_stress; do
+        if [ -x "$D/bin/$p" ]; then
+            BATCHBLAS_BACKEND=cuda OMP_NUM_THREADS=2 run "cuda_$p" "$T" "$D/bin/$p" &
+        else
+            echo "cuda_$p: not carried (tools/devpack.sh must copy tests/$p)" > "$O/cuda_$p.sum"
+        fi
     done
     # the LU suite with the blocked LU family off (generic kernels above the
     # register bound: src/cuda/launch.cu, BATCHBLAS_CUDA_BLOCKED_LU)

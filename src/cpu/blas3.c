@@ -595,13 +595,26 @@ typedef struct {
 } xsmm_last;
 static __thread xsmm_last X(xsmm_cache);
 
+/* LIBXSMM's x86 JIT code addresses an operand as base register + a 32-bit
+   signed byte displacement (and moves its pointers by 32-bit immediates),
+   and its descriptor keeps the leading dimensions as 32-bit integers: an
+   operand whose extent ld * columns * element size reaches 2^31 bytes gets
+   truncated offsets (wrong entries, or a fault: issue 10).  Such operands
+   take the usual path; tests/test_limits.c checks both sides of the bound. */
+static int xsmm_fits(int64_t ld, int64_t cols)
+{
+    return ld >= 1 && ld * cols * (int64_t)sizeof(R) <= (int64_t)INT32_MAX;
+}
+
 /* The kernel for p, or NULL (other scalars or sizes, or LIBXSMM has none:
    the problem then goes the usual way). */
 static const void *xsmm_kernel(const bb_problem *p)
 {
     const int beta0 = p->beta[0] == 0;
     if (p->m < 1 || p->n < 1 || p->k < 1 || p->alpha[0] != 1 || (!beta0 && p->beta[0] != 1)) return NULL;
-    if (p->lda > INT32_MAX || p->ldb > INT32_MAX || p->ldc > INT32_MAX) return NULL;
+    if (!xsmm_fits(p->lda, p->trans != BblasNoTrans ? p->m : p->k) ||
+        !xsmm_fits(p->ldb, p->transb != BblasNoTrans ? p->k : p->n) || !xsmm_fits(p->ldc, p->n))
+        return NULL;
     const int flags = (p->trans != BblasNoTrans ? LIBXSMM_GEMM_FLAG_TRANS_A : 0) |
                       (p->transb != BblasNoTrans ? LIBXSMM_GEMM_FLAG_TRANS_B : 0) |
                       (beta0 ? LIBXSMM_GEMM_FLAG_BETA_0 : 0);

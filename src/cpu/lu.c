@@ -249,26 +249,25 @@ static int lu_rec_np(int m, int n, T *a, int64_t lda)
 }
 
 /*
- * LAPACKE getrf under our singularity rule.  LAPACK's pivot search passes
- * over a NaN that is not first in its column, so the first column c holding
- * a NaN is found beforehand: the columns before it are NaN-free and pivot as
- * in getf2, and getf2 takes the NaN as pivot at step c+1 at the latest.
+ * LAPACKE getrf under our singularity rule (the first NaN of a column is
+ * its pivot; info = the first zero or NaN pivot).  LAPACK's pivot search
+ * passes over a NaN, and an Inf turns into NaN (Inf - Inf) during the
+ * factorisation, where LAPACK passes over it again: a matrix with any NaN
+ * or Inf therefore takes our own getf2, which follows the rule at every
+ * size (found by tests/test_isolation.c: info 0 above the crossover, info
+ * k below it, for the same member).  Finite matrices go to LAPACKE.
  */
 static int getrf_lapacke(int m, int n, T *a, int64_t lda, int *ipiv)
 {
-    int mn = imin(m, n), cnan = mn;
-    for (int j = 0; j < mn && cnan == mn; j++) {
+    for (int j = 0; j < n; j++) {
         const T *aj = a + j * lda;
-        for (int i = 0; i < m; i++)
-            if (isnan_T(aj[i])) {
-                cnan = j;
-                break;
-            }
+        for (int i = 0; i < m; i++) {
+            const T z = aj[i] - aj[i]; /* NaN for Inf and NaN */
+            if (isnan_T(z)) return getf2_any(m, n, a, lda, ipiv);
+        }
     }
     LAPACKE(getrf_work)(LAPACK_COL_MAJOR, m, n, a, lda, ipiv);
-    int info = first_singular(cnan, a, lda);
-    if (info == 0 && cnan < mn) info = cnan + 1;
-    return info;
+    return first_singular(imin(m, n), a, lda);
 }
 
 /* LU of the column-major a; ipiv NULL: no pivoting (getrfnp) */
