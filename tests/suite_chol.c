@@ -498,9 +498,10 @@ static void run(int op, int form, int layout, int ng, const int *gs, const pset 
 /* ---- sweeps ---- */
 
 /* odd sizes up to 41, a few even ones, 0, and 70 (beyond most own-loop
-   crossovers, cpu_policy.h) */
-static const int sizes[] = {0, 1, 2, 3, 4, 5, 7, 8, 9, 11, 13, 15, 17, 19, 21, 23,
-                            25, 27, 29, 31, 33, 35, 37, 39, 41, 70};
+   crossovers, cpu_policy.h); 1, 2, 4, 5, 8, 9, 16, 17, 31, 32, 33 cross
+   the GPU register kernels' size bounds (4, 8, 16, 32) */
+static const int sizes[] = {0, 1, 2, 3, 4, 5, 7, 8, 9, 11, 13, 15, 16, 17, 19, 21, 23,
+                            25, 27, 29, 31, 32, 33, 35, 37, 39, 41, 70};
 #define NSIZES ((int)(sizeof sizes / sizeof sizes[0]))
 
 /* beyond every crossover of the routine (fixed form only, one problem):
@@ -595,14 +596,16 @@ END_TEST
 /*
  * Mixed batches: some members fail, the others must be exact.  potrf, posv,
  * poti: a negative pivot, a NaN pivot and a NaN off the diagonal;
- * trtri (non-unit), potri: exact zeros on the diagonal.  n = 9 runs our own
- * loops, n = 70 LAPACKE.
+ * trtri (non-unit), potri: exact zeros on the diagonal.  n = 5 .. 31 run
+ * our own loops (and, on a GPU, the register kernels of every size bound:
+ * the variable form takes n .. n + 5, the group form n and n + 2), n = 70
+ * LAPACKE.
  */
 static void fail_case(int op, int form, int layout)
 {
     int fact = op == OP_POTRF || op == OP_POSV || op == OP_POTI;
-    const int ns[2] = {9, 70};
-    for (int t = 0; t < 2; t++)
+    const int ns[5] = {5, 9, 16, 31, 70};
+    for (int t = 0; t < 5; t++)
         for (int u = 0; u < 2; u++) {
             int n = ns[t], uplo = u ? BblasLower : BblasUpper;
             defect d[6];
@@ -610,7 +613,7 @@ static void fail_case(int op, int form, int layout)
             if (fact) {
                 d[1] = (defect){BAD_NEGDIAG, 4};
                 d[3] = (defect){BAD_NANDIAG, n};
-                d[4] = (defect){BAD_NANOFF, 6};
+                d[4] = (defect){BAD_NANOFF, n < 6 ? n : 6};
             } else {
                 d[1] = (defect){BAD_ZERODIAG, 3};
                 d[4] = (defect){BAD_ZERODIAG, n};

@@ -107,8 +107,10 @@ cudaError_t gemm(const ctx &c, const bb_dev_batch &d, const bb_dev_opd &A, int t
     g.opd[BB_A] = A;
     g.opd[BB_B] = B;
     g.opd[BB_C] = C;
-    if (c.q->cublas) return bb_cublas_gemm(c.prec, p, g, c.q);
-    return bb_generic_launch(BB_OP_GEMM, c.prec, p, g, c.q);
+    /* through the policy: the register gemm for small shapes (its bits do
+       not depend on the batch; cuBLAS may split k differently for a batch
+       of one), cuBLAS above */
+    return bb_cuda_launch(BB_OP_GEMM, c.prec, p, g, c.q);
 }
 
 cudaError_t trsm(const ctx &c, const bb_problem &p, const bb_dev_batch &d)

@@ -6,7 +6,9 @@
  *                                  [1, SMALL_MAX_COMPLEX]):
  *       getrf, getrfnp, getri, getri_oop, gecond, geinv, potrf, potrs, posv,
  *       trsm;
- *       gemm while max(m, n, k) < GEMM_CUBLAS_FROM;
+ *       gemm while max(m, n, k) < GEMM_CUBLAS_FROM, or min(m, n) <= GEMM_THIN
+ *       (thin products: with k above the bound, on chunks of k: their
+ *       bits must not depend on the batch, which cuBLAS does not promise);
  *       every dimension <= SMALL_MAX, in each precision the kernel takes
  *       (small_blas3.cu, small_tri.cu, small_getrs.cu, small_norm.cu):
  *       symm, hemm, syrk, herk, syr2k, her2k, trmm, trtri, lauum, potri,
@@ -46,6 +48,7 @@
 static const int SMALL_MAX = BB_SMALL_MAX;   /* register kernels: all sizes <= this (real types) */
 static const int SMALL_MAX_COMPLEX = 16;     /* ... complex types (see bb_small_cap) */
 static const int GEMM_CUBLAS_FROM = 32;      /* gemm: cuBLAS once max(m, n, k) >= this */
+static const int GEMM_THIN = 16;             /* ... unless min(m, n) <= this (and all <= the bound) */
 
 /* The decision log.  libbatchblas's bb_log/bb_verbose are hidden symbols of
    another shared object, out of the plugin's reach: weak references use
@@ -71,7 +74,7 @@ static void log_line(const char *msg)
     else fprintf(stderr, "batchblas: %s\n", msg);
 }
 
-enum choice { USE_GENERIC, USE_SMALL, USE_CUBLAS, USE_BLOCKED, USE_RECURSIVE };
+enum choice { USE_GENERIC, USE_SMALL, USE_SMALL_KCHUNKS, USE_CUBLAS, USE_BLOCKED, USE_RECURSIVE };
 
 /* Register-kernel bound for a precision: every dimension up to it. */
 static int small_limit(bb_prec prec)
@@ -151,8 +154,15 @@ static choice decide(bb_op op, bb_prec prec, const bb_problem &p, batchblas_queu
         if (p.m < 1 || p.n < 1) return USE_GENERIC;
         int s = p.m > p.n ? p.m : p.n;
         if (p.k > s) s = p.k;
-        if (s < GEMM_CUBLAS_FROM && s <= lim) return USE_SMALL;
+        /* thin products (the updates of the blocked drivers: 1 x 1 x 32 and
+           such) stay in registers up to the bound: cuBLAS may split k for
+           them depending on the batch, which would make a problem's bits
+           depend on its neighbours */
+        const int thin = p.m < p.n ? p.m : p.n;
+        if ((s < GEMM_CUBLAS_FROM || thin <= GEMM_THIN) && s <= lim) return USE_SMALL;
         const bool alpha_zero = p.alpha[0] == 0 && p.alpha[1] == 0;
+        /* the same for a longer k: chunks of the bound accumulated in C */
+        if (thin <= GEMM_THIN && p.m <= lim && p.n <= lim && !alpha_zero && !p.swap_ab) return USE_SMALL_KCHUNKS;
         if (q->cublas && !alpha_zero && p.k > 0 && p.lda <= INT32_MAX && p.ldb <= INT32_MAX && p.ldc <= INT32_MAX)
             return USE_CUBLAS;
         return USE_GENERIC;
@@ -218,12 +228,37 @@ static void log_choice(bb_op op, bb_prec prec, const bb_problem &p, const bb_dev
         s = p.n;
     char what[48], line[200];
     if (c == USE_SMALL) snprintf(what, sizeof what, "register kernel (bound %d)", bb_small_bound(s));
+    else if (c == USE_SMALL_KCHUNKS) snprintf(what, sizeof what, "register gemm on chunks of k");
     else if (c == USE_BLOCKED) snprintf(what, sizeof what, "blocked driver (leaves of %d)", small_limit(prec));
     else if (c == USE_RECURSIVE) snprintf(what, sizeof what, "recursive driver (leaves of %d)", small_limit(prec));
     else snprintf(what, sizeof what, "%s", c == USE_CUBLAS ? "cuBLAS" : "generic kernel");
     snprintf(line, sizeof line, "cuda launch: %c%s m=%d n=%d k=%d nrhs=%d, %lld problems -> %s", "sdcz"[prec],
              bb_op_info(op)->name, p.m, p.n, p.k, p.nrhs, (long long)d.count, what);
     log_line(line);
+}
+
+/* gemm with m, n within the register bound and a longer k: the register
+   gemm on chunks of at most L of k, C accumulating (beta, then 1). */
+static cudaError_t small_gemm_kchunks(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q,
+                                      int L)
+{
+    const size_t es = prec == BB_P_S ? 4 : prec == BB_P_Z ? 16 : 8;
+    auto shift = [es](bb_dev_opd o, int64_t off) {
+        if (o.ptr) o.off += off;
+        else o.base += (size_t)off * es;
+        return o;
+    };
+    for (int k0 = 0; k0 < p.k; k0 += L) {
+        bb_problem cp = p;
+        cp.k = p.k - k0 < L ? p.k - k0 : L;
+        if (k0 > 0) cp.beta[0] = 1, cp.beta[1] = 0;
+        bb_dev_batch cd = d;
+        cd.opd[BB_A] = shift(d.opd[BB_A], p.trans == BblasNoTrans ? k0 * p.lda : k0);
+        cd.opd[BB_B] = shift(d.opd[BB_B], p.transb == BblasNoTrans ? k0 : k0 * p.ldb);
+        cudaError_t e = bb_small_gemm(prec, cp, cd, q);
+        if (e != cudaSuccess) return e;
+    }
+    return cudaSuccess;
 }
 
 static void log_fallback(bb_op op)
@@ -253,6 +288,7 @@ cudaError_t bb_cuda_launch(bb_op op, bb_prec prec, const bb_problem &p, const bb
         log_fallback(op);
         return bb_generic_launch(op, prec, p, d, q);
     }
+    if (c == USE_SMALL_KCHUNKS) return small_gemm_kchunks(prec, p, d, q, small_limit(prec));
     if (c == USE_CUBLAS) return bb_cublas_gemm(prec, p, d, q);
     if (c == USE_BLOCKED) return bb_blocked_launch(op, prec, p, d, q, small_limit(prec));
     if (c == USE_RECURSIVE) {

@@ -39,8 +39,9 @@
  *             find singular (B untouched otherwise, LAPACK)
  *
  * Problems flagged in d.info (argument errors, or failures of an earlier
- * step) are skipped by every step: the kernels test info, and GEMMs run
- * masked (cuBLAS sees a dummy matrix in their place).
+ * step) are skipped by every step: the kernels test info, and the GEMMs of
+ * routines that can fail on the way run masked (cuBLAS sees a dummy matrix
+ * in their place).
  */
 #include <string.h>
 #include "small.h"
@@ -88,8 +89,8 @@ cudaError_t sub(const rctx &c, bb_op op, const bb_problem &p, const bb_dev_batch
 
 bool is_zero(const double a[2]) { return a[0] == 0 && a[1] == 0; }
 
-/* C = alpha op(A) op(B) + beta C on views (masked: skipped problems are
-   never written). */
+/* C = alpha op(A) op(B) + beta C on views (d.masked: skipped problems
+   are never written). */
 cudaError_t gemm(const rctx &c, const bb_dev_batch &d, const bb_dev_opd &A, int ta, int64_t lda, const bb_dev_opd &B,
                  int tb, int64_t ldb, const bb_dev_opd &C, int64_t ldc, int m, int n, int k, const double alpha[2],
                  const double beta[2])
@@ -110,7 +111,6 @@ cudaError_t gemm(const rctx &c, const bb_dev_batch &d, const bb_dev_opd &A, int 
     g.opd[BB_A] = A;
     g.opd[BB_B] = B;
     g.opd[BB_C] = C;
-    g.masked = 1;
     return sub(c, BB_OP_GEMM, p, g);
 }
 
@@ -264,7 +264,6 @@ cudaError_t rankk(const rctx &c, bb_op op, const bb_problem &p, const bb_dev_bat
         g.opd[BB_A] = A;
         g.opd[BB_B] = A;
         g.opd[BB_C] = Co;
-        g.masked = 1;
         return bb_generic_launch(BB_OP_GEMM, c.prec, sp, g, c.q);
     }
     const bb_dev_opd &Y = two ? B : A;
@@ -393,7 +392,6 @@ cudaError_t tri_op(const rctx &c, bb_op op, const bb_dev_batch &d, int side, int
     bb_dev_batch g = d;
     g.opd[BB_A] = T;
     g.opd[BB_B] = X;
-    g.masked = 1;
     return sub(c, op, p, g);
 }
 
@@ -477,7 +475,6 @@ cudaError_t lauum_rec(const rctx &c, const bb_problem &p, const bb_dev_batch &d)
     bb_dev_batch hd = d;
     hd.opd[BB_A] = Ao;
     hd.opd[BB_C] = A;
-    hd.masked = 1;
     if ((e = sub(c, c.cplx ? BB_OP_HERK : BB_OP_SYRK, hp, hd)) != cudaSuccess) return e;
     /* A21 = L22^H A21 (lower) or A12 = A12 U22^H (upper) */
     if (lower)
@@ -502,7 +499,8 @@ cudaError_t potri(const rctx &c, const bb_problem &p, const bb_dev_batch &d)
 /* ------------------------------------------------------------ getrs, gesv */
 
 /* Interchanges of the rows of B (column-major, ldb), k = 0..n-1 forward or
-   backward.  A warp per problem, a lane per right-hand side. */
+   backward, swap by swap (for n > PERM_MAX).  A warp per problem, a lane
+   per right-hand side. */
 template <typename T>
 __global__ void k_swap_rows(const bb_dev_batch d, int n, int nrhs, int64_t ldb, int forward)
 {
@@ -516,7 +514,7 @@ __global__ void k_swap_rows(const bb_dev_batch d, int n, int nrhs, int64_t ldb, 
         for (int s = 0; s < n; s++) {
             const int k = forward ? s : n - 1 - s;
             const int r = ip[k] - 1;
-            if (r == k) continue;
+            if (r == k || r < 0 || r >= n) continue; /* out of range: no interchange */
             for (int j = lane; j < nrhs; j += 32) {
                 T *x = B + k + j * ldb, *y = B + r + j * ldb;
                 const T t = *x;
@@ -527,17 +525,69 @@ __global__ void k_swap_rows(const bb_dev_batch d, int n, int nrhs, int64_t ldb, 
     }
 }
 
-cudaError_t swap_rows(const rctx &c, const bb_problem &p, const bb_dev_batch &d, int forward)
+/* The same interchanges as one gather (n <= PERM_MAX): thread 0 turns the
+   swaps into the permutation (perm[r] = the row that ends in row r), then
+   chunks of whole columns are read permuted into registers (coalesced
+   down the columns) and written back.  A block per problem. */
+const int PERM_THREADS = 256, PERM_E = 8, PERM_MAX = PERM_THREADS * PERM_E;
+
+template <typename T>
+__global__ void __launch_bounds__(PERM_THREADS) k_permute_rows(const bb_dev_batch d, int n, int nrhs, int64_t ldb,
+                                                               int forward)
 {
-    const unsigned g = bb_grid(d.count, 8);
-    switch (c.prec) {
-    case BB_P_S: k_swap_rows<float><<<g, 256, 0, c.q->stream>>>(d, p.n, p.nrhs, p.ldb, forward); break;
-    case BB_P_D: k_swap_rows<double><<<g, 256, 0, c.q->stream>>>(d, p.n, p.nrhs, p.ldb, forward); break;
-    case BB_P_C: k_swap_rows<cuFloatComplex><<<g, 256, 0, c.q->stream>>>(d, p.n, p.nrhs, p.ldb, forward); break;
-    case BB_P_Z: k_swap_rows<cuDoubleComplex><<<g, 256, 0, c.q->stream>>>(d, p.n, p.nrhs, p.ldb, forward); break;
+    __shared__ int perm[PERM_MAX];
+    const int cols = PERM_MAX / n; /* columns per chunk */
+    for (int64_t i = blockIdx.x; i < d.count; i += gridDim.x) {
+        if (d.info && d.info[i] != 0) continue; /* uniform over the block */
+        T *B = bb_dev_ptr<T>(d.opd[BB_B], i);
+        __syncthreads(); /* perm of the previous problem is no longer read */
+        if (threadIdx.x == 0) {
+            const int *ip = bb_dev_ptr<int>(d.opd[BB_IPIV], i);
+            for (int r = 0; r < n; r++) perm[r] = r;
+            for (int s = 0; s < n; s++) {
+                const int k = forward ? s : n - 1 - s;
+                int r = ip[k] - 1;
+                if (r < 0 || r >= n) r = k; /* a pivot out of range: no interchange */
+                const int t = perm[k];
+                perm[k] = perm[r];
+                perm[r] = t;
+            }
+        }
+        __syncthreads();
+        for (int j0 = 0; j0 < nrhs; j0 += cols) {
+            const int w = nrhs - j0 < cols ? nrhs - j0 : cols, tot = n * w;
+            T v[PERM_E];
+#pragma unroll
+            for (int e = 0; e < PERM_E; e++) {
+                const int x = threadIdx.x + e * PERM_THREADS;
+                if (x < tot) v[e] = B[perm[x % n] + (int64_t)(j0 + x / n) * ldb];
+            }
+            __syncthreads();
+#pragma unroll
+            for (int e = 0; e < PERM_E; e++) {
+                const int x = threadIdx.x + e * PERM_THREADS;
+                if (x < tot) B[x % n + (int64_t)(j0 + x / n) * ldb] = v[e];
+            }
+            __syncthreads();
+        }
     }
+}
+
+template <typename T>
+cudaError_t swap_rows_T(const rctx &c, const bb_problem &p, const bb_dev_batch &d, int forward)
+{
+    if (p.n <= PERM_MAX)
+        k_permute_rows<T><<<bb_grid(d.count, 1), PERM_THREADS, 0, c.q->stream>>>(d, p.n, p.nrhs, p.ldb, forward);
+    else
+        k_swap_rows<T><<<bb_grid(d.count, 8), 256, 0, c.q->stream>>>(d, p.n, p.nrhs, p.ldb, forward);
     return cudaGetLastError();
 }
+
+cudaError_t swap_rows(const rctx &c, const bb_problem &p, const bb_dev_batch &d, int forward)
+{
+    BB_SMALL_BY_PREC(c.prec, (swap_rows_T<T>(c, p, d, forward)));
+}
+
 
 /* op(A) X = B with P A = L U, column-major: NoTrans: P, L (unit lower),
    U; trans: U^T, L^T, then P^T (getrs_any brings row-major data here). */
@@ -660,8 +710,13 @@ cudaError_t bb_recursive_launch(bb_op op, bb_prec prec, const bb_problem &p, con
     c.L = L;
     c.es = prec == BB_P_S ? 4 : prec == BB_P_Z ? 16 : 8;
     c.cplx = prec == BB_P_C || prec == BB_P_Z;
+    /* routines that can fail on the way (a zero diagonal, a failed
+       factorisation) run their later steps masked: cuBLAS must not write the
+       problems that failed; the others keep the caller's mask (a strided
+       launch has no skipped problem: unmasked, cuBLAS takes the strided call) */
     bb_dev_batch m = d;
-    m.masked = 1;
+    if ((op == BB_OP_TRTRI && p.diag != BblasUnit) || op == BB_OP_POTRI || op == BB_OP_POTI || op == BB_OP_GESV)
+        m.masked = 1;
     switch (op) {
     case BB_OP_TRMM: return trmm(c, p, m);
     case BB_OP_SYRK: case BB_OP_HERK: case BB_OP_SYR2K: case BB_OP_HER2K: return rankk(c, op, p, m);

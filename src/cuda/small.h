@@ -108,6 +108,12 @@ cudaError_t bb_cublas_gemm(bb_prec prec, const bb_problem &p, const bb_dev_batch
 cudaError_t bb_blocked_launch(bb_op op, bb_prec prec, const bb_problem &p, const bb_dev_batch &d,
                               batchblas_queue *q, int L);
 
+/* Pivot search with NaN (the CPU rule: the first NaN of the column is the
+   pivot, else the first largest |a|): a NaN candidate counts as Inf and its
+   position is lowered by this much, so that it wins over a true Inf and
+   over later NaNs; positions are below it. */
+#define BB_NAN_FIRST (1 << 20)
+
 /* Size bound of the instantiation serving run-time size s (1..32). */
 static inline int bb_small_bound(int s) { return s <= 4 ? 4 : s <= 8 ? 8 : s <= 16 ? 16 : 32; }
 

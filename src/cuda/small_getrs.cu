@@ -157,15 +157,16 @@ __global__ void __launch_bounds__(BS) k_getrs(const bb_dev_batch d, int n, int n
                     /* candidate: rows not yet pivoted; the first NaN wins (CPU rule),
                        ties go to the lower position */
                     R v = bb_abs1(r[k]);
-                    if (v != v) v = (R)INFINITY;
-                    if (!(pos >= k && t < n)) v = -1;
                     int bp = pos, bl = t;
+                    if (v != v) v = (R)INFINITY, bp -= BB_NAN_FIRST; /* a NaN beats a true Inf */
+                    if (!(pos >= k && t < n)) v = -1;
 #pragma unroll
                     for (int o = 1; o < N; o <<= 1) {
                         const R ov = bb_shfl_xor(v, o, N);
                         const int op = bb_shfl_xor(bp, o, N), ol = bb_shfl_xor(bl, o, N);
                         if (ov > v || (ov == v && op < bp)) { v = ov; bp = op; bl = ol; }
                     }
+                    if (bp < 0) bp += BB_NAN_FIRST;
                     T *buf = rb + (k & 1) * N;
                     if (t == bl) bb_row_put<T, N>(buf, r, k);
                     __syncwarp();

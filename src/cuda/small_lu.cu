@@ -43,16 +43,20 @@ __global__ void __launch_bounds__(BS) k_getrf(const bb_dev_batch d, int m, int n
                 int plane = k, ppos = k;
                 if (pivot) {
                     /* candidate: rows not yet pivoted; the first NaN wins (CPU rule) */
+                    /* a NaN is taken first, so it is flagged as the CPU does:
+                       it counts as Inf and its position as below every
+                       other (BB_NAN_FIRST), so it also beats a true Inf */
                     R v = bb_abs1(r[k]);
-                    if (v != v) v = (R)INFINITY; /* a NaN is taken first, so it is flagged as the CPU does */
-                    if (!(pos >= k && i < m)) v = -1;
                     int bp = pos, bl = i;
+                    if (v != v) v = (R)INFINITY, bp -= BB_NAN_FIRST;
+                    if (!(pos >= k && i < m)) v = -1;
 #pragma unroll
                     for (int o = 1; o < N; o <<= 1) {
                         R ov = bb_shfl_xor(v, o, N);
                         int op = bb_shfl_xor(bp, o, N), ol = bb_shfl_xor(bl, o, N);
                         if (ov > v || (ov == v && op < bp)) { v = ov; bp = op; bl = ol; }
                     }
+                    if (bp < 0) bp += BB_NAN_FIRST;
                     plane = bl;
                     ppos = bp;
                 }
@@ -269,9 +273,10 @@ __global__ void __launch_bounds__(256) k_getrf_panel(const bb_dev_batch d, int m
                 for (int q = 0; q < RPT; q++) {
                     const int row = tid + q * nt;
                     R v = pivot ? bb_abs1(r[q][k]) : (pos[q] == k ? R(1) : R(-1));
-                    if (v != v) v = (R)INFINITY;
+                    int kp = pos[q];
+                    if (v != v) v = (R)INFINITY, kp -= BB_NAN_FIRST; /* a NaN beats a true Inf */
                     if (!(row < m && pos[q] >= k)) v = -1;
-                    if (v > bv || (v == bv && pos[q] < bp)) { bv = v; bp = pos[q]; bo = row; }
+                    if (v > bv || (v == bv && kp < bp)) { bv = v; bp = kp; bo = row; }
                 }
 #pragma unroll
                 for (int o = 1; o < 32; o <<= 1) {
@@ -285,6 +290,7 @@ __global__ void __launch_bounds__(256) k_getrf_panel(const bb_dev_batch d, int m
                     const panel_cand<R> c = cand[k & 1][w];
                     if (c.v > bv || (c.v == bv && c.pos < bp)) { bv = c.v; bp = c.pos; bo = c.owner; }
                 }
+                if (bp < 0) bp += BB_NAN_FIRST;
                 /* the pivot row to shared memory, by its owner */
 #pragma unroll
                 for (int q = 0; q < RPT; q++)
