@@ -169,11 +169,13 @@ static choice decide(bb_op op, bb_prec prec, const bb_problem &p, batchblas_queu
     }
     case BB_OP_SYMM: case BB_OP_HEMM: case BB_OP_TRMM:
         if (p.m < 1 || p.n < 1) return USE_GENERIC;
-        if (p.m <= SMALL_MAX && p.n <= SMALL_MAX) return USE_SMALL;
+        /* the triangle or symmetric matrix in registers: the kernel takes the
+           free dimension in chunks if it can, else the recursion does */
+        if ((p.side == BblasLeft ? p.m : p.n) <= SMALL_MAX) return USE_SMALL;
         return recursive_on() && blocked_ok && p.ldc <= INT32_MAX ? USE_RECURSIVE : USE_GENERIC;
     case BB_OP_SYRK: case BB_OP_HERK: case BB_OP_SYR2K: case BB_OP_HER2K:
         if (p.n < 1) return USE_GENERIC;
-        if (p.n <= SMALL_MAX && p.k <= SMALL_MAX) return USE_SMALL;
+        if (p.n <= SMALL_MAX) return USE_SMALL; /* any k: in the kernel, or chunks of the recursion */
         return recursive_on() && blocked_ok && p.ldc <= INT32_MAX ? USE_RECURSIVE : USE_GENERIC;
     case BB_OP_TRTRI: case BB_OP_LAUUM: case BB_OP_POTRI: case BB_OP_POTI:
         if (p.n < 1) return USE_GENERIC;
@@ -230,7 +232,7 @@ static void log_choice(bb_op op, bb_prec prec, const bb_problem &p, const bb_dev
     if (c == USE_SMALL) snprintf(what, sizeof what, "register kernel (bound %d)", bb_small_bound(s));
     else if (c == USE_SMALL_KCHUNKS) snprintf(what, sizeof what, "register gemm on chunks of k");
     else if (c == USE_BLOCKED) snprintf(what, sizeof what, "blocked driver (leaves of %d)", small_limit(prec));
-    else if (c == USE_RECURSIVE) snprintf(what, sizeof what, "recursive driver (leaves of %d)", small_limit(prec));
+    else if (c == USE_RECURSIVE) snprintf(what, sizeof what, "recursive driver (leaves of %d)", SMALL_MAX);
     else snprintf(what, sizeof what, "%s", c == USE_CUBLAS ? "cuBLAS" : "generic kernel");
     snprintf(line, sizeof line, "cuda launch: %c%s m=%d n=%d k=%d nrhs=%d, %lld problems -> %s", "sdcz"[prec],
              bb_op_info(op)->name, p.m, p.n, p.k, p.nrhs, (long long)d.count, what);
@@ -282,7 +284,7 @@ cudaError_t bb_cuda_launch(bb_op op, bb_prec prec, const bb_problem &p, const bb
         cudaError_t e = run_small(op, prec, p, d, q);
         if (e != cudaErrorNotSupported) return e;
         if (recursive_on() && bb_recursive_supports(op)) {
-            e = bb_recursive_launch(op, prec, p, d, q, small_limit(prec));
+            e = bb_recursive_launch(op, prec, p, d, q, SMALL_MAX);
             if (e != cudaErrorNotSupported) return e;
         }
         log_fallback(op);
@@ -292,7 +294,7 @@ cudaError_t bb_cuda_launch(bb_op op, bb_prec prec, const bb_problem &p, const bb
     if (c == USE_CUBLAS) return bb_cublas_gemm(prec, p, d, q);
     if (c == USE_BLOCKED) return bb_blocked_launch(op, prec, p, d, q, small_limit(prec));
     if (c == USE_RECURSIVE) {
-        cudaError_t e = bb_recursive_launch(op, prec, p, d, q, small_limit(prec));
+        cudaError_t e = bb_recursive_launch(op, prec, p, d, q, SMALL_MAX);
         if (e != cudaErrorNotSupported) return e;
         log_fallback(op);
     }

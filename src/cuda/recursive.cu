@@ -17,8 +17,9 @@
  * Every step is one launch over the whole batch on sub-matrix views (a
  * strided operand becomes base + offset, a pointer-array operand gets an
  * element offset); nothing is copied and no pointer array is rebuilt.
- * Leaves whose free dimension (the columns of B beside a triangle, the k of
- * a rank-k update) exceeds L are cut into chunks of L.
+ * A leaf whose free dimension (the columns of B beside a triangle, the k of
+ * a rank-k update) exceeds L goes whole to the register kernel if it takes
+ * it, else in chunks of L.
  *
  *   routine   rule (lower; upper mirrors it)                 seed 004
  *   trmm      B2 = M22 B2; B2 += M21 B1; B1 = M11 B1         Table 1
@@ -145,14 +146,16 @@ cudaError_t trmm(const rctx &c, const bb_problem &p, const bb_dev_batch &d)
     const bb_dev_opd &A = d.opd[BB_A], &B = d.opd[BB_B];
     if (t <= c.L) {
         if (f <= c.L) return cudaErrorNotSupported; /* the leaf itself did not fit */
-        for (int j0 = 0; j0 < f; j0 += c.L) {      /* chunks of the free dimension */
+        cudaError_t e = bb_small_blas3(BB_OP_TRMM, c.prec, p, d, c.q); /* the whole free dimension */
+        if (e != cudaErrorNotSupported) return e;
+        for (int j0 = 0; j0 < f; j0 += c.L) {      /* else chunks of it */
             bb_problem lp = p;
             const int w = f - j0 < c.L ? f - j0 : c.L;
             if (left) lp.n = w;
             else lp.m = w;
             bb_dev_batch ld = d;
             ld.opd[BB_B] = view(c, B, left ? (int64_t)j0 * p.ldb : j0);
-            cudaError_t e = sub(c, BB_OP_TRMM, lp, ld);
+            e = sub(c, BB_OP_TRMM, lp, ld);
             if (e != cudaSuccess) return e;
         }
         return cudaSuccess;
@@ -218,14 +221,16 @@ cudaError_t rankk(const rctx &c, bb_op op, const bb_problem &p, const bb_dev_bat
     const bb_dev_opd &A = d.opd[BB_A], &B = d.opd[BB_B], &C = d.opd[BB_C];
     if (n <= c.L) {
         if (k <= c.L) return cudaErrorNotSupported;
-        for (int k0 = 0; k0 < k; k0 += c.L) { /* chunks of k: C = a A_k A_k^T + (first ? b : 1) C */
+        cudaError_t e = bb_small_blas3(op, c.prec, p, d, c.q); /* the whole k */
+        if (e != cudaErrorNotSupported) return e;
+        for (int k0 = 0; k0 < k; k0 += c.L) { /* else chunks of k: C = a A_k A_k^T + (first ? b : 1) C */
             bb_problem lp = p;
             lp.k = k - k0 < c.L ? k - k0 : c.L;
             if (k0 > 0) lp.beta[0] = 1, lp.beta[1] = 0;
             bb_dev_batch ld = d;
             ld.opd[BB_A] = view(c, A, nt ? (int64_t)k0 * p.lda : k0);
             if (two) ld.opd[BB_B] = view(c, B, nt ? (int64_t)k0 * p.ldb : k0);
-            cudaError_t e = sub(c, op, lp, ld);
+            e = sub(c, op, lp, ld);
             if (e != cudaSuccess) return e;
         }
         return cudaSuccess;
@@ -287,6 +292,8 @@ cudaError_t symm(const rctx &c, bb_op op, const bb_problem &p, const bb_dev_batc
     const int64_t lda = p.lda, ldb = p.ldb, ldc = p.ldc;
     if (t <= c.L) {
         if (f <= c.L) return cudaErrorNotSupported;
+        cudaError_t e = bb_small_blas3(op, c.prec, p, d, c.q); /* the whole free dimension */
+        if (e != cudaErrorNotSupported) return e;
         for (int j0 = 0; j0 < f; j0 += c.L) {
             bb_problem lp = p;
             const int w = f - j0 < c.L ? f - j0 : c.L;
@@ -295,7 +302,7 @@ cudaError_t symm(const rctx &c, bb_op op, const bb_problem &p, const bb_dev_batc
             bb_dev_batch ld = d;
             ld.opd[BB_B] = view(c, B, left ? (int64_t)j0 * ldb : j0);
             ld.opd[BB_C] = view(c, C, left ? (int64_t)j0 * ldc : j0);
-            cudaError_t e = sub(c, op, lp, ld);
+            e = sub(c, op, lp, ld);
             if (e != cudaSuccess) return e;
         }
         return cudaSuccess;

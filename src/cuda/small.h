@@ -65,8 +65,11 @@ cudaError_t bb_small_gemm(bb_prec prec, const bb_problem &p, const bb_dev_batch 
 
 /* The rest of the BLAS-3 family in registers (small_blas3.cu): symm, hemm,
    syrk, herk, syr2k, her2k, trmm (every side/uplo/trans/diag), on the
-   normalised column-major problem; every dimension (m, n, k) <= 32.
-   cudaErrorNotSupported if op, precision or sizes do not fit (the policy
+   normalised column-major problem: the triangle or symmetric matrix (and
+   C of the rank-k updates) of order <= 32; the free dimension (k of the
+   rank-k updates, the other side of B and C for trmm/symm) of any size,
+   looped over inside the kernel in chunks of 32.  cudaErrorNotSupported if
+   op, precision or sizes do not fit, before launching anything (the policy
    then falls back). */
 cudaError_t bb_small_blas3(bb_op op, bb_prec prec, const bb_problem &p, const bb_dev_batch &d,
                            batchblas_queue *q);
