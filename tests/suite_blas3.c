@@ -824,6 +824,53 @@ START_TEST(test_zero_sizes)
 }
 END_TEST
 
+/* A small triangle, symmetric matrix or C beside a long free dimension
+   (the k of the rank-k updates, the other side of B and C of trmm/symm):
+   the GPU register kernels loop over it in chunks inside one launch, with
+   a last partial chunk.  Every option combination, both layouts (row-major
+   swaps the sides), fixed and group forms. */
+START_TEST(test_free_dim)
+{
+    const int op = op_at(_i);
+    if (op == OP_GEMM || op == OP_TRSM) return;
+    tu_seed(5000 + 17 * (uint64_t)op + 101 * TU_PREC_ID);
+    /* (order of the triangle / C, free dimension) */
+    static const int fs[][2] = {{5, 70}, {7, 75}, {31, 45}, {16, 33}, {2, 40}, {9, 70}};
+    int z = 0;
+    for (int layout = BblasRowMajor; layout <= BblasColMajor; layout++)
+        for (int c = 0; c < ncombo(op); c++) {
+            const int form = c % 2 ? F_GROUP : F_FIXED;
+            spec sp[2];
+            int gsz[2] = {2, 1};
+            memset(sp, 0, sizeof sp);
+            for (int g = 0; g < 2; g++) {
+                const int t = fs[z % 6][0], f = fs[z % 6][1];
+                z++;
+                set_combo(op, c + 3 * g, &sp[g]);
+                if (is_rk(op)) {
+                    sp[g].n = t;
+                    sp[g].k = f;
+                    sp[g].m = t;
+                } else if (sp[g].side == BblasLeft) {
+                    sp[g].m = t;
+                    sp[g].n = f;
+                    sp[g].k = t;
+                } else {
+                    sp[g].m = f;
+                    sp[g].n = t;
+                    sp[g].k = t;
+                }
+                sp[g].ld[OA] = g;
+                sp[g].ld[OB] = 1 - g;
+                sp[g].ld[OC] = 2;
+                set_scalars(op, &sp[g], c + g);
+            }
+            kase kc = {op, form, layout, form == F_GROUP ? 2 : 1, sp, gsz};
+            run(&kc);
+        }
+}
+END_TEST
+
 /* Empty batch: batch_size 0 (group_count 0) with NULL arrays is a no-op
    reporting info[0] == 0, in every form. */
 START_TEST(test_empty_batch)
@@ -863,6 +910,7 @@ void X(add_blas3_tests)(Suite *s)
     tcase_add_loop_test(tc, test_large, 0, NOPS_PREC);
     tcase_add_loop_test(tc, test_special_scalars, 0, NOPS_PREC);
     tcase_add_loop_test(tc, test_zero_sizes, 0, NOPS_PREC);
+    tcase_add_loop_test(tc, test_free_dim, 0, NOPS_PREC);
     tcase_add_loop_test(tc, test_empty_batch, 0, NOPS_PREC);
     suite_add_tcase(s, tc);
 }

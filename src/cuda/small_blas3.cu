@@ -1,7 +1,9 @@
 /*
- * Register kernel for the rest of the BLAS-3 family, every dimension <= 32:
- * symm, hemm, syrk, herk, syr2k, her2k, trmm (every side/uplo/trans/diag),
- * on the normalised column-major problem.  One kernel shape serves all
+ * Register kernel for the rest of the BLAS-3 family: symm, hemm, syrk,
+ * herk, syr2k, her2k, trmm (every side/uplo/trans/diag), on the normalised
+ * column-major problem; the triangle, symmetric matrix or C of order <= 32,
+ * the free dimension of any size, in chunks of N inside the one launch
+ * (k_blas3).  One kernel shape serves all
  * seven: an output O (m x n, rows i per thread) is
  *
  *     O = sum over terms t of  alpha_t X_t Y_t  (+ beta C),  inner dim k,
@@ -72,15 +74,21 @@ enum {
 struct b3_load {
     bb_dev_opd o;  /* operand addressing */
     int64_t ld;
-    int r, c;      /* stored rows and columns */
+    int r, c;      /* stored rows and columns (whole matrix) */
     int flags;
+    int ch;        /* CH_NONE, or the stored axis cut into chunks of N */
 };
+
+/* the chunked axis of a stored operand, and the free dimension of O */
+enum { CH_NONE, CH_ROWS, CH_COLS };
+enum { FREE_K, FREE_N, FREE_M }; /* rank-k: k; left trmm/symm: columns; right: rows */
 
 template <typename T> struct b3_args {
     b3_load u, v;     /* U: X; V: Y^T (unused when nbuf == 1) */
     bb_dev_opd out;   /* O: C, or B for trmm */
     int64_t ldo;
-    int m, n, k;      /* O is m x n, inner dimension k */
+    int m, n, k;      /* O is m x n, inner dimension k (FREE_K: its total) */
+    int fm;           /* the free dimension, cut into chunks of N: FREE_* */
     int terms;        /* 1, or 2: the second term is alpha2 V U^T */
     int nbuf;         /* 2, or 1: Y^T = U */
     int tri;          /* 0: all of O, 1: lower triangle, 2: upper */
@@ -132,15 +140,16 @@ __device__ __forceinline__ void b3_stage(T *S, const T *M, int t, const b3_load 
 {
     constexpr int LD = b3_geo<T, N>::LD;
     const int f = o.flags;
+    const int orr = o.r, oc = o.c;
     const bool lo = f & F_LOWER, up = f & F_UPPER, unit = f & F_UNIT, cj = f & F_CJ, herm = f & F_HERM;
     const bool tw = f & F_TW;
-    const bool rowok = ok && t < o.r;
+    const bool rowok = ok && t < orr;
     T v[N];
 #pragma unroll
     for (int j = 0; j < N; j++) {
         const bool inm = !(lo && j > t) && !(up && j < t);
-        T e = (rowok && j < o.c && inm && !(unit && j == t)) ? M[t + j * ld] : bb_zero<T>();
-        if (unit && j == t && t < o.r) e = bb_one<T>();
+        T e = (rowok && j < oc && inm && !(unit && j == t)) ? M[t + j * ld] : bb_zero<T>();
+        if (unit && j == t && t < orr) e = bb_one<T>();
         if (cj) e = bb_conj(e);
         if (herm && j == t) e = b3_real(e);
         v[j] = e;
@@ -186,6 +195,48 @@ __device__ __forceinline__ void b3_stage(T *S, const T *M, int t, const b3_load 
     }
 }
 
+/*
+ * Loader of a chunked general operand (flags F_TW, F_CJ only): chunk c0 of
+ * its chunked axis (at most N rows or columns from c0) into S, placed as
+ * b3_stage places it, zeros outside.  PC elements of the row are loaded
+ * at a time (PC = N: all loads in flight at once; less where acc is live
+ * beside them), PC a multiple of E.
+ */
+template <typename T, int N, int PC>
+__device__ __forceinline__ void b3_stage_chunk(T *S, const T *M, int t, const b3_load &o, int64_t ld, bool ok,
+                                               int c0)
+{
+    constexpr int LD = b3_geo<T, N>::LD, E = b3_geo<T, N>::E;
+    static_assert(PC % E == 0 && N % PC == 0, "piece of whole 16-byte vectors");
+    const bool cj = o.flags & F_CJ, tw = o.flags & F_TW;
+    int orr = o.r, oc = o.c;
+    if (o.ch == CH_ROWS) {
+        orr = min(N, orr - c0);
+        if (ok) M += c0;
+    } else {
+        oc = min(N, oc - c0);
+        if (ok) M += c0 * ld;
+    }
+    const bool rowok = ok && t < orr;
+#pragma unroll (PC == N ? 1 : 2)
+    for (int p0 = 0; p0 < N; p0 += PC) {
+        T v[PC];
+#pragma unroll
+        for (int e = 0; e < PC; e++) {
+            const int j = p0 + e;
+            const T x = (rowok && j < oc) ? M[t + j * ld] : bb_zero<T>();
+            v[e] = cj ? bb_conj(x) : x;
+        }
+        if (tw) {
+#pragma unroll
+            for (int e = 0; e < PC; e += E) bb_st16(S + t * LD + p0 + e, &v[e]);
+        } else {
+#pragma unroll
+            for (int e = 0; e < PC; e++) S[t + (p0 + e) * LD] = v[e];
+        }
+    }
+}
+
 /* beta * C(i, j) as it enters the sum (Hermitian diagonal: real part of C) */
 template <typename T>
 __device__ __forceinline__ T b3_cterm(const T *C, int64_t off, T beta, bool dg)
@@ -206,71 +257,147 @@ template <typename T, int N> struct b3_minb {
                                : A <= 32 ? (CPLX && N > 8 ? 5 : 6) : A <= 64 ? (N > 16 ? 2 : 3) : 1;
 };
 
+/* O(i, j) for j < n, jlo <= j <= jhi of row i (thread i, mine):
+   acc + beta C, every load before the first store (a store would order
+   the next load after it: ld is not known to the compiler). */
+template <typename T, int N>
+__device__ __forceinline__ void b3_finish(T (&acc)[N], T *O, int64_t ldo, int i, bool mine, int n, int jlo,
+                                          int jhi, const b3_args<T> &a)
+{
+    const bool cx = a.cx != 0;
+    /* + beta C (conjugated for cx) */
+    if (mine && !a.beta_zero) {
+#pragma unroll
+        for (int j = 0; j < N; j++)
+            if (j < n && j >= jlo && j <= jhi) {
+                const T c = b3_cterm(O, i + j * ldo, a.beta, a.herm && j == i);
+                acc[j] = acc[j] + (cx ? bb_conj(c) : c);
+            }
+    }
+    if (mine) {
+        O = bb_launder(O); /* addresses recomputed, not kept from the loads */
+#pragma unroll
+        for (int j = 0; j < N; j++)
+            if (j < n && j >= jlo && j <= jhi) {
+                T v = cx ? bb_conj(acc[j]) : acc[j];
+                if (a.herm && j == i) v = b3_real(v);
+                O[i + j * ldo] = v;
+            }
+    }
+}
+
+/* operand o of the group's problem, NULL if it does not compute one; the
+   address is recomputed at each use (not kept live across the chunks) */
+template <typename E>
+__device__ __forceinline__ E *b3_ptr(const bb_dev_opd &o, const bb_small_slot &s)
+{
+    return s.active ? bb_dev_ptr<E>(o, bb_opaque(s.pid)) : NULL;
+}
+
+/* acc += sum over the terms of alpha_t X_t Y_t over inner steps l < kin
+   (the buffers as staged; cx: x conjugated) */
+template <typename T, int N>
+__device__ __forceinline__ void b3_product(T (&acc)[N], const T *U, const T *V, int i, int kin,
+                                           const b3_args<T> &a)
+{
+    constexpr int LD = b3_geo<T, N>::LD, E = b3_geo<T, N>::E;
+    const bool cx = a.cx != 0;
+#pragma unroll 1
+    for (int t = 0; t < a.terms; t++) {
+        const T *xb = t ? V : U, *yb = t ? U : V;
+        const T al = t ? a.a2 : a.a1;
+#pragma unroll 1
+        for (int l = 0; l < kin; l++) {
+            T x = al * xb[i + l * LD];
+            if (cx) x = bb_conj(x);
+            const T *yr = yb + l * LD;
+#pragma unroll
+            for (int j0 = 0; j0 < N; j0 += E) {
+                T y[E];
+                bb_ld16(yr + j0, y);
+#pragma unroll
+                for (int e = 0; e < E; e++) acc[j0 + e] = b3_fma(acc[j0 + e], x, y[e]);
+            }
+        }
+    }
+}
+
+/*
+ * The free dimension (a.fm) in chunks of N, all in this launch:
+ *   FREE_K (rank-k updates): U and V take columns [c0, c0 + N) of P and Q
+ *     each chunk, acc sums over the chunks, O is finished once at the end;
+ *     chunks after the first are loaded half a row at a time (acc is live
+ *     beside them);
+ *   FREE_N (left trmm/symm): U (the triangle or symmetric matrix) is
+ *     staged once per problem; V takes columns [c0, c0 + N) of B; O's
+ *     columns [c0, c0 + N) are finished per chunk;
+ *   FREE_M (right trmm/symm): V is staged once; U takes rows [c0, c0 + N)
+ *     of B; O's rows [c0, c0 + N) are finished per chunk.
+ * Each chunk's loads of B come before its stores, and a chunk never reads
+ * what an earlier one wrote (trmm in place: disjoint columns or rows).
+ * With the free dimension <= N (one chunk) the work is the same as with
+ * no chunking at all.
+ */
 template <typename T, int N>
 __global__ void __launch_bounds__(128, (b3_minb<T, N>::value))
 k_blas3(const bb_dev_batch d, const b3_args<T> a, int ppb)
 {
     typedef b3_geo<T, N> G;
-    constexpr int LD = G::LD, E = G::E;
+    constexpr int E = G::E;
+    constexpr int PH = N / 4 >= E ? N / 4 : E; /* a quarter row, in whole vectors */
     const int i = threadIdx.x % N, g = threadIdx.x / N;
     T *U = (T *)bb_blas3_dyn + g * (a.nbuf == 2 ? G::stride(2) : G::stride(1));
     T *V = a.nbuf == 2 ? U + G::BUF : U;
-    const bool cx = a.cx != 0;
     for (int64_t base = (int64_t)blockIdx.x * ppb; base < d.count; base += (int64_t)gridDim.x * ppb) {
-        const int64_t ldu = bb_opaque(a.u.ld), ldv = bb_opaque(a.v.ld), ldo = bb_opaque(a.ldo);
         const bb_small_slot s = bb_small_take(d, base, g);
-        T *O = s.active ? bb_dev_ptr<T>(a.out, s.pid) : NULL;
-        const bool mine = s.active && i < a.m;
-        /* the columns of row i that are written */
-        const int jlo = a.tri == 2 ? i : 0, jhi = a.tri == 1 ? i : a.n - 1;
-        T acc[N];
+        if (a.fm == FREE_K) {
+            T acc[N];
 #pragma unroll
-        for (int j = 0; j < N; j++) acc[j] = bb_zero<T>();
-        if (!a.alpha_zero) {
-            const T *Mu = s.active ? bb_dev_ptr<T>(a.u.o, s.pid) : NULL;
-            b3_stage<T, N>(U, Mu, i, a.u, ldu, s.active);
-            if (a.nbuf == 2) {
-                const T *Mv = s.active ? bb_dev_ptr<T>(a.v.o, s.pid) : NULL;
-                b3_stage<T, N>(V, Mv, i, a.v, ldv, s.active);
-            }
-            __syncwarp();
+            for (int j = 0; j < N; j++) acc[j] = bb_zero<T>();
+            if (!a.alpha_zero) { /* k >= 1 */
+                b3_stage_chunk<T, N, N>(U, b3_ptr<const T>(a.u.o, s), i, a.u, bb_opaque(a.u.ld), s.active, 0);
+                if (a.nbuf == 2) b3_stage_chunk<T, N, N>(V, b3_ptr<const T>(a.v.o, s), i, a.v, bb_opaque(a.v.ld), s.active, 0);
+                __syncwarp();
+                b3_product<T, N>(acc, U, V, i, min(N, a.k), a);
 #pragma unroll 1
-            for (int t = 0; t < a.terms; t++) {
-                const T *xb = t ? V : U, *yb = t ? U : V;
-                const T al = t ? a.a2 : a.a1;
-#pragma unroll 1
-                for (int l = 0; l < a.k; l++) {
-                    T x = al * xb[i + l * LD];
-                    if (cx) x = bb_conj(x);
-                    const T *yr = yb + l * LD;
-#pragma unroll
-                    for (int j0 = 0; j0 < N; j0 += E) {
-                        T y[E];
-                        bb_ld16(yr + j0, y);
-#pragma unroll
-                        for (int e = 0; e < E; e++) acc[j0 + e] = b3_fma(acc[j0 + e], x, y[e]);
-                    }
+                for (int c0 = N; c0 < a.k; c0 += N) {
+                    __syncwarp(); /* the previous chunk's reads of the buffers are done */
+                    b3_stage_chunk<T, N, PH>(U, b3_ptr<const T>(a.u.o, s), i, a.u, bb_opaque(a.u.ld), s.active, c0);
+                    if (a.nbuf == 2) b3_stage_chunk<T, N, PH>(V, b3_ptr<const T>(a.v.o, s), i, a.v, bb_opaque(a.v.ld), s.active, c0);
+                    __syncwarp();
+                    b3_product<T, N>(acc, U, V, i, min(N, a.k - c0), a);
                 }
             }
-        }
-        /* + beta C (conjugated for cx): every load before the first store */
-        if (mine && !a.beta_zero) {
+            /* the columns of row i that are written */
+            const int jlo = a.tri == 2 ? i : 0, jhi = a.tri == 1 ? i : a.n - 1;
+            b3_finish<T, N>(acc, b3_ptr<T>(a.out, s), bb_opaque(a.ldo), i, s.active && i < a.m, a.n, jlo, jhi, a);
+        } else {
+            const bool left = a.fm == FREE_N;
+            const int nfree = left ? a.n : a.m;
+            /* the operand that stays (triangle or symmetric matrix): once */
+            if (!a.alpha_zero) {
+                if (left) b3_stage<T, N>(U, b3_ptr<const T>(a.u.o, s), i, a.u, bb_opaque(a.u.ld), s.active);
+                else b3_stage<T, N>(V, b3_ptr<const T>(a.v.o, s), i, a.v, bb_opaque(a.v.ld), s.active);
+            }
+#pragma unroll 1
+            for (int c0 = 0; c0 < nfree; c0 += N) {
+                const int w = min(N, nfree - c0);
+                T acc[N];
 #pragma unroll
-            for (int j = 0; j < N; j++)
-                if (j < a.n && j >= jlo && j <= jhi) {
-                    const T c = b3_cterm(O, i + j * ldo, a.beta, a.herm && j == i);
-                    acc[j] = acc[j] + (cx ? bb_conj(c) : c);
+                for (int j = 0; j < N; j++) acc[j] = bb_zero<T>();
+                if (!a.alpha_zero) {
+                    __syncwarp(); /* the previous chunk's reads of the buffer are done */
+                    if (left) b3_stage_chunk<T, N, N>(V, b3_ptr<const T>(a.v.o, s), i, a.v, bb_opaque(a.v.ld), s.active, c0);
+                    else b3_stage_chunk<T, N, N>(U, b3_ptr<const T>(a.u.o, s), i, a.u, bb_opaque(a.u.ld), s.active, c0);
+                    __syncwarp();
+                    b3_product<T, N>(acc, U, V, i, a.k, a);
                 }
-        }
-        if (mine) {
-            O = bb_launder(O); /* addresses recomputed, not kept from the loads */
-#pragma unroll
-            for (int j = 0; j < N; j++)
-                if (j < a.n && j >= jlo && j <= jhi) {
-                    T v = cx ? bb_conj(acc[j]) : acc[j];
-                    if (a.herm && j == i) v = b3_real(v);
-                    O[i + j * ldo] = v;
-                }
+                /* this chunk of O (all of it, no triangle) */
+                const int mc = left ? a.m : w, nc = left ? w : a.n;
+                const int64_t ldo = bb_opaque(a.ldo);
+                T *Oc = s.active ? b3_ptr<T>(a.out, s) + (left ? c0 * ldo : (int64_t)c0) : NULL;
+                b3_finish<T, N>(acc, Oc, ldo, i, s.active && i < mc, nc, 0, nc - 1, a);
+            }
         }
         __syncwarp();
     }
@@ -286,7 +413,7 @@ cudaError_t run_blas3(const bb_dev_batch &d, const b3_args<T> &a, batchblas_queu
     return cudaGetLastError();
 }
 
-inline b3_load mk_load(const bb_dev_opd &o, int64_t ld, int r, int c, int flags)
+inline b3_load mk_load(const bb_dev_opd &o, int64_t ld, int r, int c, int flags, int ch)
 {
     b3_load l;
     l.o = o;
@@ -294,6 +421,7 @@ inline b3_load mk_load(const bb_dev_opd &o, int64_t ld, int r, int c, int flags)
     l.r = r;
     l.c = c;
     l.flags = flags;
+    l.ch = ch;
     return l;
 }
 
@@ -318,9 +446,10 @@ cudaError_t blas3_T(bb_op op, const bb_problem &p, const bb_dev_batch &d, batchb
         a.m = p.m;
         a.n = p.n;
         a.k = left ? p.m : p.n;
+        a.fm = left ? FREE_N : FREE_M;
         const int sf = F_SYM | tmask | (op == BB_OP_HEMM ? F_HERM : 0);
-        const b3_load b = mk_load(d.opd[BB_B], p.ldb, p.m, p.n, left ? F_TW : 0);
-        const b3_load s = mk_load(d.opd[BB_A], p.lda, a.k, a.k, left ? sf : sf | F_TW);
+        const b3_load b = mk_load(d.opd[BB_B], p.ldb, p.m, p.n, left ? F_TW : 0, left ? CH_COLS : CH_ROWS);
+        const b3_load s = mk_load(d.opd[BB_A], p.lda, a.k, a.k, left ? sf : sf | F_TW, CH_NONE);
         a.u = left ? s : b;
         a.v = left ? b : s;
         break;
@@ -329,14 +458,15 @@ cudaError_t blas3_T(bb_op op, const bb_problem &p, const bb_dev_batch &d, batchb
         a.m = p.m;
         a.n = p.n;
         a.k = left ? p.m : p.n;
+        a.fm = left ? FREE_N : FREE_M;
         a.out = d.opd[BB_B];
         a.ldo = p.ldb;
         a.beta_zero = 1;
         const bool nt = p.trans == BblasNoTrans;
         const int tf = tmask | (p.diag == BblasUnit ? F_UNIT : 0) | (p.trans == BblasConjTrans ? F_CJ : 0);
         /* left: U = op(A), V = B^T; right: U = B, V = op(A)^T */
-        const b3_load b = mk_load(d.opd[BB_B], p.ldb, p.m, p.n, left ? F_TW : 0);
-        const b3_load t = mk_load(d.opd[BB_A], p.lda, a.k, a.k, (left ? !nt : nt) ? tf | F_TW : tf);
+        const b3_load b = mk_load(d.opd[BB_B], p.ldb, p.m, p.n, left ? F_TW : 0, left ? CH_COLS : CH_ROWS);
+        const b3_load t = mk_load(d.opd[BB_A], p.lda, a.k, a.k, (left ? !nt : nt) ? tf | F_TW : tf, CH_NONE);
         a.u = left ? t : b;
         a.v = left ? b : t;
         break;
@@ -346,15 +476,18 @@ cudaError_t blas3_T(bb_op op, const bb_problem &p, const bb_dev_batch &d, batchb
         const bool nt = p.trans == BblasNoTrans;
         a.m = a.n = p.n;
         a.k = p.k;
+        a.fm = FREE_K;
         a.tri = p.uplo == BblasLower ? 1 : 2;
         a.herm = herm;
         a.cx = herm;
         /* P = op(A) (n x k): A as stored is n x k (N) or k x n (T, C) */
         const int pf = (nt ? 0 : F_TW) | (p.trans == BblasConjTrans ? F_CJ : 0);
         const int r = nt ? p.n : p.k, c = nt ? p.k : p.n;
-        a.u = mk_load(d.opd[BB_A], p.lda, r, c, pf);
+        /* chunks of k: columns of A (N) or rows (T, C) */
+        const int ch = nt ? CH_COLS : CH_ROWS;
+        a.u = mk_load(d.opd[BB_A], p.lda, r, c, pf, ch);
         if (two) {
-            a.v = mk_load(d.opd[BB_B], p.ldb, r, c, pf);
+            a.v = mk_load(d.opd[BB_B], p.ldb, r, c, pf, ch);
             a.terms = 2;
             if (herm) a.a2 = bb_make<T>(p.alpha[0], -p.alpha[1]);
         } else {
@@ -365,8 +498,9 @@ cudaError_t blas3_T(bb_op op, const bb_problem &p, const bb_dev_batch &d, batchb
     default:
         return cudaErrorNotSupported;
     }
-    int s = a.m > a.n ? a.m : a.n;
-    if (a.k > s) s = a.k;
+    /* the order held whole (triangle, symmetric matrix, C of the rank-k
+       updates); the free dimension may have any size */
+    const int s = a.fm == FREE_K ? a.n : a.k;
     if (s > BB_SMALL_MAX || a.m < 0 || a.n < 0 || a.k < 0) return cudaErrorNotSupported;
     if (a.m == 0 || a.n == 0) return cudaSuccess;
     if (a.k == 0) a.alpha_zero = 1; /* syrk family: C = beta C, A and B not read */
