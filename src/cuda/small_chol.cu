@@ -46,7 +46,8 @@ template <typename T, int N> struct __align__(16) potrs_smem {
 
 /*
  * Solves A X = B with A = L L^H, L = the factor (U^H for upper) held in S.
- * B is n x nrhs, done in blocks of N columns, thread i holding row i.
+ * B is n x nrhs, done in blocks of WB columns (N; 16 for posv at N = 32),
+ * thread i holding row i.
  * rhs_right (the row-major normalisation): B is stored nrhs x n and
  * X A = B is solved as conj(A) X^T = B^T: the same two solves on the
  * conjugated factor, thread i holding column i of B (strided loads).
@@ -58,6 +59,10 @@ __global__ void __launch_bounds__(BS) k_potrs(const bb_dev_batch d, int n, int n
 {
     constexpr int PPB = BS / N;
     constexpr int LD = bb_smat<T, N>::LD;
+    /* columns of B a block: posv at N = 32 takes two blocks of 16 (d: 94
+       registers instead of 168, 5 blocks an SM instead of 3); the columns are
+       independent, so the bits do not depend on it */
+    constexpr int WB = FACTOR && N == 32 ? 16 : N;
     __shared__ __align__(16) potrs_smem<T, N> sm[PPB];
     const int i = threadIdx.x % N, g = threadIdx.x / N;
     T *S = sm[g].S;
@@ -80,16 +85,16 @@ __global__ void __launch_bounds__(BS) k_potrs(const bb_dev_batch d, int n, int n
         const T di = i < n ? bb_inv(S[i * (LD + 1)]) : bb_zero<T>(), dic = bb_conj(di);
         __syncwarp();
         const bool write = mine && info == 0;
-        for (int cb = 0; cb < nrhs; cb += N) {
-            T b[N];
+        for (int cb = 0; cb < nrhs; cb += WB) {
+            T b[WB];
 #pragma unroll
-            for (int j = 0; j < N; j++) b[j] = (mine && cb + j < nrhs) ? B[i * bi + (cb + j) * bj] : bb_zero<T>();
+            for (int j = 0; j < WB; j++) b[j] = (mine && cb + j < nrhs) ? B[i * bi + (cb + j) * bj] : bb_zero<T>();
             /* L Y = B, L^H X = Y (right: conj(L) Y = B^T, L^T X^T = Y) */
-            bb_left_solve<T, N>(b, i, n, S, LD, true, false, right, right ? dic : di, sm[g].rb);
-            bb_left_solve<T, N>(b, i, n, S, LD, false, true, !right, right ? di : dic, sm[g].rb);
+            bb_left_solve<T, WB>(b, i, n, S, LD, true, false, right, right ? dic : di, sm[g].rb);
+            bb_left_solve<T, WB>(b, i, n, S, LD, false, true, !right, right ? di : dic, sm[g].rb);
             if (write) {
 #pragma unroll
-                for (int j = 0; j < N; j++)
+                for (int j = 0; j < WB; j++)
                     if (cb + j < nrhs) B[i * bi + (cb + j) * bj] = b[j];
             }
         }

@@ -3,12 +3,11 @@
  *
  *   - A group of N threads (N = the size bound, 4/8/16/32) per problem,
  *     BS/N problems a block, the grid-stride loop of small.h.
- *   - Every operand moves through per-group shared memory with flat,
- *     coalesced loops over the stored elements (element e of the n x n
- *     matrix, or of the n x nb block of B, is read by thread e mod N): the
- *     same loop serves column- and row-major storage, only the place the
- *     element lands in shared memory differs, so both layouts compute the
- *     same logical problem with the same arithmetic (bit-identical results).
+ *   - A moves through per-group shared memory with flat, coalesced loops
+ *     over the stored elements (element e of the n x n matrix is read by
+ *     thread e mod N): the same loop serves column- and row-major storage,
+ *     only the place the element lands in shared memory differs, so both
+ *     layouts compute the same logical problem with the same arithmetic.
  *   - gesv (FACTOR): thread i takes row i of A from shared memory into
  *     registers and runs small_lu.cu's getrf (pivot search by shuffles, lazy
  *     swap: rows never move, each thread tracks its row's final position);
@@ -17,16 +16,21 @@
  *     getrs: the factors stay in shared memory as loaded; the final position
  *     of each row under ipiv's interchanges is tracked by shuffles as getri
  *     does.  Either way perm[p] = the original row that ends at position p.
- *   - The solve, B in blocks of W columns (W = 1 for one right-hand side,
- *     else min(N, 8)): the block is staged in shared memory, thread p takes
- *     row perm[p] (NoTrans: P^T B, the interchanges cost nothing) or row p
- *     (Trans/ConjTrans), runs two triangular solves in which thread p reads
+ *   - The solve (the shape of small_chol.cu's k_potrs), B in blocks of W
+ *     columns (W = 1 for one right-hand side, else N: the whole B at
+ *     nrhs <= N), straight from B into registers: thread p holds row
+ *     perm[p] of the block (NoTrans: P^T B, the interchanges cost nothing)
+ *     or row p (Trans/ConjTrans), read column by column (coalesced across
+ *     the group for column-major B; row-major B: thread p reads its row
+ *     B[row*ldb + j]), runs two triangular solves in which thread p reads
  *     its coefficient M(p,k) from shared memory (M = L, U or their
  *     (conjugate) transposes: a row or a column of the factors, both
  *     conflict-free with the odd leading dimension) and x_k is broadcast by
- *     shuffle (W = 1) or through a double-buffered row buffer; then row p
- *     (NoTrans) or row perm[p] (Trans: X = P Z) goes back through shared
- *     memory to B.  B is read once and written once.
+ *     shuffle (W = 1) or through the double-buffered row buffer (W
+ *     FMAs a thread a step; 8-column pieces of the block past nrhs are
+ *     skipped); then writes row p (NoTrans) or row perm[p] (Trans: X = P Z).
+ *     Both layouts load the same logical values and run the same arithmetic
+ *     (bit-identical results).  B is read once and written once.
  *   - gesv on a singular problem (info = first exactly zero or NaN pivot, as
  *     getrf): A and ipiv are written, B is not (the CPU backend's rule).
  *     All groups of a warp run the same loops (shuffles), a failed or
@@ -36,15 +40,15 @@
 
 namespace {
 
-template <typename T, int N, int W> struct __align__(16) getrs_smem {
-    static constexpr int LD = N + 1;                /* S: column-major, odd ld */
-    static constexpr int LDB = W == 1 ? 1 : W + 1;  /* SB: row-major rhs block */
-    static constexpr int RB = N > W ? N : W;
-    T rb[2 * RB]; /* row buffer (first: 16-byte aligned) */
-    T S[N * LD];  /* A, then the LU factors (logical, column-major) */
-    T SB[N * LDB];
+template <typename T, int N> struct __align__(16) getrs_smem {
+    static constexpr int LD = N + 1; /* S: column-major, odd ld */
+    T rb[2 * N];                     /* row buffer (first: 16-byte aligned) */
+    T S[N * LD];                     /* A, then the LU factors (logical, column-major) */
     int perm[N];
 };
+
+/* Columns of B a block (W > 1): N, the whole B at nrhs <= N. */
+template <typename T, int N> struct getrs_width { static constexpr int value = N; };
 
 /* Stored mr x mc matrix P (element (a,b) at P[a + b*ld]) to shared D
    (element (a,b) at D[a*da + b*db]) and back: thread t takes the flat
@@ -81,46 +85,62 @@ __device__ __forceinline__ void stage_out(T *P, int64_t ld, int mr, int mc, cons
 }
 
 /*
- * One triangular solve on the rhs block: thread p holds row p (b[W]);
- * M(p,k) = S[p*si + k*sk] (conjugated if cj), lower (forward) or upper
- * (backward); dinv = 1 / M(p,p) unless unit.  rb: [2][W] row buffer, par
- * its running parity.
+ * One triangular solve on the block of B held by the group (bb_left_solve
+ * with a unit-diagonal option and skipped pieces): thread p holds row p
+ * (b[W], columns j < nb live); M(p,k) = S[p*si + k*sk] (conjugated if cj),
+ * lower (forward) or upper (backward); dinv = 1 / M(p,p) unless unit (then
+ * nothing is scaled).  W = 1: x_k by shuffle; else row k of X goes through
+ * rb ([2][W], 16-byte aligned) in pieces of C = min(W, 8) columns, the
+ * pieces at or past nb (uniform over the group) skipped.
  */
 template <typename T, int N, int W>
-__device__ __forceinline__ void tri_solve(T (&b)[W], int p, int n, const T *S, int si, int sk, bool cj,
-                                          bool lower, bool unit, T dinv, T *rb, int &par)
+__device__ __forceinline__ void lu_solve(T (&b)[W], int p, int n, int nb, const T *S, int si, int sk, bool cj,
+                                         bool lower, bool unit, T dinv, T *rb)
 {
     constexpr int E = bb_vec<T>::E;
+    constexpr int C = W < 8 ? W : 8;
+#pragma unroll (N <= 8 && W * sizeof(T) <= 64 ? N : 1)
     for (int s = 0; s < n; s++) {
         const int k = lower ? s : n - 1 - s;
-        if (!unit && p == k) {
-#pragma unroll
-            for (int j = 0; j < W; j++) b[j] = b[j] * dinv;
-        }
-        const bool upd = lower ? p > k : p < k;
+        const bool upd = lower ? (p > k && p < n) : p < k;
         if (W == 1) {
+            if (!unit && p == k) b[0] = b[0] * dinv;
             const T x = bb_shfl(b[0], k, N);
             if (upd) b[0] = b[0] - bb_conj_if(S[p * si + k * sk], cj) * x;
         } else {
-            T *buf = rb + par * W;
-            par ^= 1;
+            T *buf = rb + (s & 1) * W;
             if (p == k) {
 #pragma unroll
-                for (int j = 0; j < W; j += E) bb_st16(buf + j, &b[j]);
+                for (int j0 = 0; j0 < W; j0 += C)
+                    if (j0 == 0 || j0 < nb) {
+#pragma unroll
+                        for (int j = j0; j < j0 + C; j += E) {
+                            if (!unit) {
+#pragma unroll
+                                for (int e = 0; e < E; e++) b[j + e] = b[j + e] * dinv;
+                            }
+                            bb_st16(buf + j, &b[j]);
+                        }
+                    }
             }
             __syncwarp();
             if (upd) {
                 const T c = bb_conj_if(S[p * si + k * sk], cj);
 #pragma unroll
-                for (int j0 = 0; j0 < W; j0 += E) {
-                    T x[E];
-                    bb_ld16(buf + j0, x);
+                for (int j0 = 0; j0 < W; j0 += C)
+                    if (j0 == 0 || j0 < nb) {
 #pragma unroll
-                    for (int e = 0; e < E; e++) b[j0 + e] = b[j0 + e] - c * x[e];
-                }
+                        for (int j = j0; j < j0 + C; j += E) {
+                            T x[E];
+                            bb_ld16(buf + j, x);
+#pragma unroll
+                            for (int e = 0; e < E; e++) b[j + e] = b[j + e] - c * x[e];
+                        }
+                    }
             }
         }
     }
+    if (W > 1) __syncwarp(); /* the next solve reuses rb */
 }
 
 template <typename T, int N, int W, int BS, bool FACTOR>
@@ -128,18 +148,17 @@ __global__ void __launch_bounds__(BS) k_getrs(const bb_dev_batch d, int n, int n
                                               int rowmajor, int trans)
 {
     typedef typename bb_real<T>::type R;
-    typedef getrs_smem<T, N, W> SM;
-    constexpr int PPB = BS / N, LD = SM::LD, LDB = SM::LDB, E = bb_vec<T>::E;
+    typedef getrs_smem<T, N> SM;
+    constexpr int PPB = BS / N, LD = SM::LD, E = bb_vec<T>::E;
     __shared__ SM sm[PPB];
     const int t = threadIdx.x % N, g = threadIdx.x / N;
-    T *S = sm[g].S, *SB = sm[g].SB, *rb = sm[g].rb;
+    T *S = sm[g].S, *rb = sm[g].rb;
     const bool tr = !FACTOR && trans != BblasNoTrans, cj = !FACTOR && trans == BblasConjTrans;
     const int si = tr ? LD : 1, sk = tr ? 1 : LD; /* M(p,k) = S[p*si + k*sk] */
-    /* shared positions of stored element (a,b): A and the rhs block */
+    /* shared position of A's stored element (a,b) */
     const int ada = rowmajor ? LD : 1, adb = rowmajor ? 1 : LD;
-    const int bda = rowmajor ? 1 : LDB, bdb = rowmajor ? LDB : 1;
     for (int64_t base = (int64_t)blockIdx.x * PPB; base < d.count; base += (int64_t)gridDim.x * PPB) {
-        const int64_t lda = bb_opaque(lda0), ldb = bb_opaque(ldb0);
+        const int64_t lda = bb_opaque(lda0);
         const bb_small_slot s = bb_small_take(d, base, g);
         T *A = s.active ? bb_dev_ptr<T>(d.opd[BB_A], s.pid) : NULL;
         int *ipiv = s.active ? bb_dev_ptr<int>(d.opd[BB_IPIV], s.pid) : NULL;
@@ -221,35 +240,32 @@ __global__ void __launch_bounds__(BS) k_getrs(const bb_dev_batch d, int n, int n
         }
         const int orig = t < n ? sm[g].perm[t] : t;
         const T dinv = t < n ? bb_inv(bb_conj_if(S[t * (LD + 1)], cj)) : bb_zero<T>();
-        const bool io = s.active && info == 0; /* B is read and written */
+        const bool io = s.active && info == 0 && t < n; /* row t of B is read and written */
         T *B = io ? bb_dev_ptr<T>(d.opd[BB_B], s.pid) : NULL;
         const int src = tr ? t : orig, dst = tr ? orig : t;
-        int par = 0;
         __syncwarp();
         for (int cb = 0; cb < nrhs; cb += W) {
             const int nb = nrhs - cb < W ? nrhs - cb : W;
-            /* stored block: column-major n x nb at B + cb*ldb; row-major nb x n (transposed) at B + cb */
-            T *Bb = io ? B + (rowmajor ? (int64_t)cb : cb * ldb) : NULL;
-            if (io) stage_in<T, N>(Bb, ldb, rowmajor ? nb : n, rowmajor ? n : nb, SB, bda, bdb, t);
-            __syncwarp();
+            /* logical B(i,j) at B[i*bi + j*bj]; laundered here, so the
+               offsets are not held across blocks */
+            const int64_t ldb = bb_opaque(ldb0);
+            const int64_t bi = rowmajor ? ldb : 1, bj = rowmajor ? 1 : ldb;
             T b[W];
 #pragma unroll
-            for (int j = 0; j < W; j++) b[j] = (t < n && j < nb) ? SB[src * LDB + j] : bb_zero<T>();
-            __syncwarp();
+            for (int j = 0; j < W; j++) b[j] = (io && j < nb) ? B[src * bi + (cb + j) * bj] : bb_zero<T>();
+            __syncwarp(); /* every row read before any is written (Trans writes row perm[t]) */
             if (tr) { /* op(U) Y = B (lower, diagonal), op(L) Z = Y (upper, unit) */
-                tri_solve<T, N, W>(b, t, n, S, si, sk, cj, true, false, dinv, rb, par);
-                tri_solve<T, N, W>(b, t, n, S, si, sk, cj, false, true, dinv, rb, par);
+                lu_solve<T, N, W>(b, t, n, nb, S, si, sk, cj, true, false, dinv, rb);
+                lu_solve<T, N, W>(b, t, n, nb, S, si, sk, cj, false, true, dinv, rb);
             } else {      /* L Y = P^T B, U X = Y */
-                tri_solve<T, N, W>(b, t, n, S, si, sk, cj, true, true, dinv, rb, par);
-                tri_solve<T, N, W>(b, t, n, S, si, sk, cj, false, false, dinv, rb, par);
+                lu_solve<T, N, W>(b, t, n, nb, S, si, sk, cj, true, true, dinv, rb);
+                lu_solve<T, N, W>(b, t, n, nb, S, si, sk, cj, false, false, dinv, rb);
             }
-            if (t < n) {
+            if (io) {
 #pragma unroll
-                for (int j = 0; j < W; j++) SB[dst * LDB + j] = b[j];
+                for (int j = 0; j < W; j++)
+                    if (j < nb) B[dst * bi + (cb + j) * bj] = b[j];
             }
-            __syncwarp();
-            if (io) stage_out<T, N>(Bb, ldb, rowmajor ? nb : n, rowmajor ? n : nb, SB, bda, bdb, t);
-            __syncwarp();
         }
         if (FACTOR && s.active && t == 0 && d.info) d.info[s.pid] = info;
         __syncwarp(); /* shared memory is reused by the next problem */
@@ -259,7 +275,7 @@ __global__ void __launch_bounds__(BS) k_getrs(const bb_dev_batch d, int n, int n
 template <typename T, int N, int W>
 cudaError_t run_getrs_w(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int factor)
 {
-    constexpr int BS = bb_small_threads(N, (int)sizeof(getrs_smem<T, N, W>));
+    constexpr int BS = bb_small_threads(N, (int)sizeof(getrs_smem<T, N>));
     const unsigned grid = bb_grid(d.count, BS / N);
     if (factor)
         k_getrs<T, N, W, BS, true><<<grid, BS, 0, q->stream>>>(d, p.n, p.nrhs, p.lda, p.ldb, p.rowmajor, BblasNoTrans);
@@ -272,7 +288,7 @@ template <typename T, int N>
 cudaError_t run_getrs(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int factor)
 {
     if (p.nrhs <= 1) return run_getrs_w<T, N, 1>(p, d, q, factor);
-    return run_getrs_w<T, N, (N < 8 ? N : 8)>(p, d, q, factor);
+    return run_getrs_w<T, N, getrs_width<T, N>::value>(p, d, q, factor);
 }
 
 /* every size up to 32 in every precision (no spills: see the head comment of
