@@ -114,6 +114,35 @@ BATCHBLAS_API int batchblas_backend_available(batchblas_backend_t backend);
 BATCHBLAS_API const char *batchblas_backend_name(batchblas_backend_t backend);
 
 /**
+ * The CUDA devices of the host-data calls (process-wide).  A plain call that
+ * the dispatch policy sends to the GPU is split into shares, one per entry of
+ * `ids`, in proportion to each device's rate (variable and group batches
+ * balance the cost, bytes and flops, not the count); each share runs through
+ * its device's own staging pipeline, all at once, and the codes come back as
+ * from one device.  An id may appear more than once: that device then takes
+ * that many shares (on one GPU, {0, 0} runs the whole multi-device path).
+ * count == 0 restores the default: every visible device (a batch too small
+ * to pay for several shares stays on the current device).
+ * BATCHBLAS_DEVICES=0,1,... sets the list at the first call.  Returns
+ * BblasSuccess, or BblasErrInvalid (and changes nothing) for a negative
+ * count, a count above 64, ids == NULL with count > 0, a negative id or,
+ * once the CUDA backend is loaded, an id that is not a visible device; a
+ * list set before the backend is loaded (this call does not load it) is
+ * checked when it is, and ids that do not exist are then left out of each
+ * call (BATCHBLAS_VERBOSE says so).  The _dev calls are not affected: they
+ * run on their queue's device.
+ */
+BATCHBLAS_API int batchblas_set_devices(int count, const int *ids);
+
+/**
+ * The device list: returns its length and fills ids[0 .. min(max, length))
+ * (ids may be NULL when max == 0).  Without a list set, the visible devices
+ * 0 .. n-1 (this loads the CUDA backend to count them; 0 without one).
+ * BblasErrInvalid for max < 0, or ids == NULL with max > 0.
+ */
+BATCHBLAS_API int batchblas_get_devices(int max, int *ids);
+
+/**
  * Error handler: called once per call that ends with a nonzero info[0]
  * (argument error or numerical failure), with the routine name and the code.
  * The default handler does nothing.  Pass NULL to restore it.  The handler is

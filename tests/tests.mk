@@ -54,6 +54,43 @@ tests_test_isolation_LDADD = libbatchblas.la $(BLAS_ALL) -lm
 tests_thread_stress_SOURCES = tests/thread_stress.c
 tests_thread_stress_LDADD = libbatchblas.la -lpthread -lm
 
+# The argument fuzzer: BB_FUZZ_SECONDS (default 20 s) of random valid and
+# invalid argument mixes in every form, expected codes from its own position
+# table, valid problems bitwise against the problem alone, guard regions.
+check_PROGRAMS += tests/fuzz_args
+TESTS += tests/fuzz_args
+tests_fuzz_args_SOURCES = tests/fuzz_args.c
+tests_fuzz_args_LDADD = libbatchblas.la -lm
+
+# Fault injection: the k-th internal allocation fails (src/common/fault.c,
+# an internal hook reached through the static library: -static links the
+# uninstalled libbatchblas.a).  Built with CUDA it also runs _dev calls.
+check_PROGRAMS += tests/test_faults
+TESTS += tests/test_faults
+tests_test_faults_SOURCES = tests/test_faults.c
+tests_test_faults_LDFLAGS = -static
+tests_test_faults_LDADD = libbatchblas.la -lm
+tests_test_faults_CPPFLAGS = $(AM_CPPFLAGS)
+if HAVE_CUDA
+tests_test_faults_CPPFLAGS += $(CUDA_CPPFLAGS) -DBB_TEST_CUDA \
+	-DBB_TEST_PLUGIN='"$(abs_top_builddir)/.libs/libbatchblas_cuda.so"'
+tests_test_faults_LDFLAGS += -L$(CUDA_LIBDIR)
+tests_test_faults_LDADD += -lcudart_static -lrt -lpthread -ldl
+EXTRA_tests_test_faults_DEPENDENCIES = libbatchblas_cuda.la
+endif
+
+# One batch over several devices (issue 9): the split planner (its sources
+# compiled in: the functions are internal) and the device-set calls; the
+# slicing of every form into shares, run on the CPU backend through an
+# internal hook (static link, as above).
+check_PROGRAMS += tests/test_plan tests/test_spread
+TESTS += tests/test_plan tests/test_spread
+tests_test_plan_SOURCES = tests/test_plan.c src/common/plan.c src/common/problem.c src/common/ops.c
+tests_test_plan_LDADD = libbatchblas.la -lm
+tests_test_spread_SOURCES = tests/test_spread.c
+tests_test_spread_LDFLAGS = -static
+tests_test_spread_LDADD = libbatchblas.la -lpthread -lm
+
 # The examples (examples/examples.mk names them).
 check_PROGRAMS += $(EXAMPLE_PROGS)
 TESTS += $(EXAMPLE_PROGS)

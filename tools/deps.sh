@@ -4,7 +4,8 @@
 # backend is built when nvcc is found (PATH or /usr/local/cuda/bin).
 set -e
 PKGS="build-essential autoconf automake libtool pkg-config python3 \
-check libsubunit-dev libopenblas-dev liblapacke-dev libxsmm-dev"
+check libsubunit-dev libopenblas-dev liblapacke-dev libxsmm-dev \
+openmpi-bin libopenmpi-dev"
 missing=""
 for p in $PKGS; do
     dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

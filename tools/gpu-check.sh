@@ -21,7 +21,7 @@ run() { # name, timeout, command...: log in $O/name.log, one summary line in $O/
     start=$(date +%s)
     timeout "$t" "$@" > "$O/$n.log" 2>&1
     rc=$?
-    echo "$n: rc=$rc ($(( $(date +%s) - start ))s) $(grep -E '^[0-9]+%: Checks|passed, [0-9]+ failed|GPU bench:|ERROR SUMMARY|^isolation:|^thread stress:' "$O/$n.log" | tail -1)" > "$O/$n.sum"
+    echo "$n: rc=$rc ($(( $(date +%s) - start ))s) $(grep -E '^[0-9]+%: Checks|passed, [0-9]+ failed|GPU bench:|ERROR SUMMARY|^isolation:|^thread stress:|^fuzz_args:|^test_faults:' "$O/$n.log" | tail -1)" > "$O/$n.sum"
 }
 phase=${GPU_PHASE:-all}
 # GPU_SANITIZE_ALL=i/N: only the compute-sanitizer sweep, part i of N: the
@@ -61,11 +61,14 @@ if [ "$phase" = tests ] || [ "$phase" = all ]; then
         BATCHBLAS_BACKEND=cuda CK_FORK=no CK_RUN_SUITE=$s OMP_WAIT_POLICY=passive OMP_NUM_THREADS=2 \
             run suite_$s "$T" "$D/bin/runner" &
     done
-    # reliability (doc/reliability.md): broken members against LAPACK and
-    # threads against serial results, on the CUDA backend
-    for p in test_isolation thread_stress; do
+    # reliability (doc/reliability.md): broken members against LAPACK,
+    # threads against serial results, the argument fuzzer (GPU_FUZZ_SECONDS,
+    # default 120) and fault injection (pinned staging, device scratch and
+    # workspace, _dev calls), on the CUDA backend
+    for p in test_isolation thread_stress fuzz_args test_faults; do
         if [ -x "$D/bin/$p" ]; then
-            BATCHBLAS_BACKEND=cuda OMP_NUM_THREADS=2 run "cuda_$p" "$T" "$D/bin/$p" &
+            BB_FUZZ_SECONDS=${GPU_FUZZ_SECONDS:-120} BATCHBLAS_BACKEND=cuda CK_FORK=no OMP_NUM_THREADS=2 \
+                run "cuda_$p" "$T" "$D/bin/$p" &
         else
             echo "cuda_$p: not carried (tools/devpack.sh must copy tests/$p)" > "$O/cuda_$p.sum"
         fi

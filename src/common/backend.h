@@ -58,6 +58,23 @@ BB_INTERNAL const bb_backend *bb_dispatch(const bb_batch *b);
 BB_INTERNAL const bb_backend *bb_device_backend(void);
 BB_INTERNAL void bb_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 BB_INTERNAL int bb_verbose(void);
+/* the weights of the split of a host-data batch over devices (spread.c) */
+BB_INTERNAL void bb_split_policy(double *bytes_per_flop, double *min_share_bytes);
+
+/* spread.c: host-data batches over the device set (batchblas_set_devices).
+   bb_spread_backend: cu itself when the batch runs unsplit on the caller's
+   current device (one visible device and no device list set), else a
+   backend that cuts the batch into shares (plan.h) and runs each share
+   through cu on its device, one host thread per share.  bb_spread_attach:
+   called by the loader once the plugin (dlopen handle) is usable. */
+BB_INTERNAL const bb_backend *bb_spread_backend(const bb_backend *cu);
+BB_INTERNAL void bb_spread_attach(void *plugin);
+/* tests/test_spread.c: bb_spread_test(inner, n) makes every host-data batch
+   go through the split, its shares run by `inner` (the CPU backend) as if
+   n devices were visible; NULL restores; bb_spread_test_backend: the
+   split's backend while testing, else NULL */
+BB_INTERNAL void bb_spread_test(const bb_backend *inner, int nvisible);
+BB_INTERNAL const bb_backend *bb_spread_test_backend(void);
 
 /* library.c */
 BB_INTERNAL void bb_report_error(const char *routine, int code);

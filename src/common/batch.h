@@ -91,6 +91,9 @@ typedef struct bb_batch {
     int64_t nbad;                  /* problems skipped for argument errors */
     int info_on_device;            /* _dev calls: info is in device memory */
     int info_folded;               /* set by the backend: codes folded into the device info */
+    int share_device;              /* host data, a share of a spread batch (spread.c):
+                                      1 + the CUDA device to run it on; 0: the caller's
+                                      current device */
 } bb_batch;
 
 /*
@@ -116,6 +119,17 @@ typedef struct bb_problem {
 
 /* front.c */
 BB_INTERNAL void bb_execute(bb_batch *b);
+
+/* fault.c: every internal allocation goes through these (or asks
+   bb_fault_hit first), so a test can make the k-th one fail:
+   bb_fault_arm(k), then bb_fault_disarm() == 1 if it did (*seen: how many
+   allocations were counted meanwhile). */
+BB_INTERNAL int bb_fault_hit(void);
+BB_INTERNAL void bb_fault_arm(long k);
+BB_INTERNAL int bb_fault_disarm(long *seen);
+BB_INTERNAL void *bb_malloc(size_t bytes);
+BB_INTERNAL void *bb_calloc(size_t n, size_t size);
+BB_INTERNAL void *bb_realloc(void *p, size_t bytes);
 
 /* problem.c */
 BB_INTERNAL void bb_group_problem(const bb_batch *b, int64_t g, bb_problem *p);

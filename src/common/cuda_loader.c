@@ -32,12 +32,17 @@ static void load(void)
         dlclose(h);
         return;
     }
+    /* optional: the allocation-fault hook (fault.c) for the plugin's
+       allocations; set before the probe, which allocates too */
+    void (*set_fault)(int (*)(void)) = (void (*)(int (*)(void)))dlsym(h, "bb_cuda_plugin_set_fault");
+    if (set_fault) set_fault(bb_fault_hit);
     const bb_backend *be = get();
     if (!be || !be->probe()) {
         bb_log("cuda backend: no usable CUDA device");
         return; /* keep the plugin loaded: CUDA may have started threads */
     }
     bb_log("cuda backend: loaded %s", path);
+    bb_spread_attach(h); /* the visible devices, for the device set (spread.c) */
     cuda = be;
 }
 

@@ -31,6 +31,20 @@ static const double GPU_CALL_SECONDS  = 50e-6;  /* launch, sync, small copies */
 static const double GPU_FLOPS         = 20e12;  /* sustained small-problem rate */
 static const double CPU_FLOPS_PER_CORE = 20e9;  /* double, small problems */
 static const double CPU_BYTES_PER_S_PER_CORE = 5e9; /* streaming a batch, per core */
+/* The split of a host-data batch over several devices (spread.c): a
+   problem's cost is its bytes plus its flops weighted by the link's rate
+   over the device's (PCIE_BYTES_PER_S / GPU_FLOPS); with the default
+   device list (every visible device) a device takes a share only if the
+   shares are at least this many bytes (a share costs a host thread and a
+   staging context); an explicit list (BATCHBLAS_DEVICES,
+   batchblas_set_devices) is always used as given. */
+static const double SPLIT_MIN_SHARE_BYTES = 16e6;
+
+void bb_split_policy(double *bytes_per_flop, double *min_share_bytes)
+{
+    *bytes_per_flop = PCIE_BYTES_PER_S / GPU_FLOPS;
+    *min_share_bytes = SPLIT_MIN_SHARE_BYTES;
+}
 
 static pthread_once_t env_once = PTHREAD_ONCE_INIT;
 static batchblas_backend_t forced = BatchblasBackendAuto;
@@ -200,6 +214,8 @@ const bb_backend *bb_dispatch(const bb_batch *b)
         bb_log("%s: device data but no cuda backend -> every problem fails", b->name);
         return &bb_nodevice_backend;
     }
+    const bb_backend *spread_test = bb_spread_test_backend(); /* tests/test_spread.c only */
+    if (spread_test) return spread_test;
     if (forced == BatchblasBackendCPU) {
         why = "forced cpu";
     } else {
@@ -215,7 +231,10 @@ const bb_backend *bb_dispatch(const bb_batch *b)
             const bb_backend *cu = bb_cuda_backend();
             if (!cu) why = "cuda backend not available";
             else if (!cu->supports(b)) why = "routine not on cuda backend";
-            else { be = cu; why = forced == BatchblasBackendCUDA ? "forced cuda" : "cost model: gpu faster"; }
+            else {
+                be = bb_spread_backend(cu); /* cu, or cu over several devices (spread.c) */
+                why = forced == BatchblasBackendCUDA ? "forced cuda" : "cost model: gpu faster";
+            }
         }
         if (bb_verbose())
             bb_log("%s: %lld problems, %.3g MB, %.3g MFLOP: %s -> %s", b->name,

@@ -34,7 +34,7 @@ static int codes_alloc(codes_buf *c, int64_t n, int device_data)
 {
     const size_t bytes = (size_t)(n > 0 ? n : 1) * sizeof(int);
     c->mapped = 0;
-    if (device_data && bytes >= ((size_t)1 << 20)) {
+    if (device_data && bytes >= ((size_t)1 << 20) && !bb_fault_hit()) {
         void *m = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (m != MAP_FAILED) {
             c->p = (int *)m;
@@ -42,7 +42,7 @@ static int codes_alloc(codes_buf *c, int64_t n, int device_data)
             return 0;
         }
     }
-    c->p = (int *)calloc((size_t)(n > 0 ? n : 1), sizeof(int));
+    c->p = (int *)bb_calloc((size_t)(n > 0 ? n : 1), sizeof(int));
     return c->p ? 0 : -1;
 }
 
@@ -103,7 +103,7 @@ static void info_put(const bb_batch *b, int64_t at, const int *v, int64_t n)
    frees it).  NULL if out of memory. */
 static int *info_tail(const bb_batch *b, int64_t n)
 {
-    return b->info_on_device ? malloc((size_t)(n > 0 ? n : 1) * sizeof(int)) : b->info + 1;
+    return b->info_on_device ? bb_malloc((size_t)(n > 0 ? n : 1) * sizeof(int)) : b->info + 1;
 }
 
 static void info_tail_done(const bb_batch *b, int *t, int64_t n)
@@ -131,7 +131,7 @@ static int host_view(const bb_batch *b, const void **a, size_t bytes, host_copie
 {
     const bb_backend *dev = b->device_data && *a ? bb_device_backend() : NULL;
     if (!dev || dev->fetch(NULL, *a, 0) != 1) return 0;
-    void *h = malloc(bytes ? bytes : 1);
+    void *h = bb_malloc(bytes ? bytes : 1);
     if (!h) return BB_INFO_NOMEM;
     hc->p[hc->n++] = h;
     if (dev->fetch(h, *a, bytes) < 0) return BB_INFO_DEVICE;
@@ -272,28 +272,30 @@ static void execute(bb_batch *b, host_copies *hc)
         return;
     }
 
-    /* per-problem codes: in report-all mode straight into the caller's
-       (host) info */
+    /* group starts, then the per-problem codes (in report-all mode straight
+       into the caller's host info); out of memory here is a batch-level
+       failure: info[0] only, nothing else written */
+    if (b->form == BB_FORM_GROUP) {
+        b->gstart = bb_malloc((size_t)(b->ngroups + 1) * sizeof(int64_t));
+        if (!b->gstart) {
+            finish(b, BB_INFO_NOMEM);
+            return;
+        }
+        b->gstart[0] = 0;
+        for (int64_t g = 0; g < b->ngroups; g++) b->gstart[g + 1] = b->gstart[g] + b->group_sizes[g];
+    }
     codes_buf own = {NULL, 0};
     if (b->mode == BblasErrorsReportAll && !b->info_on_device) {
         b->pinfo = b->info + 1;
         memset(b->pinfo, 0, (size_t)b->count * sizeof(int));
     } else {
         if (codes_alloc(&own, b->count, b->device_data)) {
+            free(b->gstart);
+            b->gstart = NULL;
             finish(b, BB_INFO_NOMEM);
             return;
         }
         b->pinfo = own.p;
-    }
-    if (b->form == BB_FORM_GROUP) {
-        b->gstart = malloc((size_t)(b->ngroups + 1) * sizeof(int64_t));
-        if (!b->gstart) {
-            codes_free(&own);
-            finish(b, BB_INFO_NOMEM);
-            return;
-        }
-        b->gstart[0] = 0;
-        for (int64_t g = 0; g < b->ngroups; g++) b->gstart[g + 1] = b->gstart[g] + b->group_sizes[g];
     }
 
     /* per-group and per-problem checks; a problem's code is its first bad

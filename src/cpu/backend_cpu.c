@@ -19,7 +19,7 @@
 void *bb_work_get(bb_work *w, size_t bytes)
 {
     if (bytes <= w->size) return w->p;
-    void *q = realloc(w->p, bytes);
+    void *q = bb_realloc(w->p, bytes);
     if (!q) return NULL;
     w->p = q;
     w->size = bytes;
@@ -76,8 +76,8 @@ static int cost_class(double c)
 
 static void run_variable(bb_batch *b, bb_cpu_kernel k)
 {
-    unsigned char *cls = malloc((size_t)b->count);
-    int64_t *ord = malloc((size_t)b->count * sizeof *ord);
+    unsigned char *cls = bb_malloc((size_t)b->count);
+    int64_t *ord = bb_malloc((size_t)b->count * sizeof *ord);
     double total = 0;
     if (cls && ord) {
         for (int64_t i = 0; i < b->count; i++) {

@@ -519,6 +519,11 @@ int X(cpu_potrs)(bb_problem *p, bb_work *w)
 
 int X(cpu_posv)(bb_problem *p, bb_work *w)
 {
+    /* the solve's scratch (potrs_own: n + n*nrhs elements at most,
+       potrs_blas: n*nrhs) before the factorisation writes A: out of memory
+       must leave the problem untouched */
+    if (p->n > 0 && p->nrhs > 0 && !bb_work_get(w, sizeof(T) * ((size_t)p->n + (size_t)p->n * p->nrhs)))
+        return BB_INFO_NOMEM;
     int info = X(cpu_potrf)(p, w);
     if (info) return info; /* B untouched */
     return X(cpu_potrs)(p, w);

@@ -109,6 +109,47 @@ static cudaError_t chk(cudaError_t e)
 static size_t align_up(size_t x, size_t a) { return (x + a - 1) / a * a; }
 
 /* ------------------------------------------------------------------------- */
+/* Allocation: every allocation of the plugin goes through these four, which  */
+/* ask the library's fault hook first (src/common/fault.c: a test makes the   */
+/* k-th allocation fail; unarmed it costs one load).  The loader hands the    */
+/* hook over through bb_cuda_plugin_set_fault before the probe.               */
+/* ------------------------------------------------------------------------- */
+
+static int (*g_fault_hit)(void) = NULL;
+
+extern "C" __attribute__((visibility("default"))) void bb_cuda_plugin_set_fault(int (*hit)(void))
+{
+    g_fault_hit = hit;
+}
+
+static bool fault_now(void) { return g_fault_hit && g_fault_hit(); }
+
+static void *cu_malloc(size_t bytes) { return fault_now() ? NULL : malloc(bytes); }
+static void *cu_calloc(size_t n, size_t size) { return fault_now() ? NULL : calloc(n, size); }
+
+/* Pinned host memory (the staging buffers). */
+static cudaError_t cu_pinned_alloc(void **p, size_t bytes)
+{
+    *p = NULL;
+    if (fault_now()) return cudaErrorMemoryAllocation;
+    return chk(cudaHostAlloc(p, bytes, cudaHostAllocPortable));
+}
+
+/* Device memory: stream-ordered on `stream` when `pools`, else cudaMalloc. */
+static cudaError_t cu_dev_alloc(void **p, size_t bytes, int pools, cudaStream_t stream)
+{
+    *p = NULL;
+    if (fault_now()) return cudaErrorMemoryAllocation;
+    return pools ? chk(cudaMallocAsync(p, bytes, stream)) : chk(cudaMalloc(p, bytes));
+}
+
+/* The info code of a failed CUDA call: out of memory or anything else. */
+static int fail_code(cudaError_t e)
+{
+    return e == cudaErrorMemoryAllocation ? BB_INFO_NOMEM : BB_INFO_DEVICE;
+}
+
+/* ------------------------------------------------------------------------- */
 /* Queues                                                                     */
 /* ------------------------------------------------------------------------- */
 
@@ -183,7 +224,7 @@ static cudaError_t dev_grow(bb_cuda_queue *q, void **p, size_t *size, size_t byt
     *size = 0;
     if (e != cudaSuccess) return e;
     void *n = NULL;
-    e = q->pools ? chk(cudaMallocAsync(&n, want, q->pub.stream)) : chk(cudaMalloc(&n, want));
+    e = cu_dev_alloc(&n, want, q->pools, q->pub.stream);
     if (e != cudaSuccess) return e;
     *p = n;
     *size = want;
@@ -249,7 +290,7 @@ static int queue_new(int device, cudaStream_t user_stream, int use_user, unsigne
                      bb_cuda_queue **out)
 {
     *out = NULL;
-    bb_cuda_queue *q = (bb_cuda_queue *)calloc(1, sizeof *q);
+    bb_cuda_queue *q = (bb_cuda_queue *)cu_calloc(1, sizeof *q);
     if (!q) return BblasErrNoMemory;
     q->magic = BB_QUEUE_MAGIC;
     q->pub.device = device;
@@ -279,7 +320,7 @@ static int queue_new(int device, cudaStream_t user_stream, int use_user, unsigne
     q->pools = v != 0;
     cublasStatus_t s = cublasCreate(&q->pub.cublas);
     if (s == CUBLAS_STATUS_SUCCESS) s = cublasSetStream(q->pub.cublas, q->pub.stream);
-    if (s == CUBLAS_STATUS_SUCCESS && chk(cudaMalloc(&q->cublas_ws, BB_CUBLAS_WS)) != cudaSuccess) {
+    if (s == CUBLAS_STATUS_SUCCESS && cu_dev_alloc(&q->cublas_ws, BB_CUBLAS_WS, 0, NULL) != cudaSuccess) {
         q->cublas_ws = NULL;
         s = CUBLAS_STATUS_ALLOC_FAILED;
     }
@@ -288,7 +329,7 @@ static int queue_new(int device, cudaStream_t user_stream, int use_user, unsigne
         cu_log("queue on device %d: cuBLAS handle: status %d", device, (int)s);
         (void)cudaGetLastError();
         (void)queue_release(q);
-        return BblasErrDevice;
+        return s == CUBLAS_STATUS_ALLOC_FAILED ? BblasErrNoMemory : BblasErrDevice;
     }
     *out = q;
     return BblasSuccess;
@@ -325,7 +366,7 @@ static int cu_probe(void)
         cu_log("device not usable by this build: %s", cudaGetErrorString(e));
         return 0;
     }
-    g_side = (cudaStream_t *)calloc((size_t)n, sizeof *g_side);
+    g_side = (cudaStream_t *)cu_calloc((size_t)n, sizeof *g_side);
     if (!g_side) return 0;
     g_ndev = n;
     cu_log("%d device(s)", n);
@@ -370,13 +411,16 @@ static void ctx_destroy(stage_ctx *c)
     free(c);
 }
 
-static stage_ctx *ctx_create(int device)
+static stage_ctx *ctx_create(int device, int *why)
 {
-    stage_ctx *c = (stage_ctx *)calloc(1, sizeof *c);
+    *why = BB_INFO_NOMEM;
+    stage_ctx *c = (stage_ctx *)cu_calloc(1, sizeof *c);
     if (!c) return NULL;
     c->device = device;
     for (int s = 0; s < 2; s++) {
-        if (queue_new(device, NULL, 0, cudaStreamNonBlocking, &c->slot[s].q) != BblasSuccess) {
+        int rc = queue_new(device, NULL, 0, cudaStreamNonBlocking, &c->slot[s].q);
+        if (rc != BblasSuccess) {
+            *why = rc == BblasErrNoMemory ? BB_INFO_NOMEM : BB_INFO_DEVICE;
             ctx_destroy(c);
             return NULL;
         }
@@ -386,8 +430,9 @@ static stage_ctx *ctx_create(int device)
 }
 
 /* A context for this thread's call on `device`: an idle one, a new one, or
-   (BB_CTX_MAX busy) the next one released.  NULL if creation fails. */
-static stage_ctx *ctx_acquire(int device)
+   (BB_CTX_MAX busy) the next one released.  NULL if creation fails, with
+   *why the code for the problems (BB_INFO_NOMEM or BB_INFO_DEVICE). */
+static stage_ctx *ctx_acquire(int device, int *why)
 {
     pthread_mutex_lock(&pool_mu);
     for (;;) {
@@ -405,7 +450,7 @@ static stage_ctx *ctx_acquire(int device)
     }
     ++*live_count(device);
     pthread_mutex_unlock(&pool_mu);
-    stage_ctx *c = ctx_create(device);
+    stage_ctx *c = ctx_create(device, why);
     if (!c) {
         pthread_mutex_lock(&pool_mu);
         --*live_count(device);
@@ -568,7 +613,7 @@ struct var_groups {
         } catch (...) {
             return NULL;
         }
-        int64_t *idx = (int64_t *)malloc((size_t)ngood * sizeof *idx);
+        int64_t *idx = (int64_t *)cu_malloc((size_t)ngood * sizeof *idx);
         if (!idx) return NULL;
         t = 0;
         for (int64_t i = 0; i < b->count; i++)
@@ -608,7 +653,7 @@ static int build_segments(const bb_batch *b, int with_ld, segment **segs_out, in
         var_groups vg;
         int64_t *idx = vg.run(key, ngood);
         if (!idx) return -1;
-        segs = (segment *)malloc((size_t)vg.nseg * sizeof *segs);
+        segs = (segment *)cu_malloc((size_t)vg.nseg * sizeof *segs);
         if (!segs) {
             free(idx);
             return -1;
@@ -622,7 +667,7 @@ static int build_segments(const bb_batch *b, int with_ld, segment **segs_out, in
         *idx_out = idx;
         *nidx_out = ngood;
     } else {
-        segs = (segment *)malloc((size_t)(b->ngroups > 0 ? b->ngroups : 1) * sizeof *segs);
+        segs = (segment *)cu_malloc((size_t)(b->ngroups > 0 ? b->ngroups : 1) * sizeof *segs);
         if (!segs) return -1;
         for (int64_t g = 0; g < b->ngroups; g++) {
             int64_t first = bb_group_first(b, g), last = bb_group_first(b, g + 1);
@@ -940,7 +985,7 @@ static cudaError_t host_grow(stage_slot *sl, size_t bytes)
     sl->host_size = 0;
     size_t want = align_up(bytes ? bytes : 1, (size_t)1 << 20);
     void *p = NULL;
-    cudaError_t e = chk(cudaHostAlloc(&p, want, cudaHostAllocPortable));
+    cudaError_t e = cu_pinned_alloc(&p, want);
     if (e != cudaSuccess) return e;
     sl->host = (char *)p;
     sl->host_size = want;
@@ -1005,7 +1050,7 @@ static void run_host(bb_batch *b)
 
     /* chunks: filled with whole segments or parts of them, in launch order */
     {
-        plans = (seg_plan *)malloc((size_t)nseg * sizeof *plans);
+        plans = (seg_plan *)cu_malloc((size_t)nseg * sizeof *plans);
         if (!plans) { fail = BB_INFO_NOMEM; goto out; }
         double total = 0;
         for (int64_t k = 0; k < nseg; k++) {
@@ -1018,35 +1063,37 @@ static void run_host(bb_batch *b)
         if (target < lo) target = lo;
         if (target > cap) target = cap;
         plan_chunks(segs, plans, nseg, target, NULL, NULL, &npc, &nch);
-        pcs = (piece *)malloc((size_t)npc * sizeof *pcs);
-        chs = (chunk *)malloc((size_t)nch * sizeof *chs);
+        pcs = (piece *)cu_malloc((size_t)npc * sizeof *pcs);
+        chs = (chunk *)cu_malloc((size_t)nch * sizeof *chs);
         if (!pcs || !chs) { fail = BB_INFO_NOMEM; goto out; }
         plan_chunks(segs, plans, nseg, target, pcs, chs, &npc, &nch);
         for (int64_t j = 0; j < nch; j++) {
             layout_chunk(&chs[j], pcs, plans);
             if (chs[j].total > need) need = chs[j].total;
         }
-        done = (char *)calloc((size_t)nch, 1);
+        done = (char *)cu_calloc((size_t)nch, 1);
         if (!done) { fail = BB_INFO_NOMEM; goto out; }
     }
 
     {
         int dev = 0;
         if (chk(cudaGetDevice(&dev)) != cudaSuccess) { fail = BB_INFO_DEVICE; goto out; }
-        ctx = ctx_acquire(dev);
-        if (!ctx) { fail = BB_INFO_DEVICE; goto out; }
+        int why = BB_INFO_DEVICE;
+        ctx = ctx_acquire(dev, &why);
+        if (!ctx) { fail = why; goto out; }
         int nslots = nch > 1 ? 2 : 1;
         for (int s = 0; s < nslots; s++) {
             stage_slot *sl = &ctx->slot[s];
-            if (host_grow(sl, need) != cudaSuccess ||
-                dev_grow(sl->q, &sl->q->scratch, &sl->q->scratch_size, need, 0) != cudaSuccess) {
+            cudaError_t ge = host_grow(sl, need);
+            if (ge == cudaSuccess) ge = dev_grow(sl->q, &sl->q->scratch, &sl->q->scratch_size, need, 0);
+            if (ge != cudaSuccess) {
                 cu_log("%s: staging buffers of %zu bytes: allocation failed", b->name, need);
-                fail = BB_INFO_DEVICE;
+                fail = fail_code(ge);
                 goto out;
             }
         }
-        cu_log("%s: host data, %lld launch(es) in %lld chunk(s) of <= %zu bytes", b->name,
-               (long long)nseg, (long long)nch, need);
+        cu_log("%s: host data on device %d, %lld problem(s), %lld launch(es) in %lld chunk(s) of <= %zu bytes",
+               b->name, dev, (long long)b->count, (long long)nseg, (long long)nch, need);
 
         /* the pipeline: chunk j on slot j % 2 */
         int64_t inflight[2] = {-1, -1};
@@ -1069,7 +1116,7 @@ static void run_host(bb_batch *b)
             inflight[j & 1] = j;
             if (e != cudaSuccess) {
                 cu_log("%s: chunk %lld: %s", b->name, (long long)j, cudaGetErrorString(e));
-                fail = BB_INFO_DEVICE;
+                fail = fail_code(e);
             }
         }
         /* drain, oldest first */
@@ -1378,7 +1425,7 @@ static void run_device(bb_batch *b)
     e = dev_grow(q, &q->scratch, &q->scratch_size, pos, 1);
     if (e != cudaSuccess) {
         cu_log("%s: scratch of %zu bytes: %s", b->name, pos, cudaGetErrorString(e));
-        fail = BB_INFO_DEVICE;
+        fail = fail_code(e);
         goto out;
     }
     {
@@ -1410,7 +1457,7 @@ static void run_device(bb_batch *b)
                 if (d.arr && !var) { /* host array, used as is */
                     e = chk(cudaMemcpyAsync(dst, d.arr, (size_t)n_arr * sizeof(void *), cudaMemcpyHostToDevice, st));
                 } else {
-                    if (!tmp) tmp = (void **)malloc((size_t)n_arr * sizeof(void *));
+                    if (!tmp) tmp = (void **)cu_malloc((size_t)n_arr * sizeof(void *));
                     if (!tmp) { fail = BB_INFO_NOMEM; goto out; }
                     if (d.arr) {
                         for (int64_t t = 0; t < n_arr; t++) tmp[t] = d.arr[idx[t]];
@@ -1452,7 +1499,7 @@ static void run_device(bb_batch *b)
             e = chk(bb_cuda_launch(b->op, b->prec, lp, db, &q->pub));
             if (e != cudaSuccess) {
                 cu_log("%s: launch %lld: %s", b->name, (long long)k, cudaGetErrorString(e));
-                fail = BB_INFO_DEVICE;
+                fail = fail_code(e);
                 goto out;
             }
         }
@@ -1487,7 +1534,7 @@ static void run_device(bb_batch *b)
             }
             b->info_folded = 1;
         } else if (report) {
-            hinfo = (int *)malloc((size_t)n_arr * sizeof(int));
+            hinfo = (int *)cu_malloc((size_t)n_arr * sizeof(int));
             if (!hinfo) { fail = BB_INFO_NOMEM; goto out; }
             e = chk(cudaMemcpyAsync(hinfo, dinfo, (size_t)n_arr * sizeof(int), cudaMemcpyDeviceToHost, st));
             if (e == cudaSuccess) e = chk(cudaStreamSynchronize(st));
@@ -1516,8 +1563,17 @@ out:
 
 static void cu_run(bb_batch *b)
 {
-    if (b->device_data) run_device(b);
-    else run_host(b);
+    if (b->device_data) {
+        run_device(b);
+    } else if (b->share_device > 0) {
+        /* a share of a batch spread over several devices (src/common/spread.c):
+           the same pipeline, on its device (made current for the call) */
+        device_scope ds(b->share_device - 1);
+        if (ds.ok) run_host(b);
+        else fail_all(b, BB_INFO_DEVICE);
+    } else {
+        run_host(b);
+    }
 }
 
 static int cu_queue_create(batchblas_queue_t *out, int device, void *stream)

@@ -4,6 +4,9 @@
 # objects; add new kernels to CUDA_CU_SOURCES.
 # driver: queues, staging of host data, grouping, info (backend_cuda.cu)
 CUDA_CU_SOURCES = src/cuda/backend_cuda.cu
+# the visible devices and their rates, for the device set (mgpu.cu;
+# the split itself is src/common/spread.c)
+CUDA_CU_SOURCES += src/cuda/mgpu.cu
 # generic kernels: every routine, any size (generic_*.cu)
 CUDA_CU_SOURCES += src/cuda/generic.cu src/cuda/generic_blas3.cu src/cuda/generic_chol.cu src/cuda/generic_lu.cu src/cuda/generic_norm.cu
 # launch policy, register-resident kernels for tiny matrices (small_*.cu)
