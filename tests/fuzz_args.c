@@ -516,8 +516,9 @@ static int problem_code(const spec_t *s, int g, int i)
    a batch may differ in its last bits from the same problem alone: the
    vendor GEMM picks its kernel by the batch's shape and count.  There the
    user region of a matrix operand is compared element by element, equal
-   bits or both finite and within 64 ulps of the precision; the guards, the
-   pivots and the codes stay bitwise. */
+   bits or both finite and close (relative 1e-9 double, 1e-3 single: far
+   below what a stray write or a skipped problem would show); the guards,
+   the pivots and the codes stay bitwise. */
 static int gpu_rounding(void)
 {
     static int v = -1;
@@ -533,7 +534,9 @@ static int near_equal(const unsigned char *x, const unsigned char *y, size_t byt
     if (!gpu_rounding() || memcmp(x, y, GUARD) || memcmp(x + GUARD + bytes, y + GUARD + bytes, GUARD)) return 0;
     const int single = p == 0 || p == 2; /* s, c */
     const size_t es = single ? sizeof(float) : sizeof(double);
-    const double tol = single ? 64 * 1.2e-7 : 64 * 2.3e-16;
+    /* the factorisations and inverses amplify a rounding difference by the
+       condition number of the member (random members: up to ~10^4) */
+    const double tol = single ? 1e-3 : 1e-9;
     for (size_t at = GUARD; at + es <= GUARD + bytes; at += es) {
         if (!memcmp(x + at, y + at, es)) continue;
         double a, b;

@@ -39,7 +39,7 @@ if [ -n "${GPU_SANITIZE_ALL:-}" ]; then
             u=$((u + 1))
             [ $(( (u - 1) % parts + 1 )) = "$part" ] || continue
             extra=""
-            [ $tool = initcheck ] && extra="--track-unused-memory no"
+            [ $tool = initcheck ] && extra=""
             case $prog in
             suite:*) s=${prog#suite:}
                 BATCHBLAS_BACKEND=cuda CK_FORK=no CK_RUN_SUITE=$s OMP_NUM_THREADS=2 \

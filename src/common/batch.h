@@ -127,6 +127,14 @@ BB_INTERNAL void bb_execute(bb_batch *b);
 BB_INTERNAL int bb_fault_hit(void);
 BB_INTERNAL void bb_fault_arm(long k);
 BB_INTERNAL int bb_fault_disarm(long *seen);
+/* ... and a second counter, for the CUDA backend's launches (every entry of
+   bb_cuda_launch, src/cuda/launch.cu, asks bb_fault_launch_hit through the
+   pointer the loader hands to the plugin): bb_fault_arm_launch(k) makes the
+   k-th launch from then on fail once (cudaErrorLaunchOutOfResources, nothing
+   launched); bb_fault_disarm_launch() == 1 if it did. */
+BB_INTERNAL int bb_fault_launch_hit(void);
+BB_INTERNAL void bb_fault_arm_launch(long k);
+BB_INTERNAL int bb_fault_disarm_launch(long *seen);
 BB_INTERNAL void *bb_malloc(size_t bytes);
 BB_INTERNAL void *bb_calloc(size_t n, size_t size);
 BB_INTERNAL void *bb_realloc(void *p, size_t bytes);

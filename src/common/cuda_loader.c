@@ -36,6 +36,11 @@ static void load(void)
        allocations; set before the probe, which allocates too */
     void (*set_fault)(int (*)(void)) = (void (*)(int (*)(void)))dlsym(h, "bb_cuda_plugin_set_fault");
     if (set_fault) set_fault(bb_fault_hit);
+    /* optional: the launch-fault hook (fault.c's second counter), asked by
+       every entry of the plugin's launch policy (bb_cuda_launch) */
+    void (*set_launch_fault)(int (*)(void)) =
+        (void (*)(int (*)(void)))dlsym(h, "bb_cuda_plugin_set_launch_fault");
+    if (set_launch_fault) set_launch_fault(bb_fault_launch_hit);
     const bb_backend *be = get();
     if (!be || !be->probe()) {
         bb_log("cuda backend: no usable CUDA device");

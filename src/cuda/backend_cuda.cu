@@ -113,16 +113,27 @@ static size_t align_up(size_t x, size_t a) { return (x + a - 1) / a * a; }
 /* ask the library's fault hook first (src/common/fault.c: a test makes the   */
 /* k-th allocation fail; unarmed it costs one load).  The loader hands the    */
 /* hook over through bb_cuda_plugin_set_fault before the probe.               */
+/* Launches: the same for the launch policy's entries (bb_cuda_launch asks    */
+/* bb_cuda_launch_fault, cuda_internal.h), through                            */
+/* bb_cuda_plugin_set_launch_fault: fault.c's second counter.                 */
 /* ------------------------------------------------------------------------- */
 
 static int (*g_fault_hit)(void) = NULL;
+static int (*g_launch_fault_hit)(void) = NULL;
 
 extern "C" __attribute__((visibility("default"))) void bb_cuda_plugin_set_fault(int (*hit)(void))
 {
     g_fault_hit = hit;
 }
 
+extern "C" __attribute__((visibility("default"))) void bb_cuda_plugin_set_launch_fault(int (*hit)(void))
+{
+    g_launch_fault_hit = hit;
+}
+
 static bool fault_now(void) { return g_fault_hit && g_fault_hit(); }
+
+bool bb_cuda_launch_fault(void) { return g_launch_fault_hit && g_launch_fault_hit(); }
 
 static void *cu_malloc(size_t bytes) { return fault_now() ? NULL : malloc(bytes); }
 static void *cu_calloc(size_t n, size_t size) { return fault_now() ? NULL : calloc(n, size); }

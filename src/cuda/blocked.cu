@@ -46,6 +46,7 @@
 #include <string.h>
 #include "small.h"
 #include "generic.h"
+#include "views.h"
 
 namespace {
 
@@ -59,58 +60,18 @@ struct ctx {
 /* Workspace regions start on 256-byte boundaries. */
 size_t round256(size_t x) { return (x + 255) / 256 * 256; }
 
-/* Operand o at element offset off (a sub-matrix view). */
-bb_dev_opd view(const ctx &c, const bb_dev_opd &o, int64_t off)
-{
-    bb_dev_opd v = o;
-    if (o.ptr) v.off = o.off + off;
-    else v.base = o.base + (size_t)off * c.es;
-    return v;
-}
-
-/* Matrices packed in workspace, `stride` elements apart. */
-bb_dev_opd workspace_opd(void *w, int64_t stride)
-{
-    bb_dev_opd o;
-    memset(&o, 0, sizeof o);
-    o.base = (char *)w;
-    o.stride = stride;
-    return o;
-}
-
-bb_problem blank(void)
-{
-    bb_problem p;
-    memset(&p, 0, sizeof p);
-    return p;
-}
+/* The shared views (views.h) in this driver's context. */
+bb_dev_opd view(const ctx &c, const bb_dev_opd &o, int64_t off) { return bb_view(o, off, c.es); }
+bb_dev_opd workspace_opd(void *w, int64_t stride) { return bb_workspace_opd(w, stride); }
+bb_problem blank(void) { return bb_blank_problem(); }
 
 /* C = alpha op(A) op(B) + beta C on views; alpha real. */
 cudaError_t gemm(const ctx &c, const bb_dev_batch &d, const bb_dev_opd &A, int ta, int64_t lda, const bb_dev_opd &B,
                  int tb, int64_t ldb, const bb_dev_opd &C, int64_t ldc, int m, int n, int k, double alpha,
                  const double beta[2])
 {
-    if (m <= 0 || n <= 0 || k <= 0) return cudaSuccess;
-    bb_problem p = blank();
-    p.trans = ta;
-    p.transb = tb;
-    p.m = m;
-    p.n = n;
-    p.k = k;
-    p.lda = lda;
-    p.ldb = ldb;
-    p.ldc = ldc;
-    p.alpha[0] = alpha;
-    p.beta[0] = beta[0];
-    p.beta[1] = beta[1];
-    bb_dev_batch g = d;
-    g.opd[BB_A] = A;
-    g.opd[BB_B] = B;
-    g.opd[BB_C] = C;
-    /* through the policy: the register gemm for small shapes (its bits do
-       not depend on the batch; cuBLAS may split k differently for a batch
-       of one), cuBLAS above */
-    return bb_cuda_launch(BB_OP_GEMM, c.prec, p, g, c.q);
+    const double a[2] = {alpha, 0};
+    return bb_gemm_views(c.prec, c.q, d, A, ta, lda, B, tb, ldb, C, ldc, m, n, k, a, beta);
 }
 
 cudaError_t trsm(const ctx &c, const bb_problem &p, const bb_dev_batch &d)
@@ -473,15 +434,7 @@ __global__ void k_transpose_sq(const bb_dev_batch d, int o, int n, int64_t ld, i
 /* The problems [first, first + cnt) of d. */
 bb_dev_batch slice(const ctx &c, const bb_dev_batch &d, int64_t first, int64_t cnt)
 {
-    bb_dev_batch s = d;
-    for (int o = 0; o < BB_NOPD; o++) {
-        bb_dev_opd &v = s.opd[o];
-        if (v.ptr) v.ptr += first;
-        else if (v.base) v.base += (size_t)(first * v.stride) * (o == BB_IPIV ? sizeof(int) : c.es);
-    }
-    if (s.info) s.info += first;
-    s.count = cnt;
-    return s;
+    return bb_slice(d, first, cnt, c.es);
 }
 
 template <typename T>
@@ -775,7 +728,7 @@ cudaError_t bb_blocked_launch(bb_op op, bb_prec prec, const bb_problem &p, const
     c.prec = prec;
     c.q = q;
     c.L = L;
-    c.es = prec == BB_P_S ? 4 : prec == BB_P_Z ? 16 : 8;
+    c.es = bb_elem_size(prec);
     switch (op) {
     case BB_OP_TRSM: return trsm(c, p, d);
     case BB_OP_POTRF: return potrf(c, p, d);

@@ -109,6 +109,12 @@ void *bb_cuda_workspace2(batchblas_queue *q, size_t bytes);
 cudaError_t bb_cuda_launch(bb_op op, bb_prec prec, const bb_problem &p, const bb_dev_batch &d,
                            batchblas_queue *q);
 
+/* backend_cuda.cu: the launch-fault hook (src/common/fault.c's launch
+   counter, handed over by the loader through bb_cuda_plugin_set_launch_fault;
+   false when no hook was set).  Asked once by every entry of bb_cuda_launch:
+   true means this launch is to fail (a test, doc/reliability.md). */
+bool bb_cuda_launch_fault(void);
+
 /* 1 if bb_cuda_launch implements op in prec (every routine, once complete). */
 int bb_cuda_launch_supports(bb_op op, bb_prec prec);
 

@@ -42,6 +42,7 @@
 #include <string.h>
 #include "generic.h"
 #include "small.h"
+#include "views.h"
 
 /* Crossovers.  To be tuned by bench_gpu (batchblas-bench-gpu), which
    prints our kernel next to cuBLAS/cuSOLVER for every routine and size. */
@@ -244,19 +245,14 @@ static void log_choice(bb_op op, bb_prec prec, const bb_problem &p, const bb_dev
 static cudaError_t small_gemm_kchunks(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q,
                                       int L)
 {
-    const size_t es = prec == BB_P_S ? 4 : prec == BB_P_Z ? 16 : 8;
-    auto shift = [es](bb_dev_opd o, int64_t off) {
-        if (o.ptr) o.off += off;
-        else o.base += (size_t)off * es;
-        return o;
-    };
+    const size_t es = bb_elem_size(prec);
     for (int k0 = 0; k0 < p.k; k0 += L) {
         bb_problem cp = p;
         cp.k = p.k - k0 < L ? p.k - k0 : L;
         if (k0 > 0) cp.beta[0] = 1, cp.beta[1] = 0;
         bb_dev_batch cd = d;
-        cd.opd[BB_A] = shift(d.opd[BB_A], p.trans == BblasNoTrans ? k0 * p.lda : k0);
-        cd.opd[BB_B] = shift(d.opd[BB_B], p.transb == BblasNoTrans ? k0 : k0 * p.ldb);
+        cd.opd[BB_A] = bb_view(d.opd[BB_A], p.trans == BblasNoTrans ? k0 * p.lda : k0, es);
+        cd.opd[BB_B] = bb_view(d.opd[BB_B], p.transb == BblasNoTrans ? k0 : k0 * p.ldb, es);
         cudaError_t e = bb_small_gemm(prec, cp, cd, q);
         if (e != cudaSuccess) return e;
     }
@@ -275,6 +271,16 @@ cudaError_t bb_cuda_launch(bb_op op, bb_prec prec, const bb_problem &p, const bb
                            batchblas_queue *q)
 {
     if (d.count <= 0) return cudaSuccess;
+    /* fault injection (src/common/fault.c, tests/test_faults.c): the armed
+       launch fails before launching anything, with the error that
+       cudaGetLastError gives for a launch the device refused, a non-sticky
+       one (a real sticky failure, cudaErrorLaunchFailure, would leave the
+       context unusable for the rest of the process); nothing is pending
+       to clear.  Every entry counts, the drivers' steps included. */
+    if (bb_cuda_launch_fault()) {
+        if (log_on()) log_line("cuda launch: injected failure (fault test) -> cudaErrorLaunchOutOfResources");
+        return cudaErrorLaunchOutOfResources;
+    }
     const choice c = decide(op, prec, p, q);
     log_choice(op, prec, p, d, c);
     /* a register kernel or the recursion that does not take this shape or

@@ -47,6 +47,7 @@
 #include <string.h>
 #include "small.h"
 #include "generic.h"
+#include "views.h"
 
 namespace {
 
@@ -58,21 +59,8 @@ struct rctx {
     bool cplx;
 };
 
-bb_problem blank(void)
-{
-    bb_problem p;
-    memset(&p, 0, sizeof p);
-    return p;
-}
-
-/* Operand o at element offset off (a sub-matrix view). */
-bb_dev_opd view(const rctx &c, const bb_dev_opd &o, int64_t off)
-{
-    bb_dev_opd v = o;
-    if (o.ptr) v.off = o.off + off;
-    else v.base = o.base + (size_t)off * c.es;
-    return v;
-}
+bb_problem blank(void) { return bb_blank_problem(); }
+bb_dev_opd view(const rctx &c, const bb_dev_opd &o, int64_t off) { return bb_view(o, off, c.es); }
 
 /* The split: the largest power of two below n. */
 int split(int n)
@@ -90,29 +78,12 @@ cudaError_t sub(const rctx &c, bb_op op, const bb_problem &p, const bb_dev_batch
 
 bool is_zero(const double a[2]) { return a[0] == 0 && a[1] == 0; }
 
-/* C = alpha op(A) op(B) + beta C on views (d.masked: skipped problems
-   are never written). */
+/* C = alpha op(A) op(B) + beta C on views (views.h). */
 cudaError_t gemm(const rctx &c, const bb_dev_batch &d, const bb_dev_opd &A, int ta, int64_t lda, const bb_dev_opd &B,
                  int tb, int64_t ldb, const bb_dev_opd &C, int64_t ldc, int m, int n, int k, const double alpha[2],
                  const double beta[2])
 {
-    if (m <= 0 || n <= 0 || k <= 0 || is_zero(alpha)) return cudaSuccess;
-    bb_problem p = blank();
-    p.trans = ta;
-    p.transb = tb;
-    p.m = m;
-    p.n = n;
-    p.k = k;
-    p.lda = lda;
-    p.ldb = ldb;
-    p.ldc = ldc;
-    memcpy(p.alpha, alpha, sizeof p.alpha);
-    memcpy(p.beta, beta, sizeof p.beta);
-    bb_dev_batch g = d;
-    g.opd[BB_A] = A;
-    g.opd[BB_B] = B;
-    g.opd[BB_C] = C;
-    return sub(c, BB_OP_GEMM, p, g);
+    return bb_gemm_views(c.prec, c.q, d, A, ta, lda, B, tb, ldb, C, ldc, m, n, k, alpha, beta);
 }
 
 const double ONE[2] = {1, 0};
@@ -660,26 +631,15 @@ cudaError_t getrs_rm_T(const rctx &c, const bb_problem &p, const bb_dev_batch &d
     cp.ldb = n;
     for (int64_t first = 0; first < d.count; first += chunk) {
         const int64_t cnt = d.count - first < chunk ? d.count - first : chunk;
-        bb_dev_batch s = d;
-        for (int o = 0; o < BB_NOPD; o++) {
-            bb_dev_opd &v = s.opd[o];
-            if (v.ptr) v.ptr += first;
-            else if (v.base) v.base += (size_t)(first * v.stride) * (o == BB_IPIV ? sizeof(int) : sizeof(T));
-        }
-        if (s.info) s.info += first;
-        s.count = cnt;
+        const bb_dev_batch s = bb_slice(d, first, cnt, sizeof(T));
         const unsigned g = bb_grid(cnt, 1);
         k_rm_copy<T><<<g, 256, 0, c.q->stream>>>(s, BB_A, n, n, p.lda, WA, 0);
         k_rm_copy<T><<<g, 256, 0, c.q->stream>>>(s, BB_B, n, nrhs, p.ldb, WB, 0);
         cudaError_t e = cudaGetLastError();
         if (e != cudaSuccess) return e;
         bb_dev_batch w = s;
-        memset(&w.opd[BB_A], 0, sizeof w.opd[BB_A]);
-        memset(&w.opd[BB_B], 0, sizeof w.opd[BB_B]);
-        w.opd[BB_A].base = (char *)WA;
-        w.opd[BB_A].stride = (int64_t)n * n;
-        w.opd[BB_B].base = (char *)WB;
-        w.opd[BB_B].stride = (int64_t)n * nrhs;
+        w.opd[BB_A] = bb_workspace_opd(WA, (int64_t)n * n);
+        w.opd[BB_B] = bb_workspace_opd(WB, (int64_t)n * nrhs);
         if ((e = getrs(c, cp, w)) != cudaSuccess) return e;
         k_rm_copy<T><<<g, 256, 0, c.q->stream>>>(s, BB_B, n, nrhs, p.ldb, WB, 1);
         if ((e = cudaGetLastError()) != cudaSuccess) return e;
@@ -715,7 +675,7 @@ cudaError_t bb_recursive_launch(bb_op op, bb_prec prec, const bb_problem &p, con
     c.prec = prec;
     c.q = q;
     c.L = L;
-    c.es = prec == BB_P_S ? 4 : prec == BB_P_Z ? 16 : 8;
+    c.es = bb_elem_size(prec);
     c.cplx = prec == BB_P_C || prec == BB_P_Z;
     /* routines that can fail on the way (a zero diagonal, a failed
        factorisation) run their later steps masked: cuBLAS must not write the

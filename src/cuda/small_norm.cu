@@ -6,18 +6,25 @@
  *   the matrix is small.  RL (a power of two >= min(m, 32)) row lanes times
  *   C column lanes: thread (i, c) reads rows i (+ RL, + 2 RL, ... for
  *   m > 32: strips of 32 rows, one warp a matrix) of columns c, c + C, ...
- *   Per chunk of G columns every thread issues RL independent loads (the
- *   group reads whole columns: coalesced), then
+ *   The norm is a template parameter (one kernel each: registers for
+ *   what that norm needs only), and each group takes P problems per
+ *   iteration (P = 4, 2, 1 for RL <= 4, 8, >= 16: about 16 independent
+ *   loads a thread in flight even for 4 x 4 matrices).  Per chunk of G
+ *   columns and strip of RL rows every thread issues RL loads per problem
+ *   (the group reads whole columns: coalesced; offsets recomputed from an
+ *   opaque column step, not held in registers), then
  *     max        a running NaN-sticky max, then over the group;
- *     one        RL column partial sums per thread, reduced across the row
- *                lanes by a transposing butterfly (RL - 1 shuffles leave
- *                thread (i, c) with the sum of column c + C i of the chunk);
+ *     one        the strip's RL column parts per thread, reduced across the
+ *                row lanes by a transposing butterfly (RL - 1 shuffles,
+ *                indices constant: in registers) that leaves thread (i, c)
+ *                with the strip's sum of column c + C i of the chunk, added
+ *                up over the strips;
  *     inf        row sums per thread (strip loop outside the columns), then
  *                over the column lanes;
- *     Frobenius  as the CPU backend: the plain sum of squares, rescaled by
- *                the largest component (a second pass, run by a warp only
- *                when one of its groups needs it) only if that sum over- or
- *                underflows.
+ *     Frobenius  as the CPU backend: the plain sum of squares; only if that
+ *                over- or underflows (a rare path, taken by a warp when one
+ *                of its active problems needs it, a problem at a time) the
+ *                largest component, and the sum rescaled by it.
  *   NaN propagates to the result for every norm (LAPACK's lange).  Up to
  *   m * n = 65536 (a warp a matrix is enough there); larger shapes go to
  *   the generic kernel (a block a matrix).
@@ -66,119 +73,197 @@ __device__ __forceinline__ double comp_max(cuDoubleComplex a) { return fmax(fabs
 /* ------------------------------------------------------------------ lange */
 
 enum { LG_BS = 128 };
+enum { LG_MAX, LG_ONE, LG_INF, LG_FRO }; /* the norm, a template parameter */
 
+/* The transposing butterfly over the RL row lanes (H = RL/2, RL/4, ..., 1;
+   a template parameter so that every index folds to a constant and cs
+   stays in registers): before, thread i holds in cs[k] its part of column
+   k of the strip; after, cs[0] of thread i is the whole of column i. */
+template <int H, typename R, int RL> __device__ __forceinline__ void lg_bfly(R (&cs)[RL], int i)
+{
+    if constexpr (H >= 1) {
+        const bool up = (i & H) != 0;
+#pragma unroll
+        for (int q = 0; q < H; q++) {
+            const R send = up ? cs[q] : cs[q + H];
+            const R keep = up ? cs[q + H] : cs[q];
+            cs[q] = keep + bb_shfl_xor(send, H, 32);
+        }
+        lg_bfly<H / 2, R, RL>(cs, i);
+    }
+}
+
+/* v[p][k] := element (rs + i, c0 + c + C k) of problem p, zero outside
+   the matrix or where the problem is not read (RL independent loads per
+   problem, all issued before any is used) */
+template <typename T, int RL, int P>
+__device__ __forceinline__ void lg_load(T (&v)[P][RL], const T *const (&A)[P], const bool (&rd)[P], int rs, int i,
+                                        int c0, int c, int C, int m, int n, int64_t lda)
+{
+    const bool rok = rs + i < m;
+    /* offsets recomputed at each call (an opaque column step), not held
+       in registers across the loops */
+    const int64_t cst = bb_opaque((int64_t)C * lda), o0 = rs + i + (int64_t)(c0 + c) * lda;
+#pragma unroll
+    for (int k = 0; k < RL; k++) {
+        const bool in = rok && c0 + c + C * k < n;
+        const int64_t o = o0 + k * cst;
+#pragma unroll
+        for (int p = 0; p < P; p++) v[p][k] = (rd[p] && in) ? A[p][o] : bb_zero<T>();
+    }
+}
+
+/* The Frobenius norm of a problem whose plain sum of squares over- or
+   underflowed (rd: this thread's group has one; the whole warp calls it):
+   the largest component mx (no NaN in A here: its sum is not NaN), then,
+   unless mx is 0 or Inf (the norm), mx times the norm of A / mx (the CPU
+   backend's rule) */
 template <typename T, int RL>
-__global__ void __launch_bounds__(LG_BS) k_lange(const bb_dev_batch d, int m, int n, int64_t lda0, int norm, int C)
+__device__ __forceinline__ typename bb_real<T>::type lg_rescaled(const T *const (&A)[1], const bool (&rd)[1], int i, int c,
+                                                              int C, int G, int m, int n, int64_t lda)
+{
+    typedef typename bb_real<T>::type R;
+    R mx = 0;
+    for (int c0 = 0; c0 < n; c0 += G)
+        for (int rs = 0; rs < m; rs += RL) {
+            T v[1][RL];
+            lg_load<T, RL, 1>(v, A, rd, rs, i, c0, c, C, m, n, lda);
+#pragma unroll
+            for (int k = 0; k < RL; k++) mx = maxnan(mx, comp_max(v[0][k]));
+        }
+    for (int o = 1; o < G; o <<= 1) mx = maxnan(mx, bb_shfl_xor(mx, o, 32));
+    const bool scl[1] = {rd[0] && !(mx == 0 || isinf(mx))};
+    if (!__any_sync(0xffffffffu, scl[0])) return mx;
+    const R r = scl[0] ? R(1) / mx : R(0);
+    R t2 = 0;
+    for (int c0 = 0; c0 < n; c0 += G)
+        for (int rs = 0; rs < m; rs += RL) {
+            T v[1][RL];
+            lg_load<T, RL, 1>(v, A, scl, rs, i, c0, c, C, m, n, lda);
+#pragma unroll
+            for (int k = 0; k < RL; k++) t2 += sq_sum(bb_rmul(r, v[0][k]));
+        }
+    for (int o = 1; o < G; o <<= 1) t2 += bb_shfl_xor(t2, o, 32);
+    return scl[0] ? mx * sqrt(t2) : mx;
+}
+
+template <typename T, int RL, int NORM, int P>
+__global__ void __launch_bounds__(LG_BS) k_lange(const bb_dev_batch d, int m, int n, int64_t lda0, int C)
 {
     typedef typename bb_real<T>::type R;
     const int G = RL * C, PPB = LG_BS / G;
     const int lt = threadIdx.x % G, g = threadIdx.x / G;
     const int i = lt % RL, c = lt / RL;
-    const bool one = norm == BblasOneNorm, frob = norm == BblasFrobeniusNorm;
-    for (int64_t base = (int64_t)blockIdx.x * PPB; base < d.count; base += (int64_t)gridDim.x * PPB) {
+    for (int64_t base = (int64_t)blockIdx.x * (PPB * P); base < d.count; base += (int64_t)gridDim.x * (PPB * P)) {
         const int64_t lda = bb_opaque(lda0);
-        const bb_small_slot s = bb_small_take(d, base, g);
-        const T *A = s.active ? bb_dev_ptr<T>(d.opd[BB_A], s.pid) : NULL;
-        R acc = 0, amx = 0; /* the norm so far (Frobenius: sum of squares, largest component) */
-        if (norm == BblasInfNorm) {
+        /* problem p of the group: base + p PPB + g (for each p the block's
+           groups take consecutive problems) */
+        bool act[P];
+        const T *A[P];
+#pragma unroll
+        for (int p = 0; p < P; p++) {
+            const bb_small_slot s = bb_small_take(d, base + p * PPB, g);
+            act[p] = s.active;
+            /* the address does not wait for info (it is only used where active) */
+            A[p] = s.pid < d.count ? bb_dev_ptr<T>(d.opd[BB_A], s.pid) : NULL;
+        }
+        R acc[P]; /* the norm so far (Frobenius: the sum of squares) */
+#pragma unroll
+        for (int p = 0; p < P; p++) acc[p] = 0;
+        if (NORM == LG_INF) {
             for (int rs = 0; rs < m; rs += RL) {
-                const bool rok = s.active && rs + i < m;
-                const T *Ar = A + rs + i;
-                R rsum = 0;
+                R rsum[P];
+#pragma unroll
+                for (int p = 0; p < P; p++) rsum[p] = 0;
                 for (int c0 = 0; c0 < n; c0 += G) {
-                    T v[RL];
+                    T v[P][RL];
+                    lg_load<T, RL, P>(v, A, act, rs, i, c0, c, C, m, n, lda);
 #pragma unroll
-                    for (int k = 0; k < RL; k++) {
-                        const int col = c0 + c + C * k;
-                        v[k] = (rok && col < n) ? Ar[col * lda] : bb_zero<T>();
-                    }
+                    for (int p = 0; p < P; p++)
 #pragma unroll
-                    for (int k = 0; k < RL; k++) rsum += bb_abs(v[k]);
+                        for (int k = 0; k < RL; k++) rsum[p] += bb_abs(v[p][k]);
                 }
-                for (int o = RL; o < G; o <<= 1) rsum += bb_shfl_xor(rsum, o, 32);
-                if (rs + i < m) acc = maxnan(acc, rsum);
+#pragma unroll
+                for (int p = 0; p < P; p++) {
+                    for (int o = RL; o < G; o <<= 1) rsum[p] += bb_shfl_xor(rsum[p], o, 32);
+                    if (rs + i < m) acc[p] = maxnan(acc[p], rsum[p]);
+                }
             }
         } else {
             for (int c0 = 0; c0 < n; c0 += G) {
-                R cs[RL];
+                R csum[P]; /* one: the sum so far of column c0 + c + C i */
 #pragma unroll
-                for (int k = 0; k < RL; k++) cs[k] = 0;
+                for (int p = 0; p < P; p++) csum[p] = 0;
                 for (int rs = 0; rs < m; rs += RL) {
-                    const bool rok = s.active && rs + i < m;
-                    const T *Ar = A + rs + i;
-                    T v[RL];
+                    T v[P][RL];
+                    lg_load<T, RL, P>(v, A, act, rs, i, c0, c, C, m, n, lda);
 #pragma unroll
-                    for (int k = 0; k < RL; k++) {
-                        const int col = c0 + c + C * k;
-                        v[k] = (rok && col < n) ? Ar[col * lda] : bb_zero<T>();
-                    }
-                    if (frob) {
+                    for (int p = 0; p < P; p++) {
+                        if (NORM == LG_FRO) {
 #pragma unroll
-                        for (int k = 0; k < RL; k++) {
-                            acc += sq_sum(v[k]);
-                            amx = maxnan(amx, comp_max(v[k]));
+                            for (int k = 0; k < RL; k++) acc[p] += sq_sum(v[p][k]);
+                        } else if (NORM == LG_ONE) {
+                            R cs[RL];
+#pragma unroll
+                            for (int k = 0; k < RL; k++) cs[k] = bb_abs(v[p][k]);
+                            lg_bfly<RL / 2, R, RL>(cs, i); /* the strip's column c0 + c + C i */
+                            csum[p] += cs[0];
+                        } else {
+#pragma unroll
+                            for (int k = 0; k < RL; k++) acc[p] = maxnan(acc[p], bb_abs(v[p][k]));
                         }
-                    } else if (one) {
-#pragma unroll
-                        for (int k = 0; k < RL; k++) cs[k] += bb_abs(v[k]);
-                    } else {
-#pragma unroll
-                        for (int k = 0; k < RL; k++) acc = maxnan(acc, bb_abs(v[k]));
                     }
                 }
-                if (one) {
-                    /* transposing butterfly over the row lanes: thread i ends
-                       with the sum of column c0 + c + C*i */
+                if (NORM == LG_ONE) {
 #pragma unroll
-                    for (int h = RL / 2; h >= 1; h >>= 1) {
-                        const bool up = (i & h) != 0;
-#pragma unroll
-                        for (int q = 0; q < h; q++) {
-                            const R send = up ? cs[q] : cs[q + h];
-                            const R keep = up ? cs[q + h] : cs[q];
-                            cs[q] = keep + bb_shfl_xor(send, h, 32);
-                        }
-                    }
-                    if (c0 + c + C * i < n) acc = maxnan(acc, cs[0]);
+                    for (int p = 0; p < P; p++)
+                        if (c0 + c + C * i < n) acc[p] = maxnan(acc[p], csum[p]);
                 }
             }
         }
         /* over the group (aligned power-of-two lanes) */
-        R val;
-        if (frob) {
-            R mx = amx;
-            for (int o = 1; o < G; o <<= 1) {
-                acc += bb_shfl_xor(acc, o, 32);
-                mx = maxnan(mx, bb_shfl_xor(mx, o, 32));
-            }
-            /* the CPU backend's rule: rescale only when the sum over- or underflows */
-            bool again = false;
-            if (acc != acc) val = acc;
-            else if (acc >= lim<R>::safmin() / lim<R>::eps() && acc <= lim<R>::huge()) val = sqrt(acc);
-            else if (mx == 0 || isinf(mx)) val = mx;
-            else { again = true; val = 0; }
-            if (__any_sync(0xffffffffu, again)) { /* uniform over the warp */
-                const R r = again ? R(1) / mx : R(0);
-                R t2 = 0;
-                for (int c0 = 0; c0 < n; c0 += G)
-                    for (int rs = 0; rs < m; rs += RL) {
-                        const bool rok = again && s.active && rs + i < m;
-                        const T *Ar = A + rs + i;
+        R val[P];
+        if (NORM == LG_FRO) {
+            bool again[P], any = false;
 #pragma unroll
-                        for (int k = 0; k < RL; k++) {
-                            const int col = c0 + c + C * k;
-                            const T v = (rok && col < n) ? Ar[col * lda] : bb_zero<T>();
-                            t2 += sq_sum(bb_rmul(r, v));
+            for (int p = 0; p < P; p++) {
+                for (int o = 1; o < G; o <<= 1) acc[p] += bb_shfl_xor(acc[p], o, 32);
+                /* the CPU backend's rule: rescale only when the sum over- or underflows */
+                again[p] = false;
+                if (acc[p] != acc[p]) val[p] = acc[p];
+                else if (acc[p] >= lim<R>::safmin() / lim<R>::eps() && acc[p] <= lim<R>::huge()) val[p] = sqrt(acc[p]);
+                else { again[p] = act[p]; val[p] = 0; }
+                any = any || again[p];
+            }
+            if (__any_sync(0xffffffffu, any)) { /* uniform over the warp; rare: one problem at a time */
+#pragma unroll 1
+                for (int p = 0; p < P; p++) {
+                    const T *Ap[1] = {A[0]};
+                    bool ag[1] = {again[0]};
+#pragma unroll
+                    for (int q = 1; q < P; q++)
+                        if (q == p) {
+                            Ap[0] = A[q];
+                            ag[0] = again[q];
                         }
+                    if (__any_sync(0xffffffffu, ag[0])) {
+                        const R w = lg_rescaled<T, RL>(Ap, ag, i, c, C, G, m, n, lda);
+#pragma unroll
+                        for (int q = 0; q < P; q++)
+                            if (q == p && ag[0]) val[q] = w;
                     }
-                for (int o = 1; o < G; o <<= 1) t2 += bb_shfl_xor(t2, o, 32);
-                if (again) val = mx * sqrt(t2);
+                }
             }
         } else {
-            for (int o = 1; o < G; o <<= 1) acc = maxnan(acc, bb_shfl_xor(acc, o, 32));
-            val = acc;
+#pragma unroll
+            for (int p = 0; p < P; p++) {
+                for (int o = 1; o < G; o <<= 1) acc[p] = maxnan(acc[p], bb_shfl_xor(acc[p], o, 32));
+                val[p] = acc[p];
+            }
         }
-        if (s.active && lt == 0) *bb_dev_ptr<R>(d.opd[BB_Y], s.pid) = val;
+#pragma unroll
+        for (int p = 0; p < P; p++)
+            if (act[p] && lt == 0) *bb_dev_ptr<R>(d.opd[BB_Y], base + p * PPB + g) = val[p];
     }
 }
 
@@ -195,30 +280,44 @@ static inline int pow2_floor(int v)
     return p;
 }
 
-template <typename T, int RL>
+template <typename T, int RL, int NORM>
 cudaError_t run_lange(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q)
 {
+    /* problems per group and iteration: about 16 loads in flight a thread
+       where a row strip is short */
+    constexpr int P = RL >= 16 ? 1 : RL == 8 ? 2 : 4;
     /* column lanes: as many as fill the warp while there are columns to give them */
     int C = 1;
     if (p.n >= 2 * RL) {
         C = pow2_floor(p.n / RL);
         if (C > 32 / RL) C = 32 / RL;
     }
-    const int ppb = LG_BS / (RL * C);
-    k_lange<T, RL><<<bb_grid(d.count, ppb), LG_BS, 0, q->stream>>>(d, p.m, p.n, p.lda, p.norm, C);
+    const int ppb = LG_BS / (RL * C) * P;
+    k_lange<T, RL, NORM, P><<<bb_grid(d.count, ppb), LG_BS, 0, q->stream>>>(d, p.m, p.n, p.lda, C);
     return cudaGetLastError();
+}
+
+template <typename T, int RL>
+cudaError_t lange_norm(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q)
+{
+    switch (p.norm) {
+    case BblasOneNorm: return run_lange<T, RL, LG_ONE>(p, d, q);
+    case BblasInfNorm: return run_lange<T, RL, LG_INF>(p, d, q);
+    case BblasFrobeniusNorm: return run_lange<T, RL, LG_FRO>(p, d, q);
+    default: return run_lange<T, RL, LG_MAX>(p, d, q);
+    }
 }
 
 template <typename T>
 cudaError_t lange_T(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q)
 {
     switch (pow2_ceil(p.m < 32 ? p.m : 32)) {
-    case 1: return run_lange<T, 1>(p, d, q);
-    case 2: return run_lange<T, 2>(p, d, q);
-    case 4: return run_lange<T, 4>(p, d, q);
-    case 8: return run_lange<T, 8>(p, d, q);
-    case 16: return run_lange<T, 16>(p, d, q);
-    default: return run_lange<T, 32>(p, d, q);
+    case 1: return lange_norm<T, 1>(p, d, q);
+    case 2: return lange_norm<T, 2>(p, d, q);
+    case 4: return lange_norm<T, 4>(p, d, q);
+    case 8: return lange_norm<T, 8>(p, d, q);
+    case 16: return lange_norm<T, 16>(p, d, q);
+    default: return lange_norm<T, 32>(p, d, q);
     }
 }
 

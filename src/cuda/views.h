@@ -1,0 +1,83 @@
+/*
+ * Sub-matrix views, slices of a batch and the GEMM on them: the pieces the
+ * drivers above the register bound share (blocked.cu, recursive.cu).  A
+ * view of a strided operand is base + offset; of a pointer-array operand,
+ * an element offset added to every pointer (bb_dev_opd.off), so no pointer
+ * array is ever rebuilt for our own kernels.
+ */
+#pragma once
+#include <string.h>
+#include "cuda_internal.h"
+
+/* bytes of one element of the precision */
+static inline size_t bb_elem_size(bb_prec p) { return p == BB_P_S ? 4 : p == BB_P_Z ? 16 : 8; }
+
+/* Operand o at element offset off (es: element bytes). */
+static inline bb_dev_opd bb_view(const bb_dev_opd &o, int64_t off, size_t es)
+{
+    bb_dev_opd v = o;
+    if (o.ptr) v.off = o.off + off;
+    else v.base = o.base + (size_t)off * es;
+    return v;
+}
+
+/* Matrices packed in workspace, `stride` elements apart. */
+static inline bb_dev_opd bb_workspace_opd(void *w, int64_t stride)
+{
+    bb_dev_opd o;
+    memset(&o, 0, sizeof o);
+    o.base = (char *)w;
+    o.stride = stride;
+    return o;
+}
+
+static inline bb_problem bb_blank_problem(void)
+{
+    bb_problem p;
+    memset(&p, 0, sizeof p);
+    return p;
+}
+
+/* The problems [first, first + cnt) of d (es: element bytes; pivots are int). */
+static inline bb_dev_batch bb_slice(const bb_dev_batch &d, int64_t first, int64_t cnt, size_t es)
+{
+    bb_dev_batch s = d;
+    for (int o = 0; o < BB_NOPD; o++) {
+        bb_dev_opd &v = s.opd[o];
+        if (v.ptr) v.ptr += first;
+        else if (v.base) v.base += (size_t)(first * v.stride) * (o == BB_IPIV ? sizeof(int) : es);
+    }
+    if (s.info) s.info += first;
+    s.count = cnt;
+    return s;
+}
+
+/* C = alpha op(A) op(B) + beta C on views, through the launch policy (the
+   register gemm for small or thin shapes, cuBLAS above); nothing to do
+   when m, n or k is 0 or alpha is 0.  d.masked is kept: a driver whose
+   problems can fail on the way sets it. */
+static inline cudaError_t bb_gemm_views(bb_prec prec, batchblas_queue *q, const bb_dev_batch &d,
+                                        const bb_dev_opd &A, int ta, int64_t lda, const bb_dev_opd &B, int tb,
+                                        int64_t ldb, const bb_dev_opd &C, int64_t ldc, int m, int n, int k,
+                                        const double alpha[2], const double beta[2])
+{
+    if (m <= 0 || n <= 0 || k <= 0 || (alpha[0] == 0 && alpha[1] == 0)) return cudaSuccess;
+    bb_problem p = bb_blank_problem();
+    p.trans = ta;
+    p.transb = tb;
+    p.m = m;
+    p.n = n;
+    p.k = k;
+    p.lda = lda;
+    p.ldb = ldb;
+    p.ldc = ldc;
+    p.alpha[0] = alpha[0];
+    p.alpha[1] = alpha[1];
+    p.beta[0] = beta[0];
+    p.beta[1] = beta[1];
+    bb_dev_batch g = d;
+    g.opd[BB_A] = A;
+    g.opd[BB_B] = B;
+    g.opd[BB_C] = C;
+    return bb_cuda_launch(BB_OP_GEMM, prec, p, g, q);
+}
