@@ -529,8 +529,9 @@ static int gpu_rounding(void)
     return v;
 }
 
-static int near_equal(const unsigned char *x, const unsigned char *y, size_t bytes, int p)
+static int near_equal(const void *xv, const void *yv, size_t bytes, int p)
 {
+    const unsigned char *x = xv, *y = yv;
     if (!gpu_rounding() || memcmp(x, y, GUARD) || memcmp(x + GUARD + bytes, y + GUARD + bytes, GUARD)) return 0;
     const int single = p == 0 || p == 2; /* s, c */
     const size_t es = single ? sizeof(float) : sizeof(double);

@@ -995,6 +995,111 @@ done:
 }
 #undef LBAD
 
+#ifdef BB_TEST_CUDA
+/* The error handler and a failed launch (doc/reliability.md): a call whose
+   first launch fails reaches the handler once, with BblasInfoDevice, in
+   every info mode: report-none with host info, info == NULL, report-none
+   with device info (_dev calls), and report-none host data on the CUDA
+   backend (a BLAS routine: no LAPACK code to scan for).  Without the fault
+   the handler is not called: the report-none codes computed on the device
+   (dpotrf's problem 2 is not positive definite) are never seen on the
+   host.  The queue synchronises and the context is healthy afterwards. */
+static struct hseen {
+    int calls, code;
+    char routine[64];
+} hseen;
+
+static void count_handler(const char *routine, int code, void *user)
+{
+    (void)user;
+    hseen.calls++;
+    hseen.code = code;
+    snprintf(hseen.routine, sizeof hseen.routine, "%s", routine ? routine : "(null)");
+}
+
+enum { H_HOST, H_DEV_NONE, H_DEV_NULL, H_DEVINFO_NONE, H_NVARIANTS };
+static const char *const hvariant_name[H_NVARIANTS] = {
+    "host data on the cuda backend, report-none", "_dev, report-none, host info", "_dev, info == NULL",
+    "_dev, report-none, device info"};
+
+/* l_dev: a _dev case (strided dpotrf), l_host: a host-data BLAS case;
+   host: run the host-data variant (one visible device: no split into
+   shares).  Returns 0 if the GPU context was lost. */
+static int handler_check(lcase *l_dev, lcase *l_host, int host, batchblas_queue_t q, double *dbuf, int *dinfo)
+{
+    int alive = 1;
+    batchblas_set_error_handler(count_handler, NULL);
+    for (int v = 0; v < H_NVARIANTS && alive; v++) {
+        if (v == H_HOST && !host) continue;
+        lcase *l = v == H_HOST ? l_host : l_dev;
+        const char *routine = v == H_HOST ? "blas_dsyrk_batch_strided" : "lapack_dpotrf_batch_strided_dev";
+        const size_t bytes = (size_t)l->count * l->slab * sizeof(double);
+        double *h = malloc(bytes);
+        int hinfo[MAXC + 2];
+        if (!h) {
+            printf("test_faults: FAIL handler check: out of memory\n");
+            failures++;
+            break;
+        }
+        l->init(l, h);
+        batchblas_backend_t prev = batchblas_get_backend();
+        if (v == H_HOST && batchblas_set_backend(BatchblasBackendCUDA) != BblasSuccess) {
+            printf("test_faults: FAIL handler check: batchblas_set_backend(cuda)\n");
+            failures++;
+            free(h);
+            continue;
+        }
+        for (int fault = 0; fault < 2 && alive; fault++) {
+            memset(hinfo, SENT, sizeof hinfo);
+            hinfo[0] = BblasErrorsReportNone;
+            int *info = v == H_DEV_NULL ? NULL : v == H_DEVINFO_NONE ? dinfo : hinfo;
+            if (v != H_HOST && (cudaMemcpy(dbuf, h, bytes, cudaMemcpyHostToDevice) != cudaSuccess ||
+                                (v == H_DEVINFO_NONE &&
+                                 cudaMemcpy(dinfo, hinfo, sizeof hinfo, cudaMemcpyHostToDevice) != cudaSuccess))) {
+                printf("test_faults: FAIL handler check (%s): CUDA copy failed\n", hvariant_name[v]);
+                failures++;
+                alive = 0;
+                break;
+            }
+            memset(&hseen, 0, sizeof hseen);
+            watch(hvariant_name[v], "launch (handler check)", fault);
+            if (fault) bb_fault_arm_launch(1);
+            l->call(l, v == H_HOST ? h : dbuf, info, v == H_HOST ? NULL : q);
+            const int fired = bb_fault_disarm_launch(NULL);
+            const struct hseen got = hseen; /* before anything else can call the handler */
+            const int synced = v == H_HOST || batchblas_queue_sync(q) == BblasSuccess;
+            alarm(0);
+            int back[MAXC + 2];
+            memcpy(back, hinfo, sizeof back);
+            if (v == H_DEVINFO_NONE && cudaMemcpy(back, dinfo, sizeof back, cudaMemcpyDeviceToHost) != cudaSuccess)
+                back[0] = ~BblasErrorsReportNone;
+            alive = ctx_ok(1);
+            const char *bad = NULL;
+            if (!alive) bad = "the GPU context is broken after the call";
+            else if (!synced) bad = "the queue does not synchronise after the call";
+            else if (fault && !fired) bad = "no launch was made (the call did not run on the GPU)";
+            else if (got.calls != fault) bad = fault ? "the handler was not called exactly once" : "the handler was called";
+            else if (fault && got.code != BblasInfoDevice) bad = "the handler's code is not BblasInfoDevice";
+            else if (fault && strcmp(got.routine, routine)) bad = "the handler's routine name is wrong";
+            else if (info && (back[0] != BblasErrorsReportNone || back[1] != sent_int()))
+                bad = "info was written in report-none mode (or could not be read back)";
+            if (bad) {
+                printf("test_faults: FAIL handler check (%s), %s: %s (%d call(s), code %d, routine %s)\n",
+                       hvariant_name[v], fault ? "first launch failing" : "no fault", bad, got.calls, got.code,
+                       got.calls ? got.routine : "-");
+                failures++;
+            } else if (fault) {
+                printf("test_faults: handler check: %s: the failed launch reaches the handler: ok\n", hvariant_name[v]);
+            }
+        }
+        if (v == H_HOST) (void)batchblas_set_backend(prev);
+        free(h);
+    }
+    batchblas_set_error_handler(NULL, NULL);
+    return alive;
+}
+#endif
+
 /* The launch counter alone (no GPU needed): the k-th hit fires once, the
    allocation counter is independent. */
 static void counter_check(void)
@@ -1067,6 +1172,12 @@ static int launch_part(tcase *cs, int nc)
     }
     for (int w = W_DEV; w <= W_DEVINFO && alive; w++)
         for (int j = 0; j < nl && alive; j++) alive = run_lcase(&ls[j], w, 1, q, dbuf, dinfo);
+    if (alive) {
+        int nvis = 0;
+        (void)cudaGetDeviceCount(&nvis);
+        if (nvis != 1) printf("test_faults: handler check: %d visible devices, host-data variant skipped\n", nvis);
+        alive = handler_check(&ls[0], &ls[5], nvis == 1, q, dbuf, dinfo);
+    }
     if (!alive) printf("test_faults: FAIL the GPU context was lost: launch part stopped\n");
     /* the context still works: a copy through the device */
     if (alive) {

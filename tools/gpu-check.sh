@@ -9,49 +9,86 @@
 #   bench  batchblas-bench-gpu (GPU_BENCH_ARGS), alone on the GPU
 # GPU_PHASE=tests, bench or all (default: all = tests, then bench).
 # GPU_SANITIZE_ALL=i/N: instead, part i of the full compute-sanitizer sweep
-# (memcheck, racecheck, initcheck, synccheck over every suite, test_device,
-# the isolation and thread tests), see below.
+# (memcheck, racecheck, initcheck, synccheck over every Check case,
+# test_device, the isolation and thread tests), see below.
+#   sh tools/gpu-check.sh --sweep-units   prints the number of sweep units
+#   sh tools/gpu-check.sh --sweep-list    prints them, numbered
+# (both anywhere: no GPU, no .devcarry needed).
 # The logs end up packed in $O/logs.tgz (the device tool brings back few
 # files); the CSV and the summary stay beside it.
+
+# The sanitizer sweep's units, one a line, in order; each runs under each
+# tool of SWEEP_TOOLS (the tool is the outer loop, so unit u of tool t is
+# number (t - 1) * units + u).  suite:case is one Check case of the runner
+# (CK_RUN_SUITE, CK_RUN_CASE; the names are those of tcase_create in
+# tests/suite_<suite>.c, per precision); device is tests/test_device; iso:P:OP
+# a part of the isolation test (BB_ISO_QUICK=1, BB_ISO_PREC=P, BB_ISO_OP=OP:
+# tests/test_isolation.c); threads the thread test.
+SWEEP_TOOLS="memcheck racecheck initcheck synccheck"
+sweep_units() {
+    for p in s d c z; do echo "blas3:${p}blas3"; done
+    for p in s d c z; do
+        for c in potrf potrs posv trtri lauum potri poti chol_fail chol_empty chol_zero_null; do
+            echo "chol:$p$c"
+        done
+    done
+    for p in s d c z; do echo "lu:lu_$p"; done
+    for p in s d c z; do echo "norm:norm_$p"; done
+    for p in s d c z; do echo "errors:errors_args_$p"; echo "errors:errors_$p"; done
+    echo library:library
+    echo library:threads
+    echo device
+    for p in s d; do for op in potrf getrf gesv; do echo "iso:$p:$op"; done; done
+    echo threads
+}
+sweep_list() { # "number tool unit", one a line
+    for tool in $SWEEP_TOOLS; do sweep_units | sed "s/^/$tool /"; done | awk '{ print NR, $0 }'
+}
+case ${1:-} in
+--sweep-units) sweep_list | wc -l | tr -d ' '; exit 0 ;;
+--sweep-list) sweep_list; exit 0 ;;
+esac
+
 . "$(dirname "$0")/gpu-env.sh"
 nvidia-smi --query-gpu=name,memory.total,clocks.max.sm --format=csv > "$O/gpu.txt" 2>&1
 cat "$O/gpu.txt"
 run() { # name, timeout, command...: log in $O/name.log, one summary line in $O/name.sum
     n=$1; t=$2; shift 2
     start=$(date +%s)
-    timeout "$t" "$@" > "$O/$n.log" 2>&1
+    timeout "$t" "$@" < /dev/null > "$O/$n.log" 2>&1
     rc=$?
     echo "$n: rc=$rc ($(( $(date +%s) - start ))s) $(grep -E '^[0-9]+%: Checks|passed, [0-9]+ failed|GPU bench:|ERROR SUMMARY|^isolation:|^thread stress:|^fuzz_args:|^test_faults:' "$O/$n.log" | tail -1)" > "$O/$n.sum"
 }
 phase=${GPU_PHASE:-all}
 # GPU_SANITIZE_ALL=i/N: only the compute-sanitizer sweep, part i of N: the
-# units (tool x program) are memcheck, racecheck, initcheck and synccheck
-# over every Check suite on the CUDA backend, test_device, the isolation
-# test and the thread test; part i runs units i, i+N, i+2N, ... one after
-# another (the sanitizers slow the suites 5-50x; pick N so that a part fits
-# one 10-minute run: GPU_SANITIZE_ALL=1/12 ... 12/12, 40 units in all).
+# units of sweep_list (above: each tool x each unit of sweep_units; count
+# them with --sweep-units); part i runs units i, i+N, i+2N, ... one after
+# another (the sanitizers slow the suites 5-50x; a single unit is one Check
+# case, or one part of the isolation test, so GPU_SANITIZE_ALL=i/COUNT with
+# COUNT = --sweep-units runs exactly unit i, as tools/gpu-sweep.sh does).
 if [ -n "${GPU_SANITIZE_ALL:-}" ]; then
     part=${GPU_SANITIZE_ALL%/*}; parts=${GPU_SANITIZE_ALL#*/}
     T=${GPU_TEST_TIMEOUT:-580}
-    u=0
-    for tool in memcheck racecheck initcheck synccheck; do
-        for prog in suite:blas3 suite:chol suite:lu suite:norm suite:errors suite:library device isolation threads; do
-            u=$((u + 1))
-            [ $(( (u - 1) % parts + 1 )) = "$part" ] || continue
-            extra=""
-            [ $tool = initcheck ] && extra=""
-            case $prog in
-            suite:*) s=${prog#suite:}
-                BATCHBLAS_BACKEND=cuda CK_FORK=no CK_RUN_SUITE=$s OMP_NUM_THREADS=2 \
-                    run "${tool}_$s" "$T" compute-sanitizer --tool $tool $extra --error-exitcode 9 "$D/bin/runner" ;;
-            device) run "${tool}_device" "$T" compute-sanitizer --tool $tool $extra --error-exitcode 9 "$D/bin/test_device" ;;
-            isolation) BB_ISO_QUICK=1 BATCHBLAS_BACKEND=cuda OMP_NUM_THREADS=2 \
-                run "${tool}_isolation" "$T" compute-sanitizer --tool $tool $extra --error-exitcode 9 "$D/bin/test_isolation" ;;
-            threads) BB_STRESS_ROUNDS=2 BATCHBLAS_BACKEND=cuda OMP_NUM_THREADS=2 \
-                run "${tool}_threads" "$T" compute-sanitizer --tool $tool $extra --error-exitcode 9 "$D/bin/thread_stress" ;;
-            esac
-        done
-    done
+    sweep_list > "$O/sweep-units.txt"
+    while read -r u tool unit; do
+        [ $(( (u - 1) % parts + 1 )) = "$part" ] || continue
+        san="compute-sanitizer --tool $tool --error-exitcode 9"
+        case $unit in
+        device) run "${tool}_device" "$T" $san "$D/bin/test_device" ;;
+        threads) BB_STRESS_ROUNDS=2 BATCHBLAS_BACKEND=cuda OMP_NUM_THREADS=2 \
+            run "${tool}_threads" "$T" $san "$D/bin/thread_stress" ;;
+        iso:*) ip=${unit#iso:}; ip=${ip%%:*}; iop=${unit##*:}
+            BB_ISO_QUICK=1 BB_ISO_PREC=$ip BB_ISO_OP=$iop BATCHBLAS_BACKEND=cuda OMP_NUM_THREADS=2 \
+                run "${tool}_isolation_${ip}_$iop" "$T" $san "$D/bin/test_isolation" ;;
+        *:*) s=${unit%%:*}; c=${unit#*:}
+            BATCHBLAS_BACKEND=cuda CK_FORK=no CK_RUN_SUITE=$s CK_RUN_CASE=$c OMP_NUM_THREADS=2 \
+                run "${tool}_${s}_$c" "$T" $san "$D/bin/runner"
+            # a case name that is not in the runner runs nothing, and passes
+            grep -q 'Checks: 0,' "$O/${tool}_${s}_$c.log" &&
+                echo "${tool}_${s}_$c: FAIL no test ran (is $c a case of tests/suite_$s.c?)" > "$O/${tool}_${s}_$c.sum" ;;
+        esac
+    done < "$O/sweep-units.txt"
+    rm -f "$O/sweep-units.txt"
     phase=none
 fi
 if [ "$phase" = tests ] || [ "$phase" = all ]; then

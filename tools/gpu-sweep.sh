@@ -1,20 +1,36 @@
 #!/bin/sh
 # Runs on the GPU machine (after tools/devpack.sh, carry .devcarry): units
 # FIRST..LAST of the compute-sanitizer sweep of tools/gpu-check.sh
-# (GPU_SANITIZE_ALL, 36 units: memcheck 1-9, racecheck 10-18, initcheck
-# 19-27, synccheck 28-36; each unit one tool over one Check suite,
-# test_device, the isolation test or the thread test), all at once as
-# separate processes sharing the GPU; prints one summary line per unit and
-# packs the logs into $OUT/sweep-FIRST-LAST.tgz.
-#   sh tools/gpu-sweep.sh 1 18
-first=${1:-1}; last=${2:-36}
+# (GPU_SANITIZE_ALL), each unit one tool over one Check case (suite:case),
+# test_device, one part of the isolation test (precision x op) or the thread
+# test.  The unit table is sweep_units in tools/gpu-check.sh; the count and
+# the numbered list (tool outer: memcheck 1..U, racecheck U+1..2U,
+# initcheck, synccheck; U units per tool, 70 when this was written, 280 in
+# all) come from
+#   sh tools/gpu-check.sh --sweep-units
+#   sh tools/gpu-check.sh --sweep-list
+# The units run as separate processes sharing the GPU: all at once, or at
+# most GPU_SWEEP_JOBS at a time; prints one summary line per unit and packs
+# the logs into $OUT/sweep-FIRST-LAST.tgz.
+#   sh tools/gpu-sweep.sh 1 20
+#   GPU_SWEEP_JOBS=8 sh tools/gpu-sweep.sh 71 140    (racecheck)
 top=$(cd "$(dirname "$0")/.." && pwd)
+total=$(sh "$top/tools/gpu-check.sh" --sweep-units)
+first=${1:-1}; last=${2:-$total}
+[ "$last" -le "$total" ] || last=$total
+jobs=${GPU_SWEEP_JOBS:-0}
 out=${OUT:-$top/gpu-out}
 tmp=$(mktemp -d)
 i=$first
+n=0
 while [ "$i" -le "$last" ]; do
     mkdir -p "$tmp/u$i"
-    OUT="$tmp/u$i" GPU_SANITIZE_ALL=$i/36 GPU_TEST_TIMEOUT=${GPU_TEST_TIMEOUT:-540} sh "$top/tools/gpu-check.sh" > "$tmp/u$i/run.txt" 2>&1 &
+    OUT="$tmp/u$i" GPU_SANITIZE_ALL=$i/$total GPU_TEST_TIMEOUT=${GPU_TEST_TIMEOUT:-540} sh "$top/tools/gpu-check.sh" > "$tmp/u$i/run.txt" 2>&1 &
+    n=$((n + 1))
+    if [ "$jobs" -gt 0 ] && [ "$n" -ge "$jobs" ]; then
+        wait
+        n=0
+    fi
     i=$((i + 1))
 done
 wait

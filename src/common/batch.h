@@ -94,6 +94,12 @@ typedef struct bb_batch {
     int share_device;              /* host data, a share of a spread batch (spread.c):
                                       1 + the CUDA device to run it on; 0: the caller's
                                       current device */
+    int device_fail;               /* set by a device backend: 0, or the code
+                                      (BB_INFO_DEVICE, BB_INFO_NOMEM) of a device call or
+                                      allocation that failed for this call, as known on
+                                      the host when run returns (never by waiting for the
+                                      queue); front.c then reports it to the error handler
+                                      in every info mode */
 } bb_batch;
 
 /*

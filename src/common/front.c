@@ -15,6 +15,11 @@
  *     backend folds the codes into info on the queue, so the call never
  *     waits; codes known here instead (batch-level errors, a failed device
  *     path) are written with the store hook, in the order of the queue.
+ * The error handler gets the first code known on the host, in every info
+ * mode (report-none and info == NULL included): an argument error, or a
+ * device call or allocation of the backend that failed when it was made
+ * (b->device_fail).  The queue is never synchronised for it: a failure
+ * that shows only later, on the device, reaches the device codes alone.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -316,12 +321,17 @@ static void execute(bb_batch *b, host_copies *hc)
 
     /* fold; in report-none mode, or when the backend folded the codes into
        a device info, only for the error handler, and only where a code can
-       be nonzero (a device-data call's own codes stay on the device) */
+       be nonzero (a device-data call's own codes stay on the device): an
+       argument error, a LAPACK code of host data, or a device call or
+       allocation that failed on the host side (b->device_fail, set by the
+       device backend without waiting for the queue; a failure found later,
+       on the device, is only in the device's codes) */
     int first_code = 0;
     if (b->mode == BblasErrorsReportNone || b->info_folded) {
-        if (b->nbad > 0 || (!b->device_data && bb_op_info(b->op)->lapack))
+        if (b->nbad > 0 || b->device_fail || (!b->device_data && bb_op_info(b->op)->lapack))
             for (int64_t i = 0; i < b->count; i++)
                 if (b->pinfo[i]) { first_code = b->pinfo[i]; break; }
+        if (!first_code) first_code = b->device_fail;
     } else if (b->mode == BblasErrorsReportGroup) {
         int *gc = info_tail(b, b->ngroups);
         for (int64_t g = 0; g < b->ngroups && gc; g++) {

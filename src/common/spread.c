@@ -382,6 +382,9 @@ static void spread_run(bb_batch *b)
         if (sh[k].threaded) pthread_join(sh[k].th, NULL);
         else cu->run(&sh[k].part);
     }
+    /* a failed device call of any share reaches the error handler (front.c) */
+    for (int k = 0; k < n && !b->device_fail; k++)
+        if (bounds[k] < bounds[k + 1]) b->device_fail = sh[k].part.device_fail;
     for (int k = 0; k < n; k++) {
         free(sh[k].gsizes);
         free(sh[k].gstart);

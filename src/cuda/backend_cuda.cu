@@ -41,6 +41,11 @@
  * store hooks (info and parameter arrays in device memory) copy on a
  * private non-blocking stream per device, or on the queue.
  *
+ * A failure known on the host (a CUDA call, an allocation or a launch that
+ * returns an error) sets b->device_fail besides the problems' codes
+ * (fail_all), so that the front end calls the error handler in every info
+ * mode; nothing is synchronised for it.
+ *
  * Nothing here runs before the loader's probe (no constructors), nothing
  * prints unless BATCHBLAS_VERBOSE is set.
  */
@@ -729,9 +734,12 @@ static int64_t problem_ld(const bb_problem &p, int o, int r)
     return r; /* ipiv, x, y: contiguous */
 }
 
-/* Marks every not-skipped problem of the segments as failed with `code`. */
+/* Marks every not-skipped problem of the segments as failed with `code`,
+   and the batch as failed on the device (b->device_fail, for the front
+   end's error handler call). */
 static void fail_all(bb_batch *b, int code)
 {
+    if (!b->device_fail) b->device_fail = code;
     for (int64_t i = 0; i < b->count; i++)
         if (b->pinfo[i] == 0) b->pinfo[i] = code;
 }
@@ -1177,6 +1185,7 @@ out:
         ctx_release(ctx);
     }
     if (fail) {
+        if (!b->device_fail) b->device_fail = fail;
         /* every problem not yet scattered */
         if (done && chs && pcs) {
             for (int64_t j = 0; j < nch; j++) {

@@ -434,7 +434,7 @@ __global__ void k_transpose_sq(const bb_dev_batch d, int o, int n, int64_t ld, i
 /* The problems [first, first + cnt) of d. */
 bb_dev_batch slice(const ctx &c, const bb_dev_batch &d, int64_t first, int64_t cnt)
 {
-    return bb_slice(d, first, cnt, c.es);
+    return bb_slice(d, first, cnt, c.prec);
 }
 
 template <typename T>

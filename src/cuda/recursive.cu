@@ -631,7 +631,7 @@ cudaError_t getrs_rm_T(const rctx &c, const bb_problem &p, const bb_dev_batch &d
     cp.ldb = n;
     for (int64_t first = 0; first < d.count; first += chunk) {
         const int64_t cnt = d.count - first < chunk ? d.count - first : chunk;
-        const bb_dev_batch s = bb_slice(d, first, cnt, sizeof(T));
+        const bb_dev_batch s = bb_slice(d, first, cnt, c.prec);
         const unsigned g = bb_grid(cnt, 1);
         k_rm_copy<T><<<g, 256, 0, c.q->stream>>>(s, BB_A, n, n, p.lda, WA, 0);
         k_rm_copy<T><<<g, 256, 0, c.q->stream>>>(s, BB_B, n, nrhs, p.ldb, WB, 0);

@@ -38,14 +38,19 @@ static inline bb_problem bb_blank_problem(void)
     return p;
 }
 
-/* The problems [first, first + cnt) of d (es: element bytes; pivots are int). */
-static inline bb_dev_batch bb_slice(const bb_dev_batch &d, int64_t first, int64_t cnt, size_t es)
+/* The problems [first, first + cnt) of d: matrices of the precision's
+   elements, pivots int, the per-problem vectors X, Y real (half a complex
+   element). */
+static inline bb_dev_batch bb_slice(const bb_dev_batch &d, int64_t first, int64_t cnt, bb_prec prec)
 {
+    const size_t es = bb_elem_size(prec);
+    const size_t rs = prec == BB_P_C || prec == BB_P_Z ? es / 2 : es;
     bb_dev_batch s = d;
     for (int o = 0; o < BB_NOPD; o++) {
         bb_dev_opd &v = s.opd[o];
+        const size_t sz = o == BB_IPIV ? sizeof(int) : o == BB_X || o == BB_Y ? rs : es;
         if (v.ptr) v.ptr += first;
-        else if (v.base) v.base += (size_t)(first * v.stride) * (o == BB_IPIV ? sizeof(int) : es);
+        else if (v.base) v.base += (size_t)(first * v.stride) * sz;
     }
     if (s.info) s.info += first;
     s.count = cnt;
