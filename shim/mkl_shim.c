@@ -88,6 +88,56 @@ static bblas_enum_t shim_trans(const char *t)
     }
 }
 
+/* MKL's Fortran BLAS names take options as single characters. */
+static bblas_enum_t shim_side(const char *c)
+{
+    if (!c) return 0;
+    switch (*c) {
+    case 'L': case 'l': return BblasLeft;
+    case 'R': case 'r': return BblasRight;
+    default: return 0;
+    }
+}
+
+static bblas_enum_t shim_uplo(const char *c)
+{
+    if (!c) return 0;
+    switch (*c) {
+    case 'U': case 'u': return BblasUpper;
+    case 'L': case 'l': return BblasLower;
+    default: return 0;
+    }
+}
+
+static bblas_enum_t shim_diag(const char *c)
+{
+    if (!c) return 0;
+    switch (*c) {
+    case 'N': case 'n': return BblasNonUnit;
+    case 'U': case 'u': return BblasUnit;
+    default: return 0;
+    }
+}
+
+/* A Fortran character array (one character per group) as a native option
+   array.  Returns stack or a malloc'ed array (NULL if out of memory); a
+   negative or absent count gives an empty array that the native call
+   never reads past its own group_count check. */
+static bblas_enum_t *shim_opts(const char *c, MKL_INT count, bblas_enum_t (*conv)(const char *),
+                               bblas_enum_t *stack)
+{
+    if (count <= 0 || !c) return stack;
+    bblas_enum_t *o = count <= SHIM_STACK ? stack : malloc((size_t)count * sizeof(bblas_enum_t));
+    if (!o) return NULL;
+    for (MKL_INT i = 0; i < count; i++) o[i] = conv(c + i);
+    return o;
+}
+
+static void shim_opts_free(bblas_enum_t *o, const bblas_enum_t *stack)
+{
+    if (o != stack) free(o);
+}
+
 /* Native-position -> MKL-position maps of the LAPACK-style routines. */
 /* ?getrf_batch: native (group_count, group_sizes, layout, m, n, A, lda, ipiv, info) */
 static const signed char map_getrf_batch[] = {0, 6, 7, 0, 1, 2, 3, 4, 5, 8};

@@ -150,6 +150,131 @@ BATCHBLAS_API void LP(getri_oop_batch_strided)(const MKL_INT *n, const LT *a, co
                                                  *ldainv, *stride_ainv, *batch_size, ni_));
 }
 
+/* ---- MKL's Fortran names (lower case, trailing underscore, every argument
+   by reference; options as characters; column-major).  gfortran and ifx
+   append the hidden lengths of character arguments after the last one: the
+   adapters read one character each and ignore them. ----------------------- */
+
+BATCHBLAS_API void LP(gemm_batch_)(const char *transa_array, const char *transb_array,
+    const MKL_INT *m_array, const MKL_INT *n_array, const MKL_INT *k_array, const LT *alpha_array,
+    const LT **a_array, const MKL_INT *lda_array, const LT **b_array, const MKL_INT *ldb_array,
+    const LT *beta_array, LT **c_array, const MKL_INT *ldc_array, const MKL_INT *group_count,
+    const MKL_INT *group_size)
+{
+    bblas_enum_t sa[SHIM_STACK] = {0}, sb[SHIM_STACK] = {0};
+    bblas_enum_t *ta = shim_opts(transa_array, *group_count, shim_trans, sa);
+    bblas_enum_t *tb = shim_opts(transb_array, *group_count, shim_trans, sb);
+    NB(gemm_batch)(*group_count, group_size, BblasColMajor, ta, tb, m_array, n_array, k_array,
+                   (const NT *)alpha_array, IN_ARR(a_array), lda_array, IN_ARR(b_array),
+                   ldb_array, (const NT *)beta_array, OUT_ARR(c_array), ldc_array, NULL);
+    shim_opts_free(ta, sa);
+    shim_opts_free(tb, sb);
+}
+
+BATCHBLAS_API void LP(gemm_batch_strided_)(const char *transa, const char *transb,
+    const MKL_INT *m, const MKL_INT *n, const MKL_INT *k, const LT *alpha, const LT *a,
+    const MKL_INT *lda, const MKL_INT *stridea, const LT *b, const MKL_INT *ldb,
+    const MKL_INT *strideb, const LT *beta, LT *c, const MKL_INT *ldc, const MKL_INT *stridec,
+    const MKL_INT *batch_size)
+{
+    NB(gemm_batch_strided)(BblasColMajor, shim_trans(transa), shim_trans(transb), *m, *n, *k,
+                           *(const NT *)alpha, (const NT *)a, *lda, *stridea, (const NT *)b,
+                           *ldb, *strideb, *(const NT *)beta, (NT *)c, *ldc, *stridec,
+                           *batch_size, NULL);
+}
+
+BATCHBLAS_API void LP(trsm_batch_)(const char *side_array, const char *uplo_array,
+    const char *transa_array, const char *diag_array, const MKL_INT *m_array,
+    const MKL_INT *n_array, const LT *alpha_array, const LT **a_array, const MKL_INT *lda_array,
+    LT **b_array, const MKL_INT *ldb_array, const MKL_INT *group_count, const MKL_INT *group_size)
+{
+    bblas_enum_t ss[SHIM_STACK] = {0}, su[SHIM_STACK] = {0}, st[SHIM_STACK] = {0}, sd[SHIM_STACK] = {0};
+    bblas_enum_t *side = shim_opts(side_array, *group_count, shim_side, ss);
+    bblas_enum_t *uplo = shim_opts(uplo_array, *group_count, shim_uplo, su);
+    bblas_enum_t *ta = shim_opts(transa_array, *group_count, shim_trans, st);
+    bblas_enum_t *diag = shim_opts(diag_array, *group_count, shim_diag, sd);
+    NB(trsm_batch)(*group_count, group_size, BblasColMajor, side, uplo, ta, diag, m_array,
+                   n_array, (const NT *)alpha_array, IN_ARR(a_array), lda_array,
+                   OUT_ARR(b_array), ldb_array, NULL);
+    shim_opts_free(side, ss);
+    shim_opts_free(uplo, su);
+    shim_opts_free(ta, st);
+    shim_opts_free(diag, sd);
+}
+
+BATCHBLAS_API void LP(trsm_batch_strided_)(const char *side, const char *uplo, const char *transa,
+    const char *diag, const MKL_INT *m, const MKL_INT *n, const LT *alpha, const LT *a,
+    const MKL_INT *lda, const MKL_INT *stridea, LT *b, const MKL_INT *ldb, const MKL_INT *strideb,
+    const MKL_INT *batch_size)
+{
+    NB(trsm_batch_strided)(BblasColMajor, shim_side(side), shim_uplo(uplo), shim_trans(transa),
+                           shim_diag(diag), *m, *n, *(const NT *)alpha, (const NT *)a, *lda,
+                           *stridea, (NT *)b, *ldb, *strideb, *batch_size, NULL);
+}
+
+/* The LAPACK ones already have MKL's Fortran argument lists. */
+BATCHBLAS_API void LP(getrf_batch_)(const MKL_INT *m, const MKL_INT *n, LT **a, const MKL_INT *lda,
+    MKL_INT **ipiv, const MKL_INT *group_count, const MKL_INT *group_size, MKL_INT *info)
+{
+    LP(getrf_batch)(m, n, a, lda, ipiv, group_count, group_size, info);
+}
+
+BATCHBLAS_API void LP(getrf_batch_strided_)(const MKL_INT *m, const MKL_INT *n, LT *a,
+    const MKL_INT *lda, const MKL_INT *stride_a, MKL_INT *ipiv, const MKL_INT *stride_ipiv,
+    const MKL_INT *batch_size, MKL_INT *info)
+{
+    LP(getrf_batch_strided)(m, n, a, lda, stride_a, ipiv, stride_ipiv, batch_size, info);
+}
+
+BATCHBLAS_API void LP(getrs_batch_strided_)(const char *trans, const MKL_INT *n, const MKL_INT *nrhs,
+    const LT *a, const MKL_INT *lda, const MKL_INT *stride_a, const MKL_INT *ipiv,
+    const MKL_INT *stride_ipiv, LT *b, const MKL_INT *ldb, const MKL_INT *stride_b,
+    const MKL_INT *batch_size, MKL_INT *info)
+{
+    LP(getrs_batch_strided)(trans, n, nrhs, a, lda, stride_a, ipiv, stride_ipiv, b, ldb, stride_b,
+                            batch_size, info);
+}
+
+BATCHBLAS_API void LP(getri_oop_batch_)(const MKL_INT *n, const LT **a, const MKL_INT *lda,
+    const MKL_INT **ipiv, LT **ainv, const MKL_INT *ldainv, const MKL_INT *group_count,
+    const MKL_INT *group_size, MKL_INT *info)
+{
+    LP(getri_oop_batch)(n, a, lda, ipiv, ainv, ldainv, group_count, group_size, info);
+}
+
+BATCHBLAS_API void LP(getri_oop_batch_strided_)(const MKL_INT *n, const LT *a, const MKL_INT *lda,
+    const MKL_INT *stride_a, const MKL_INT *ipiv, const MKL_INT *stride_ipiv, LT *ainv,
+    const MKL_INT *ldainv, const MKL_INT *stride_ainv, const MKL_INT *batch_size, MKL_INT *info)
+{
+    LP(getri_oop_batch_strided)(n, a, lda, stride_a, ipiv, stride_ipiv, ainv, ldainv, stride_ainv,
+                                batch_size, info);
+}
+
+/* ---- cblas_[cz]gemm3m_batch[_strided]: MKL's 3M complex gemm; the same
+   product, computed by the complex gemm path. ------------------------------ */
+#if defined(SHIM_C) || defined(SHIM_Z)
+BATCHBLAS_API void CB(gemm3m_batch)(const CBLAS_LAYOUT Layout, const CBLAS_TRANSPOSE *transa_array,
+    const CBLAS_TRANSPOSE *transb_array, const MKL_INT *m_array, const MKL_INT *n_array,
+    const MKL_INT *k_array, const VT *alpha_array, const VT **a_array, const MKL_INT *lda_array,
+    const VT **b_array, const MKL_INT *ldb_array, const VT *beta_array, VT **c_array,
+    const MKL_INT *ldc_array, const MKL_INT group_count, const MKL_INT *group_size)
+{
+    CB(gemm_batch)(Layout, transa_array, transb_array, m_array, n_array, k_array, alpha_array,
+                   a_array, lda_array, b_array, ldb_array, beta_array, c_array, ldc_array,
+                   group_count, group_size);
+}
+
+BATCHBLAS_API void CB(gemm3m_batch_strided)(const CBLAS_LAYOUT Layout, const CBLAS_TRANSPOSE TransA,
+    const CBLAS_TRANSPOSE TransB, const MKL_INT M, const MKL_INT N, const MKL_INT K,
+    SCAL alpha, const VT *A, const MKL_INT lda, const MKL_INT stridea, const VT *B,
+    const MKL_INT ldb, const MKL_INT strideb, SCAL beta, VT *C, const MKL_INT ldc,
+    const MKL_INT stridec, const MKL_INT batch_size)
+{
+    CB(gemm_batch_strided)(Layout, TransA, TransB, M, N, K, alpha, A, lda, stridea, B, ldb,
+                           strideb, beta, C, ldc, stridec, batch_size);
+}
+#endif
+
 #undef NT
 #undef VT
 #undef LT

@@ -683,6 +683,67 @@ static void test_single(void)
           info[0], piv[0]);
 }
 
+/* cblas_[cz]gemm3m_batch[_strided]: the same results as the complex gemm
+   names (an alias of the complex gemm path), bit for bit */
+static void test_gemm3m(void)
+{
+    enum { M = 3, N = 2, K = 4, B = 2 };
+    double _Complex a[K * M * B], b[K * N * B], c1[M * N * B], c2[M * N * B];
+    float _Complex fa[K * M * B], fb[K * N * B], f1[M * N * B], f2[M * N * B];
+    for (int i = 0; i < K * M * B; i++) fa[i] = a[i] = rnd() + rnd() * I;
+    for (int i = 0; i < K * N * B; i++) fb[i] = b[i] = rnd() + rnd() * I;
+    for (int i = 0; i < M * N * B; i++) f1[i] = f2[i] = c1[i] = c2[i] = rnd() - rnd() * I;
+    double _Complex alpha = 0.5 - 1.5 * I, beta = 2.0 + 0.25 * I;
+    float _Complex falpha = alpha, fbeta = beta;
+    /* strided, A conjugate-transposed (K x M stored) */
+    cblas_zgemm3m_batch_strided(CblasColMajor, CblasConjTrans, CblasNoTrans, M, N, K, &alpha, a, K,
+                                K * M, b, K, K * N, &beta, c1, M, M * N, B);
+    cblas_zgemm_batch_strided(CblasColMajor, CblasConjTrans, CblasNoTrans, M, N, K, &alpha, a, K,
+                              K * M, b, K, K * N, &beta, c2, M, M * N, B);
+    check(!memcmp(c1, c2, sizeof c1), "cblas_zgemm3m_batch_strided differs from cblas_zgemm_batch_strided");
+    cblas_cgemm3m_batch_strided(CblasRowMajor, CblasNoTrans, CblasTrans, M, N, K, &falpha, fa, K,
+                                K * M, fb, K, K * N, &fbeta, f1, N, M * N, B);
+    cblas_cgemm_batch_strided(CblasRowMajor, CblasNoTrans, CblasTrans, M, N, K, &falpha, fa, K,
+                              K * M, fb, K, K * N, &fbeta, f2, N, M * N, B);
+    check(!memcmp(f1, f2, sizeof f1), "cblas_cgemm3m_batch_strided differs from cblas_cgemm_batch_strided");
+    /* group form: one group of B problems */
+    CBLAS_TRANSPOSE ta[1] = {CblasTrans}, tb[1] = {CblasNoTrans};
+    int m[1] = {M}, n[1] = {N}, k[1] = {K}, lda[1] = {K}, ldb[1] = {K}, ldc[1] = {M}, gs[1] = {B};
+    const void *ap[B], *bp[B];
+    void *cp1[B], *cp2[B], *fcp1[B], *fcp2[B];
+    const void *fap[B], *fbp[B];
+    for (int p = 0; p < B; p++) {
+        ap[p] = a + p * K * M;
+        bp[p] = b + p * K * N;
+        cp1[p] = c1 + p * M * N;
+        cp2[p] = c2 + p * M * N;
+        fap[p] = fa + p * K * M;
+        fbp[p] = fb + p * K * N;
+        fcp1[p] = f1 + p * M * N;
+        fcp2[p] = f2 + p * M * N;
+    }
+    cblas_zgemm3m_batch(CblasColMajor, ta, tb, m, n, k, &alpha, ap, lda, bp, ldb, &beta, cp1, ldc, 1, gs);
+    cblas_zgemm_batch(CblasColMajor, ta, tb, m, n, k, &alpha, ap, lda, bp, ldb, &beta, cp2, ldc, 1, gs);
+    check(!memcmp(c1, c2, sizeof c1), "cblas_zgemm3m_batch differs from cblas_zgemm_batch");
+    cblas_cgemm3m_batch(CblasColMajor, ta, tb, m, n, k, &falpha, fap, lda, fbp, ldb, &fbeta, fcp1, ldc,
+                        1, gs);
+    cblas_cgemm_batch(CblasColMajor, ta, tb, m, n, k, &falpha, fap, lda, fbp, ldb, &fbeta, fcp2, ldc,
+                      1, gs);
+    check(!memcmp(f1, f2, sizeof f1), "cblas_cgemm3m_batch differs from cblas_cgemm_batch");
+    /* and the product itself: C = alpha A^T B + beta C0 for problem 0 (z) */
+    double _Complex c0[M * N], ref;
+    for (int i = 0; i < M * N; i++) c0[i] = c1[i] = rnd() + rnd() * I;
+    cblas_zgemm3m_batch(CblasColMajor, ta, tb, m, n, k, &alpha, ap, lda, bp, ldb, &beta, cp1, ldc, 1, gs);
+    double err = 0;
+    for (int j = 0; j < N; j++)
+        for (int i = 0; i < M; i++) {
+            ref = beta * c0[i + j * M];
+            for (int l = 0; l < K; l++) ref += alpha * a[l + i * K] * b[l + j * K];
+            err = fmax(err, cabs(ref - c1[i + j * M]));
+        }
+    check(err < 1e-13, "cblas_zgemm3m_batch: wrong C (error %g)", err);
+}
+
 int main(void)
 {
     srand(12345);
@@ -699,6 +760,7 @@ int main(void)
     }
     test_cblas_errors();
     test_single();
+    test_gemm3m();
     printf("test_mkl_shim: %d passed, %d failed\n", npass, nfail);
     return nfail == 0 ? 0 : 1;
 }

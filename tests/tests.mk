@@ -39,6 +39,19 @@ TESTS += tests/test_mkl_shim
 tests_test_mkl_shim_SOURCES = tests/test_mkl_shim.c
 tests_test_mkl_shim_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/shim
 tests_test_mkl_shim_LDADD = libbatchblas_mkl.la libbatchblas.la -lm
+# MKL's Fortran names of the shim, called from Fortran (when configure found
+# a Fortran compiler).
+EXTRA_DIST += tests/test_mkl_fortran.f90
+if HAVE_FC
+check_PROGRAMS += tests/test_mkl_fortran
+TESTS += tests/test_mkl_fortran
+tests_test_mkl_fortran_SOURCES = tests/test_mkl_fortran.f90
+tests_test_mkl_fortran_LDADD = libbatchblas_mkl.la libbatchblas.la
+endif
+
+# tools/plot_bench.py on a small committed CSV (skips without matplotlib).
+EXTRA_DIST += tools/plot_bench.py tests/data/bench_small.csv tests/test_plot.sh
+TESTS += tests/test_plot.sh
 
 # Reliability (issue 10; doc/reliability.md): huge leading dimensions and the
 # info-mode rule (a Check program of its own), the isolation of broken
@@ -90,6 +103,10 @@ tests_test_plan_LDADD = libbatchblas.la -lm
 tests_test_spread_SOURCES = tests/test_spread.c
 tests_test_spread_LDFLAGS = -static
 tests_test_spread_LDADD = libbatchblas.la -lpthread -lm
+
+# The CMake package: a client project built against a staged install
+# (skips without cmake; cmake/cmake.mk writes the rest).
+TESTS += tests/cmake_check.sh
 
 # The examples (examples/examples.mk names them).
 check_PROGRAMS += $(EXAMPLE_PROGS)

@@ -5,7 +5,7 @@
 set -e
 PKGS="build-essential autoconf automake libtool pkg-config python3 \
 check libsubunit-dev libopenblas-dev liblapacke-dev libxsmm-dev \
-openmpi-bin libopenmpi-dev"
+openmpi-bin libopenmpi-dev cmake gfortran python3-matplotlib"
 missing=""
 for p in $PKGS; do
     dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Generates the public prototypes (include/batchblas_[sdcz].h), the wrappers
 that turn every public form into one bb_batch descriptor
-(src/common/api_[sdcz].c) and the API reference (doc/api.md) from the routine
+(src/common/api_[sdcz].c), the Fortran module (fortran/batchblas.f90) and the
+API reference (doc/api.md) from the routine
 table below.  `make check` runs `gen_api.py --check` so the committed output
 stays current.  Usage: tools/gen_api.py [--check] [top_srcdir]
 """
@@ -395,6 +396,40 @@ def gen_doc():
            "handler, verbose log, queues, the device set) are documented in",
            "`include/batchblas_types.h`.",
            "",
+           "**Fortran.** `fortran/batchblas.f90` (generated with this page) is",
+           "`module batchblas`: `bind(C)` interfaces for every routine, precision",
+           "and form below (the `_dev` forms included), the values of",
+           "`batchblas_types.h` (`BblasColMajor`, `BblasErrorsReportAll`, ...) as",
+           "`integer(c_int)` parameters, and the library-level calls.  When",
+           "configure finds a Fortran compiler (`--without-fortran` skips it) it is",
+           "compiled to `batchblas.mod` and installed into `$(includedir)`, which",
+           "`pkg-config --variable=fmoddir batchblas` prints:",
+           "`gfortran prog.f90 -I$(pkg-config --variable=fmoddir batchblas) $(pkg-config --libs batchblas)`",
+           "(`examples/posv_fortran.f90`).  The arguments map one to one:",
+           "",
+           "* `int` and the options: `integer(c_int), value`; 64-bit strides:",
+           "  `integer(c_int64_t), value`;",
+           "* `alpha`, `beta` of the fixed and strided forms: by value, of their type",
+           "  (`real(c_double)`, `complex(c_double_complex)`, ...; real for herk and",
+           "  the real beta of her2k); in the group and variable forms an array of",
+           "  that type, one per group or problem;",
+           "* matrices of the strided form, `ipiv`, the per-problem real vectors",
+           "  (`value`, `cond`, `anorm`, `rcond`) and `info`: assumed-size arrays of",
+           "  their type (`real(c_double) :: A(*)`, `integer(c_int) :: info(*)`), so",
+           "  a Fortran array passes directly (`info(1)` is C's `info[0]`);",
+           "* pointer arrays of the group, fixed and variable forms:",
+           "  `type(c_ptr) :: A(*)`, filled with `c_loc` of each matrix (which needs",
+           "  the `target` attribute);",
+           "* per-group or per-problem parameter arrays and `group_sizes`:",
+           "  `integer(c_int) :: x(*)`;",
+           "* `_dev` forms: every data operand (strided base pointers, pointer",
+           "  arrays, the real vectors) is `type(c_ptr), value` (device memory, e.g.",
+           "  from `cudaMalloc` through its own `bind(C)` interface), the queue too",
+           "  (`batchblas_queue_create(queue, device)` gives it); parameter arrays and",
+           "  `info` are host arrays as in the plain forms.",
+           "",
+           "Fortran arrays are column-major: pass `BblasColMajor`.",
+           "",
            "**Devices of the host-data calls.**",
            "`int batchblas_set_devices(int count, const int *ids)` names the CUDA",
            "devices over which a plain (host-data) call that goes to the GPU is split:",
@@ -469,8 +504,217 @@ def gen_doc():
     return "\n".join(out)
 
 
+# ---------------------------------------------------------------------------
+# The Fortran module (fortran/batchblas.f90): bind(C) interfaces for every
+# routine and form, and the enum values of batchblas_types.h as named
+# integer(c_int) parameters.
+# ---------------------------------------------------------------------------
+F_TYPES = {"float": "real(c_float)", "double": "real(c_double)",
+           "bblas_complex32_t": "complex(c_float_complex)",
+           "bblas_complex64_t": "complex(c_double_complex)"}
+
+
+def enum_values(top):
+    """(name, value) of every enumerator in include/batchblas_types.h."""
+    import re
+    text = open(os.path.join(top, "include", "batchblas_types.h")).read()
+    out = []
+    for body_ in re.findall(r"enum\s*\{(.*?)\}", text, re.S):
+        body_ = re.sub(r"/\*.*?\*/", "", body_, flags=re.S)
+        for name, val in re.findall(r"\b([A-Za-z]\w*)\s*=\s*(-?\d+)", body_):
+            out.append((name, int(val)))
+    return out
+
+
+def f_decls(r, p, form):
+    """(dummy name, declaration) of every argument of one form, in order.
+    Host forms: matrices of the strided form, pivots, the per-problem real
+    vectors and info as assumed-size arrays of their type; pointer arrays as
+    type(c_ptr) arrays.  _dev forms: every data operand (base pointers and
+    pointer arrays, which may be in device memory) as type(c_ptr), value;
+    parameter arrays and info as host arrays, as in the host forms."""
+    dev = form.endswith("_dev")
+    T, R = F_TYPES[p[2]], F_TYPES[p[3]]
+    out = []
+    for (ct, n, slot, what) in params(r, p, form):
+        const = ct.startswith("const") or "const *const" in ct
+        intent = "intent(in)" if const else "intent(inout)"
+        if what in ("count", "layout"):
+            d = "integer(c_int), value"
+        elif what == "gsizes":
+            d, n = "integer(c_int), intent(in)", n + "(*)"
+        elif what == "par":
+            if ct.endswith("*"):
+                d, n = "integer(c_int), intent(in)", n + "(*)"
+            else:
+                d = "integer(c_int), value"
+        elif what == "scal":
+            ft = T if ct.replace("const ", "").rstrip(" *") == p[2] else R
+            if ct.endswith("*"):
+                d, n = ft + ", intent(in)", n + "(*)"
+            else:
+                d = ft + ", value"
+        elif what == "stride":
+            d = "integer(c_int64_t), value"
+        elif what in ("base", "vec", "arr") and dev:
+            d = "type(c_ptr), value"
+        elif what == "arr":
+            d, n = "type(c_ptr), intent(in)", n + "(*)"
+        elif what in ("base", "vec"):
+            if slot.endswith("BB_IPIV"):
+                ft = "integer(c_int)"
+            elif what == "vec":
+                ft = R
+            else:
+                ft = T
+            d, n = ft + ", " + intent, n + "(*)"
+        elif what == "info":
+            d, n = "integer(c_int), intent(inout)", n + "(*)"
+        elif what == "queue":
+            d = "type(c_ptr), value"
+        else:
+            raise ValueError(what)
+        out.append((n.split("(")[0], "%s :: %s" % (d, n)))
+    return out
+
+
+def f_wrap(head, names, tail, indent="    ", width=96):
+    """head(name, name, ...)tail, continued with & after commas."""
+    lines, line = [], head + "("
+    for i, n in enumerate(names):
+        piece = n + (", " if i < len(names) - 1 else ")" + tail)
+        if len(line) + len(piece) > width and line.strip():
+            lines.append(line.rstrip() + " &")
+            line = indent + "    " + piece
+        else:
+            line += piece
+    lines.append(line.rstrip())
+    return "\n".join(lines)
+
+
+F_TOP = """! BatchBLAS Fortran interface: module batchblas.
+! GENERATED by tools/gen_api.py from its routine table: do not edit.
+!
+! bind(C) interfaces for every routine in precisions s, d, c, z and every
+! form (_batch, _batchf, _batchv, _batch_strided and their _dev variants), the
+! option values and codes of include/batchblas_types.h as integer(c_int)
+! parameters, and the library-level calls.  Arguments as in C: int as
+! integer(c_int) and 64-bit strides as integer(c_int64_t), by value; alpha and
+! beta by value of their type in the fixed and strided forms, as arrays in the
+! group and variable forms; matrices of the strided form, pivots, per-problem
+! real vectors and info as assumed-size arrays (a Fortran array passes
+! directly); pointer arrays as type(c_ptr) arrays (c_loc of each matrix).
+! In the _dev forms every data operand (base pointers, pointer arrays) is a
+! type(c_ptr) passed by value (device memory); parameter arrays and info are
+! host arrays.  Fortran arrays are column-major: pass BblasColMajor.
+!
+! Build: gfortran prog.f90 -I$(pkg-config --variable=fmoddir batchblas) \\
+!            $(pkg-config --libs batchblas)
+module batchblas
+  use iso_c_binding
+  implicit none
+"""
+
+F_LIB = """
+    ! ---- library-level calls (include/batchblas_types.h)
+    function batchblas_version() bind(C, name="batchblas_version")
+      import
+      type(c_ptr) :: batchblas_version
+    end function batchblas_version
+
+    function batchblas_strerror(code) bind(C, name="batchblas_strerror")
+      import
+      integer(c_int), value :: code
+      type(c_ptr) :: batchblas_strerror
+    end function batchblas_strerror
+
+    function batchblas_set_backend(backend) bind(C, name="batchblas_set_backend")
+      import
+      integer(c_int), value :: backend
+      integer(c_int) :: batchblas_set_backend
+    end function batchblas_set_backend
+
+    function batchblas_get_backend() bind(C, name="batchblas_get_backend")
+      import
+      integer(c_int) :: batchblas_get_backend
+    end function batchblas_get_backend
+
+    function batchblas_backend_available(backend) bind(C, name="batchblas_backend_available")
+      import
+      integer(c_int), value :: backend
+      integer(c_int) :: batchblas_backend_available
+    end function batchblas_backend_available
+
+    function batchblas_set_devices(count, ids) bind(C, name="batchblas_set_devices")
+      import
+      integer(c_int), value :: count
+      integer(c_int), intent(in) :: ids(*)
+      integer(c_int) :: batchblas_set_devices
+    end function batchblas_set_devices
+
+    function batchblas_get_devices(max, ids) bind(C, name="batchblas_get_devices")
+      import
+      integer(c_int), value :: max
+      integer(c_int), intent(inout) :: ids(*)
+      integer(c_int) :: batchblas_get_devices
+    end function batchblas_get_devices
+
+    subroutine batchblas_set_verbose(level) bind(C, name="batchblas_set_verbose")
+      import
+      integer(c_int), value :: level
+    end subroutine batchblas_set_verbose
+
+    function batchblas_queue_create(queue, device) bind(C, name="batchblas_queue_create")
+      import
+      type(c_ptr), intent(out) :: queue
+      integer(c_int), value :: device
+      integer(c_int) :: batchblas_queue_create
+    end function batchblas_queue_create
+
+    function batchblas_queue_sync(queue) bind(C, name="batchblas_queue_sync")
+      import
+      type(c_ptr), value :: queue
+      integer(c_int) :: batchblas_queue_sync
+    end function batchblas_queue_sync
+
+    function batchblas_queue_destroy(queue) bind(C, name="batchblas_queue_destroy")
+      import
+      type(c_ptr), value :: queue
+      integer(c_int) :: batchblas_queue_destroy
+    end function batchblas_queue_destroy
+"""
+
+
+def gen_fortran(top):
+    out = [F_TOP]
+    out.append("  ! ---- values of include/batchblas_types.h")
+    for name, val in enum_values(top):
+        out.append("  integer(c_int), parameter :: %s = %d" % (name, val))
+    out.append("")
+    out.append("  interface")
+    out.append(F_LIB.rstrip("\n"))
+    for p in PRECS:
+        for r in routines_for(p):
+            out.append("")
+            out.append("    ! ---- %s%s: %s" % (p[0], r[0], r[4][:80]))
+            for form, _ in ALL_FORMS:
+                fn = fname(r, p, form)
+                decls = f_decls(r, p, form)
+                out.append(f_wrap("    subroutine " + fn, [n for n, _ in decls],
+                                  ' bind(C, name="%s")' % fn))
+                out.append("      import")
+                for _n, d in decls:
+                    out.append("      " + d)
+                out.append("    end subroutine " + fn)
+    out.append("  end interface")
+    out.append("end module batchblas")
+    out.append("")
+    return "\n".join(out)
+
+
 def outputs(top):
     files = {}
+    files[os.path.join(top, "fortran", "batchblas.f90")] = gen_fortran(top)
     for p in PRECS:
         files[os.path.join(top, "include", "batchblas_%s.h" % p[0])] = gen_header(p)
         files[os.path.join(top, "src", "common", "api_%s.c" % p[0])] = gen_source(p)
@@ -489,6 +733,7 @@ def main():
             if check:
                 stale.append(path)
             else:
+                os.makedirs(os.path.dirname(path), exist_ok=True)
                 with open(path, "w") as f:
                     f.write(text)
     if stale:
