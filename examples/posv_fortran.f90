@@ -45,5 +45,6 @@ program posv_fortran
   end do
   print '(a, i0, a, i0, a, es10.3)', 'posv_fortran: ', count, ' systems of order ', n, &
        ', max scaled residual ', worst
+  deallocate(A, B, info, A0, B0, R)     ! the main program's arrays are not freed at the end
   if (.not. (worst < 30)) stop 1
 end program posv_fortran
