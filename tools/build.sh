@@ -7,7 +7,12 @@ cd "$top"
 [ -x configure ] || autoreconf -fi >/dev/null
 mkdir -p build
 cd build
-if [ ! -f Makefile ] || [ $# -gt 0 ]; then
+if [ ! -f Makefile ]; then
     ../configure -q "$@"
+elif [ $# -gt 0 ]; then
+    # a new configuration of an existing build: the libtool libraries carry
+    # the old libdir (make install would refuse them), so build afresh
+    ../configure -q "$@"
+    make clean >/dev/null
 fi
 make -j"$(nproc)"
