@@ -148,7 +148,7 @@ struct opts {
     std::vector<int> sizes;
     std::vector<char> precs;
     int reps = 7;
-    bool quick = false, vendor = true, extras = false, list = false;
+    bool quick = false, vendor = true, extras = false, list = false, link = false;
     long long batch = 0;
     const char *csv = NULL;
 };
@@ -169,7 +169,9 @@ static void usage(void)
 {
     printf("usage: batchblas-bench-gpu [--routines gemm,trsm,potrf,...] [--list]\n"
            "       [--sizes 4,8,16,32,64,128,256] [--precs d,s,c,z] [--reps N] [--batch N]\n"
-           "       [--csv FILE] [--quick] [--no-vendor] [--extras]\n");
+           "       [--csv FILE] [--quick] [--no-vendor] [--extras] [--link]\n"
+           "  --link: only the host link: pinned copies host to device, device to host\n"
+           "          and both at once (the rates the host-data path is measured against)\n");
 }
 
 static opts parse(int argc, char **argv)
@@ -183,6 +185,7 @@ static opts parse(int argc, char **argv)
         if (a == "--quick") o.quick = true;
         else if (a == "--no-vendor") o.vendor = false;
         else if (a == "--extras") o.extras = true;
+        else if (a == "--link") o.link = true;
         else if (a == "--list") o.list = true;
         else if (a == "--help" || a == "-h") { usage(); exit(0); }
         else if (!v) { usage(); exit(1); }
@@ -1169,6 +1172,53 @@ template <typename T> static void bench_prec(ctx &c, size_t ridx, int n)
 
 
 /* ------------------------------------------------------------------------ */
+/* --link: the pinned copy rates of the host link                           */
+/* ------------------------------------------------------------------------ */
+
+/* 1 GiB each way from and to pinned host memory, the median of 5: H2D
+   alone, D2H alone, and both at once on two streams (bytes of both
+   directions over the time).  The host-data path of batchblas-bench is
+   measured against the last figure (doc/performance.md, host data). */
+static int link_probe(void)
+{
+    const size_t bytes = (size_t)1 << 30;
+    void *h1, *h2, *d1, *d2;
+    cudaStream_t s1, s2;
+    CK(cudaMallocHost(&h1, bytes));
+    CK(cudaMallocHost(&h2, bytes));
+    CK(cudaMalloc(&d1, bytes));
+    CK(cudaMalloc(&d2, bytes));
+    CK(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking));
+    CK(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking));
+    memset(h1, 1, bytes);
+    memset(h2, 2, bytes);
+    double rate[3];
+    for (int mode = 0; mode < 3; mode++) {
+        std::vector<double> ts;
+        for (int r = 0; r < 5; r++) {
+            CK(cudaDeviceSynchronize());
+            const double t = tu_now();
+            if (mode != 1) CK(cudaMemcpyAsync(d1, h1, bytes, cudaMemcpyHostToDevice, s1));
+            if (mode != 0) CK(cudaMemcpyAsync(h2, d2, bytes, cudaMemcpyDeviceToHost, s2));
+            CK(cudaStreamSynchronize(s1));
+            CK(cudaStreamSynchronize(s2));
+            ts.push_back(tu_now() - t);
+        }
+        std::sort(ts.begin(), ts.end());
+        rate[mode] = (mode == 2 ? 2.0 : 1.0) * bytes / ts[ts.size() / 2] / 1e9;
+    }
+    printf("link: pinned copies of 1 GiB: host to device %.1f GB/s, device to host %.1f GB/s, both at once %.1f GB/s\n",
+           rate[0], rate[1], rate[2]);
+    cudaStreamDestroy(s1);
+    cudaStreamDestroy(s2);
+    cudaFree(d1);
+    cudaFree(d2);
+    cudaFreeHost(h1);
+    cudaFreeHost(h2);
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
 /* extras: host data over PCIe, variable sizes (public API only)            */
 /* ------------------------------------------------------------------------ */
 
@@ -1322,6 +1372,7 @@ int main(int argc, char **argv)
         return 77;
     }
     CK(cudaSetDevice(0));
+    if (c.o.link) return link_probe();
 #ifdef BB_BENCH_DIRECT
     memset(&g_direct_q, 0, sizeof g_direct_q);
     CK(cudaStreamCreate(&g_direct_q.stream));

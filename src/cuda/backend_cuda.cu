@@ -21,8 +21,21 @@
  *   wait for slot (chunk j-2) -> scatter j-2 -> gather j into pinned memory
  *   -> H2D -> one launch per piece -> D2H (all on the slot's stream)
  * so the host gathers/scatters one chunk while the device copies and
- * computes the other.  In a chunk each operand is compact (ld = rows of the
- * stored view; row-major LU data stays row-major, ld = its columns), laid out
+ * computes the other.  The gather and the scatter of a chunk are cut into
+ * units of whole problems (contiguous byte ranges where the operand is
+ * compact and strided) that a team of host threads claims one at a time:
+ * the calling thread plus helpers from a process-wide pool (stage_copy.cu),
+ * BATCHBLAS_CUDA_STAGE_THREADS in all (default min(16, cores)); pipelines
+ * running at once (the shares of a spread batch, concurrent callers) divide
+ * max(that, cores) threads between them, at least 1 each.  A thread
+ * writes only its units' problems (buffer regions, user operands, pinfo
+ * entries), so the result is the same bits as one thread's.  (The user's
+ * memory is not registered with cudaHostRegister instead: pinning pages
+ * costs about as much per byte as copying them, would be paid on every call
+ * unless registrations were cached on memory the library does not own, and
+ * only compact strided operands could be copied from it directly.)  In a
+ * chunk each operand is compact (ld = rows of the stored view; row-major LU
+ * data stays row-major, ld = its columns), laid out
  * [read-only operands][info][read-write operands][write-only operands] so
  * that H2D and D2H are one copy each.  Skipped problems (pinfo != 0) are not
  * gathered, keep their nonzero info on the device (kernels skip them) and are
@@ -57,6 +70,7 @@
 #include <algorithm>
 #include <vector>
 #include "cuda_internal.h"
+#include "stage_copy.h"
 
 /* ------------------------------------------------------------------------- */
 /* Configuration and log                                                      */
@@ -70,10 +84,29 @@ static const size_t BB_STAGE_MIN_CHUNK = (size_t)4 << 20;
 static const int BB_CTX_MAX = 4;
 /* Alignment of every region in the staging and scratch buffers. */
 static const size_t BB_ALIGN = 128;
+/* Host threads that copy one pipeline's chunks into and out of the pinned
+   buffers, the calling thread included: min(this, cores) by default.  One
+   core copies pageable memory at 5-10 GB/s; the link moves 50+ GB/s each
+   way and the host must gather and scatter at once.  Measured on the H100
+   machine (16 cores, dpotrf/dtrsm/dsyrk/dgesv n = 16..256, ~1 GB of counted
+   bytes, doc/performance.md "Host data"): 1 thread 170-200 ms, 2: 95-110,
+   4: 58-70, 8: 40-46, 16: 32-41; host memory bandwidth bounds it beyond.
+   The calling thread waits for the call anyway, so the cores are the
+   caller's to use.  BATCHBLAS_CUDA_STAGE_THREADS overrides it (1: every
+   copy on the calling thread, as before the pool). */
+static const int BB_STAGE_THREADS_DEFAULT = 16;
+static const int BB_STAGE_THREADS_LIMIT = 256;
+/* A unit of copy work (claimed by one thread at a time): whole problems of
+   at least this many bytes, and about this many units per thread in a
+   chunk, so that the threads finish together. */
+static const size_t BB_STAGE_UNIT_MIN = (size_t)256 << 10;
+static const size_t BB_STAGE_UNITS_PER_THREAD = 8;
 
 static pthread_once_t cfg_once = PTHREAD_ONCE_INIT;
 static int cfg_verbose = 0;
 static size_t cfg_stage_bytes = BB_STAGE_BYTES_DEFAULT;
+static int cfg_stage_threads = 1;  /* per pipeline */
+static int cfg_stage_budget = 1;   /* over the pipelines running at once */
 
 static void read_cfg(void)
 {
@@ -85,6 +118,15 @@ static void read_cfg(void)
         long long x = atoll(s);
         if (x >= 4096) cfg_stage_bytes = (size_t)x;
     }
+    /* BATCHBLAS_CUDA_STAGE_THREADS: copy threads per pipeline (tuning) */
+    const int cores = bb_stage_host_cores();
+    cfg_stage_threads = cores < BB_STAGE_THREADS_DEFAULT ? cores : BB_STAGE_THREADS_DEFAULT;
+    const char *t = getenv("BATCHBLAS_CUDA_STAGE_THREADS");
+    if (t && *t) {
+        long x = atol(t);
+        if (x >= 1) cfg_stage_threads = x < BB_STAGE_THREADS_LIMIT ? (int)x : BB_STAGE_THREADS_LIMIT;
+    }
+    cfg_stage_budget = cfg_stage_threads > cores ? cfg_stage_threads : cores;
 }
 
 /* The plugin cannot reach libbatchblas's internal bb_log (hidden symbol in
@@ -922,24 +964,26 @@ static void problem_of(const bb_batch *b, const segment &s, int64_t i, bb_proble
     bb_problem_data(b, i, p);
 }
 
-static void gather_piece(const bb_batch *b, const segment &s, const int64_t *idx,
-                         const seg_plan &sp, const piece &pc, char *buf)
+/* Gathers the problems at positions [t0, t1) of a piece (relative to
+   pc.p0) into the pinned buffer: their info entries and every operand read
+   by the device. */
+static void gather_range(const bb_batch *b, const segment &s, const int64_t *idx, const seg_plan &sp,
+                         const piece &pc, int64_t t0, int64_t t1, char *buf)
 {
-    int64_t n = pc.p1 - pc.p0;
     int *info = (int *)(buf + pc.off_info);
     int fast[BB_NOPD];
     for (int o = 0; o < BB_NOPD; o++) {
         fast[o] = 0;
         if (!sp.used[o] || sp.cat[o] == CAT_WO || sp.elems[o] == 0) continue;
         if (!idx && contiguous_operand(b, sp, s.gp, o)) {
-            int64_t i0 = s.first + pc.p0;
-            size_t bytes = (size_t)n * (size_t)sp.elems[o] * sp.es[o];
-            const char *src = b->opd[sp.orig[o]].base + (size_t)i0 * (size_t)sp.elems[o] * sp.es[o];
-            memcpy(buf + pc.off[o], src, bytes);
+            size_t per = (size_t)sp.elems[o] * sp.es[o];
+            int64_t i0 = s.first + pc.p0 + t0;
+            const char *src = b->opd[sp.orig[o]].base + (size_t)i0 * per;
+            memcpy(buf + pc.off[o] + (size_t)t0 * per, src, (size_t)(t1 - t0) * per);
             fast[o] = 1;
         }
     }
-    for (int64_t t = 0; t < n; t++) {
+    for (int64_t t = t0; t < t1; t++) {
         int64_t i = seg_problem(s, idx, pc.p0 + t);
         info[t] = b->pinfo[i];
         if (b->pinfo[i]) continue; /* skipped: not read, not written */
@@ -954,29 +998,30 @@ static void gather_piece(const bb_batch *b, const segment &s, const int64_t *idx
     }
 }
 
-static void scatter_piece(bb_batch *b, const segment &s, const int64_t *idx, const seg_plan &sp,
-                          const piece &pc, const char *buf)
+/* Scatters the problems at positions [t0, t1) of a piece back to the
+   user's operands and codes; only problems computed are written. */
+static void scatter_range(bb_batch *b, const segment &s, const int64_t *idx, const seg_plan &sp,
+                          const piece &pc, int64_t t0, int64_t t1, const char *buf)
 {
-    int64_t n = pc.p1 - pc.p0;
     const int *info = (const int *)(buf + pc.off_info);
-    /* all problems computed and none reports a device-side failure: the
-       contiguous operands go back in one copy */
+    /* all problems of the range computed and none reports a device-side
+       failure: the contiguous operands go back in one copy */
     int all = 1;
-    for (int64_t t = 0; t < n && all; t++)
+    for (int64_t t = t0; t < t1 && all; t++)
         all = b->pinfo[seg_problem(s, idx, pc.p0 + t)] == 0 && info[t] >= 0;
     int fast[BB_NOPD];
     for (int o = 0; o < BB_NOPD; o++) {
         fast[o] = 0;
         if (!sp.used[o] || sp.cat[o] == CAT_RO || sp.elems[o] == 0) continue;
         if (all && !idx && contiguous_operand(b, sp, s.gp, o)) {
-            int64_t i0 = s.first + pc.p0;
-            size_t bytes = (size_t)n * (size_t)sp.elems[o] * sp.es[o];
-            char *dst = b->opd[sp.orig[o]].base + (size_t)i0 * (size_t)sp.elems[o] * sp.es[o];
-            memcpy(dst, buf + pc.off[o], bytes);
+            size_t per = (size_t)sp.elems[o] * sp.es[o];
+            int64_t i0 = s.first + pc.p0 + t0;
+            char *dst = b->opd[sp.orig[o]].base + (size_t)i0 * per;
+            memcpy(dst, buf + pc.off[o] + (size_t)t0 * per, (size_t)(t1 - t0) * per);
             fast[o] = 1;
         }
     }
-    for (int64_t t = 0; t < n; t++) {
+    for (int64_t t = t0; t < t1; t++) {
         int64_t i = seg_problem(s, idx, pc.p0 + t);
         if (b->pinfo[i]) continue; /* skipped on entry */
         int code = info[t];
@@ -994,6 +1039,108 @@ static void scatter_piece(bb_batch *b, const segment &s, const int64_t *idx, con
         }
         b->pinfo[i] = code;
     }
+}
+
+/* Pipelines (run_host calls) running now, over every device: they divide
+   cfg_stage_budget copy threads between them. */
+static int g_stage_active = 0;
+
+/* The copy threads a pipeline step may use now: its share of the budget,
+   at most cfg_stage_threads, at least 1. */
+static int stage_threads_now(void)
+{
+    int a = __atomic_load_n(&g_stage_active, __ATOMIC_RELAXED);
+    int n = cfg_stage_budget / (a > 1 ? a : 1);
+    if (n > cfg_stage_threads) n = cfg_stage_threads;
+    return n > 1 ? n : 1;
+}
+
+/* The gather (or the scatter) of one chunk, as units claimed by a team. */
+struct copy_job {
+    bb_batch *b;
+    const segment *segs;
+    const int64_t *idx;
+    const seg_plan *plans;
+    const piece *pcs;
+    char *buf;
+    int scatter;
+    size_t unit;       /* bytes a unit aims at */
+    int64_t q1;        /* the chunk's last piece + 1 */
+    pthread_mutex_t mu;
+    int64_t k, t;      /* the next unclaimed problem: piece k, position t */
+};
+
+/* Claims the next unit: positions [*t0, *t1) of piece *k; false when the
+   chunk is all claimed. */
+static bool claim_unit(copy_job *J, int64_t *k, int64_t *t0, int64_t *t1)
+{
+    bool got = false;
+    pthread_mutex_lock(&J->mu);
+    while (J->k < J->q1) {
+        const piece &pc = J->pcs[J->k];
+        int64_t left = pc.p1 - pc.p0 - J->t;
+        if (left <= 0) {
+            J->k++;
+            J->t = 0;
+            continue;
+        }
+        int64_t take = (int64_t)(J->unit / J->plans[pc.seg].pb);
+        if (take < 1) take = 1;
+        if (take > left) take = left;
+        *k = J->k;
+        *t0 = J->t;
+        *t1 = J->t + take;
+        J->t += take;
+        got = true;
+        break;
+    }
+    pthread_mutex_unlock(&J->mu);
+    return got;
+}
+
+static void copy_units(void *arg)
+{
+    copy_job *J = (copy_job *)arg;
+    int64_t k, t0, t1;
+    while (claim_unit(J, &k, &t0, &t1)) {
+        const piece &pc = J->pcs[k];
+        if (J->scatter) scatter_range(J->b, J->segs[pc.seg], J->idx, J->plans[pc.seg], pc, t0, t1, J->buf);
+        else gather_range(J->b, J->segs[pc.seg], J->idx, J->plans[pc.seg], pc, t0, t1, J->buf);
+    }
+}
+
+/* Gathers chunk ch into buf (scatter = 0), or scatters it from buf, on up
+   to nthr threads (the caller and pool helpers). */
+static void stage_copy(bb_batch *b, const segment *segs, const int64_t *idx, const seg_plan *plans,
+                       const piece *pcs, const chunk &ch, char *buf, int scatter, int nthr)
+{
+    /* a small chunk is not worth waking threads for: at least one unit each */
+    int64_t most = (int64_t)(ch.total / BB_STAGE_UNIT_MIN);
+    if (nthr > most) nthr = most > 1 ? (int)most : 1;
+    copy_job J;
+    if (nthr > 1 && pthread_mutex_init(&J.mu, NULL) != 0) nthr = 1;
+    if (nthr <= 1) {
+        for (int64_t k = ch.q0; k < ch.q1; k++) {
+            const piece &pc = pcs[k];
+            if (scatter) scatter_range(b, segs[pc.seg], idx, plans[pc.seg], pc, 0, pc.p1 - pc.p0, buf);
+            else gather_range(b, segs[pc.seg], idx, plans[pc.seg], pc, 0, pc.p1 - pc.p0, buf);
+        }
+        return;
+    }
+    J.b = b;
+    J.segs = segs;
+    J.idx = idx;
+    J.plans = plans;
+    J.pcs = pcs;
+    J.buf = buf;
+    J.scatter = scatter;
+    J.unit = ch.total / ((size_t)nthr * BB_STAGE_UNITS_PER_THREAD);
+    if (J.unit < BB_STAGE_UNIT_MIN) J.unit = BB_STAGE_UNIT_MIN;
+    J.q1 = ch.q1;
+    J.k = ch.q0;
+    J.t = 0;
+    bb_stage_team(copy_units, &J, nthr - 1, cfg_stage_budget - 1);
+    pthread_mutex_destroy(&J.mu);
 }
 
 static cudaError_t host_grow(stage_slot *sl, size_t bytes)
@@ -1060,6 +1207,7 @@ static void run_host(bb_batch *b)
     int fail = 0; /* 0, or the code for the problems not finished */
     int64_t npc = 0, nch = 0;
     size_t need = 0;
+    int counted = 0; /* in g_stage_active */
 
     if (build_segments(b, 0, &segs, &nseg, &idx, &nidx)) {
         fail_all(b, BB_INFO_NOMEM);
@@ -1111,8 +1259,11 @@ static void run_host(bb_batch *b)
                 goto out;
             }
         }
-        cu_log("%s: host data on device %d, %lld problem(s), %lld launch(es) in %lld chunk(s) of <= %zu bytes",
-               b->name, dev, (long long)b->count, (long long)nseg, (long long)nch, need);
+        __atomic_add_fetch(&g_stage_active, 1, __ATOMIC_RELAXED);
+        counted = 1;
+        cu_log("%s: host data on device %d, %lld problem(s), %lld launch(es) in %lld chunk(s) of <= %zu bytes, "
+               "copies on <= %d thread(s)",
+               b->name, dev, (long long)b->count, (long long)nseg, (long long)nch, need, stage_threads_now());
 
         /* the pipeline: chunk j on slot j % 2 */
         int64_t inflight[2] = {-1, -1};
@@ -1124,13 +1275,11 @@ static void run_host(bb_batch *b)
                     fail = BB_INFO_DEVICE;
                     break;
                 }
-                for (int64_t k = chs[prev].q0; k < chs[prev].q1; k++)
-                    scatter_piece(b, segs[pcs[k].seg], idx, plans[pcs[k].seg], pcs[k], sl->host);
+                stage_copy(b, segs, idx, plans, pcs, chs[prev], sl->host, 1, stage_threads_now());
                 done[prev] = 1;
                 inflight[j & 1] = -1;
             }
-            for (int64_t k = chs[j].q0; k < chs[j].q1; k++)
-                gather_piece(b, segs[pcs[k].seg], idx, plans[pcs[k].seg], pcs[k], sl->host);
+            stage_copy(b, segs, idx, plans, pcs, chs[j], sl->host, 0, stage_threads_now());
             cudaError_t e = issue_chunk(b, segs, plans, pcs, chs[j], sl);
             inflight[j & 1] = j;
             if (e != cudaSuccess) {
@@ -1151,8 +1300,7 @@ static void run_host(bb_batch *b)
                     fail = BB_INFO_DEVICE;
                     break;
                 }
-                for (int64_t k = chs[j].q0; k < chs[j].q1; k++)
-                    scatter_piece(b, segs[pcs[k].seg], idx, plans[pcs[k].seg], pcs[k], sl->host);
+                stage_copy(b, segs, idx, plans, pcs, chs[j], sl->host, 1, stage_threads_now());
                 done[j] = 1;
                 inflight[s] = -1;
             }
@@ -1160,6 +1308,7 @@ static void run_host(bb_batch *b)
     }
 
 out:
+    if (counted) __atomic_sub_fetch(&g_stage_active, 1, __ATOMIC_RELAXED);
     if (ctx) {
         /* nothing may still be copying into the pinned buffers */
         for (int s = 0; s < 2; s++) {

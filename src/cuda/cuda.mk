@@ -4,6 +4,8 @@
 # objects; add new kernels to CUDA_CU_SOURCES.
 # driver: queues, staging of host data, grouping, info (backend_cuda.cu)
 CUDA_CU_SOURCES = src/cuda/backend_cuda.cu
+# host threads for the staging copies (a small persistent pool, stage_copy.cu)
+CUDA_CU_SOURCES += src/cuda/stage_copy.cu
 # the visible devices and their rates, for the device set (mgpu.cu;
 # the split itself is src/common/spread.c)
 CUDA_CU_SOURCES += src/cuda/mgpu.cu
@@ -14,7 +16,7 @@ CUDA_CU_SOURCES += src/cuda/generic.cu src/cuda/generic_blas3.cu src/cuda/generi
 CUDA_CU_SOURCES += src/cuda/launch.cu src/cuda/small_lu.cu src/cuda/small_chol.cu src/cuda/small_trsm.cu src/cuda/small_cond.cu src/cuda/small_gemm.cu \
 	src/cuda/small_blas3.cu src/cuda/small_tri.cu src/cuda/small_getrs.cu src/cuda/small_norm.cu src/cuda/recursive.cu \
 	src/cuda/blocked.cu
-CUDA_HDRS = src/cuda/cuda_internal.h src/cuda/generic.h src/cuda/small.h src/cuda/views.h
+CUDA_HDRS = src/cuda/cuda_internal.h src/cuda/generic.h src/cuda/small.h src/cuda/views.h src/cuda/stage_copy.h
 EXTRA_DIST += $(CUDA_CU_SOURCES) $(CUDA_HDRS) src/cuda/cuda.mk
 
 if HAVE_CUDA
