@@ -5,7 +5,9 @@
  * the batch into slices of its own (group, fixed, variable and strided
  * forms; row-major gemm, whose normalisation swaps A and B; pivots and
  * per-problem values; skipped problems and argument errors; report-all and
- * report-group modes), each slice running on a thread of its own.  Every
+ * report-group modes), each slice running on a thread of its own; then the
+ * same with the CPU taking a share beside the devices (the hybrid split,
+ * its share run by the CPU backend on a thread with its own OpenMP setting).  Every
  * result (matrices, pivots, values, info) must be bitwise the result of the
  * unsplit call.  The hook is internal: this program links the static
  * library (tests/tests.mk).  Exit 0: passed; 1: failed.
@@ -291,9 +293,15 @@ int main(void)
     int l5[MAXP];
     for (int k = 0; k < MAXP; k++) l5[k] = k % 4; /* more shares than problems */
     const struct { int n; const int *ids; } lists[] = {{2, l1}, {3, l2}, {1, l3}, {7, l4}, {MAXP, l5}, {0, NULL}};
-    for (size_t t = 0; t < sizeof lists / sizeof lists[0]; t++) {
-        if (batchblas_set_devices(lists[t].n, lists[t].ids) != BblasSuccess) {
-            fprintf(stderr, "test_spread: set_devices(%d) refused\n", lists[t].n);
+    /* the devices alone, then the CPU taking a share beside them (a small,
+       a middle and a large one) */
+    static const double cpu_shares[] = {-1, 0.3, 0.02, 0.97};
+    for (size_t t = 0; t < sizeof lists / sizeof lists[0] * 4; t++) {
+        double share = cpu_shares[t / (sizeof lists / sizeof lists[0])];
+        bb_spread_test_cpu_share(share);
+        if (batchblas_set_devices(lists[t % (sizeof lists / sizeof lists[0])].n,
+                                  lists[t % (sizeof lists / sizeof lists[0])].ids) != BblasSuccess) {
+            fprintf(stderr, "test_spread: set_devices(%d) refused\n", lists[t % (sizeof lists / sizeof lists[0])].n);
             fails++;
             continue;
         }
@@ -302,8 +310,8 @@ int main(void)
         if (got.n != ref.n || memcmp(got.p, ref.p, ref.n)) {
             size_t at = 0;
             while (at < ref.n && at < got.n && got.p[at] == ref.p[at]) at++;
-            fprintf(stderr, "test_spread: %d device(s): results differ from the unsplit call (first at byte %zu of %zu)\n",
-                    lists[t].n, at, ref.n);
+            fprintf(stderr, "test_spread: %d device(s), cpu share %g: results differ from the unsplit call (first at byte "
+                    "%zu of %zu)\n", lists[t % (sizeof lists / sizeof lists[0])].n, share, at, ref.n);
             fails++;
         }
     }
@@ -314,6 +322,7 @@ int main(void)
         fails++;
     }
     bb_spread_test(NULL, 0);
+    bb_spread_test_cpu_share(-1);
     batchblas_set_devices(0, NULL);
     free(ref.p);
     free(got.p);

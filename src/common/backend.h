@@ -65,9 +65,17 @@ BB_INTERNAL void bb_split_policy(double *bytes_per_flop, double *min_share_bytes
    bb_spread_backend: cu itself when the batch runs unsplit on the caller's
    current device (one visible device and no device list set), else a
    backend that cuts the batch into shares (plan.h) and runs each share
-   through cu on its device, one host thread per share.  bb_spread_attach:
-   called by the loader once the plugin (dlopen handle) is usable. */
-BB_INTERNAL const bb_backend *bb_spread_backend(const bb_backend *cu);
+   through cu on its device, one host thread per share; with_cpu: the CPU
+   backend takes a share as well (on half the cores, its size from the cost
+   model, cost.h, or BATCHBLAS_CPU_SHARE), the devices the rest.
+   bb_spread_attach: called by the loader once the plugin (dlopen handle)
+   is usable. */
+BB_INTERNAL const bb_backend *bb_spread_backend(const bb_backend *cu, int with_cpu);
+/* BATCHBLAS_CPU_SHARE: the forced CPU share in (0, 1), 0 (never a CPU share)
+   or -1 (unset: the cost model decides) */
+BB_INTERNAL double bb_spread_cpu_share_forced(void);
+/* host cores usable by this process (its affinity mask), at least 1 */
+BB_INTERNAL int bb_host_cores(void);
 BB_INTERNAL void bb_spread_attach(void *plugin);
 /* tests/test_spread.c: bb_spread_test(inner, n) makes every host-data batch
    go through the split, its shares run by `inner` (the CPU backend) as if
@@ -75,6 +83,8 @@ BB_INTERNAL void bb_spread_attach(void *plugin);
    split's backend while testing, else NULL */
 BB_INTERNAL void bb_spread_test(const bb_backend *inner, int nvisible);
 BB_INTERNAL const bb_backend *bb_spread_test_backend(void);
+/* tests/test_spread.c: the CPU's share as BATCHBLAS_CPU_SHARE would set it */
+BB_INTERNAL void bb_spread_test_cpu_share(double f);
 
 /* library.c */
 BB_INTERNAL void bb_report_error(const char *routine, int code);

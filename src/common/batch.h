@@ -94,6 +94,9 @@ typedef struct bb_batch {
     int share_device;              /* host data, a share of a spread batch (spread.c):
                                       1 + the CUDA device to run it on; 0: the caller's
                                       current device */
+    int stage_threads;             /* host data, a share of a spread batch run beside a
+                                      CPU share: the host copy threads of its staging
+                                      pipeline; 0: the CUDA backend's own choice */
     int device_fail;               /* set by a device backend: 0, or the code
                                       (BB_INFO_DEVICE, BB_INFO_NOMEM) of a device call or
                                       allocation that failed for this call, as known on

@@ -7,42 +7,45 @@
  *   BATCHBLAS_BACKEND=auto  (default) the cost model below
  *   BATCHBLAS_VERBOSE=1     prints every decision on stderr
  *
- * Cost model for host data (the plain calls): the GPU pays when moving the
- * operands over PCIe and back plus a fixed start-up cost is cheaper than the
- * CPU doing the work.  The CUDA backend is probed (and CUDA initialised) only
+ * Cost model for host data (the plain calls, cost.c): the GPU pays when its
+ * staging path (operands over PCIe and back, host copies, a fixed start-up
+ * cost) is cheaper than the CPU doing the work; the CPU and the GPUs take a
+ * share each when the model says together they finish clearly sooner than
+ * the faster side alone (spread.c cuts the batch).  The CUDA backend is probed (and CUDA initialised) only
  * when the model says the GPU would win, so a process whose calls all stay on
  * the CPU never initialises CUDA.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
 #include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "backend.h"
+#include "cost.h"
 
-/* Cost-model constants (named, so they can be tuned in one place).  The
-   transfer and CPU bandwidth figures are measured (doc/performance.md,
-   "Host data and variable sizes": H100 machine, dpotrf n = 16, 10^6
-   problems): the staged host path moved 4.1 GB (in + out) in 686 ms, the
-   CPU backend streamed the same batch on 16 cores in 55 ms. */
-static const double PCIE_BYTES_PER_S  = 6e9;    /* host data through the staged path, in + out */
-static const double GPU_CALL_SECONDS  = 50e-6;  /* launch, sync, small copies */
-static const double GPU_FLOPS         = 20e12;  /* sustained small-problem rate */
-static const double CPU_FLOPS_PER_CORE = 20e9;  /* double, small problems */
-static const double CPU_BYTES_PER_S_PER_CORE = 5e9; /* streaming a batch, per core */
 /* The split of a host-data batch over several devices (spread.c): a
-   problem's cost is its bytes plus its flops weighted by the link's rate
-   over the device's (PCIE_BYTES_PER_S / GPU_FLOPS); with the default
-   device list (every visible device) a device takes a share only if the
-   shares are at least this many bytes (a share costs a host thread and a
-   staging context); an explicit list (BATCHBLAS_DEVICES,
-   batchblas_set_devices) is always used as given. */
+   problem's cost is its bytes plus its flops weighted by the staging rate
+   over the device's kernel rate (SPLIT_BYTES_PER_FLOP: 28 GB/s over
+   20 TFLOP/s, cost.c); with the default device list (every visible
+   device) a device takes a share only if the shares are at least
+   SPLIT_MIN_SHARE_BYTES (a share costs a host thread and a staging
+   context); an explicit list (BATCHBLAS_DEVICES, batchblas_set_devices) is
+   always used as given.  The CPU takes a share beside the GPUs only if the
+   model says both together finish in at most HYBRID_GAIN of the faster
+   side's time alone (what the model does not see: the two compete for
+   host memory bandwidth). */
+static const double SPLIT_BYTES_PER_FLOP = 28e9 / 20e12;
 static const double SPLIT_MIN_SHARE_BYTES = 16e6;
+static const double HYBRID_GAIN = 0.85;
 
 void bb_split_policy(double *bytes_per_flop, double *min_share_bytes)
 {
-    *bytes_per_flop = PCIE_BYTES_PER_S / GPU_FLOPS;
+    *bytes_per_flop = SPLIT_BYTES_PER_FLOP;
     *min_share_bytes = SPLIT_MIN_SHARE_BYTES;
 }
 
@@ -61,8 +64,20 @@ static void read_env(void)
     }
     const char *v = getenv("BATCHBLAS_VERBOSE");
     if (v) verbose = atoi(v);
+    ncores = bb_host_cores();
+}
+
+int bb_host_cores(void)
+{
+#ifdef __linux__
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0) {
+        int n = CPU_COUNT(&set);
+        if (n > 0) return n;
+    }
+#endif
     long n = sysconf(_SC_NPROCESSORS_ONLN);
-    ncores = n > 0 ? (int)n : 1;
+    return n > 0 ? (int)n : 1;
 }
 
 int bb_verbose(void)
@@ -120,32 +135,6 @@ const char *batchblas_backend_name(batchblas_backend_t backend)
     case BatchblasBackendCUDA: return "cuda";
     }
     return "unknown";
-}
-
-/* Bytes and flops of the whole batch, estimated from the first problem of
-   each group (exact for the fixed and strided forms). */
-static void batch_cost(const bb_batch *b, double *bytes, double *flops)
-{
-    double by = 0, fl = 0;
-    size_t es = bb_prec_size(b->prec);
-    int64_t step = b->ngroups > 4096 ? b->ngroups / 4096 : 1; /* sample big variable batches */
-    for (int64_t g = 0; g < b->ngroups; g += step) {
-        int64_t cnt = bb_group_first(b, g + 1) - bb_group_first(b, g);
-        if (cnt == 0) continue;
-        bb_problem p;
-        bb_group_problem(b, g, &p);
-        double pb = 0;
-        for (int o = BB_A; o <= BB_C; o++) {
-            int r, c;
-            bb_operand_dims(b->op, &p, o, &r, &c);
-            double mat = (double)r * c * es;
-            pb += bb_op_writes(b->op, o) ? 2 * mat : mat;
-        }
-        by += pb * cnt * step;
-        fl += bb_problem_flops(b, &p) * cnt * step;
-    }
-    *bytes = by;
-    *flops = fl;
 }
 
 /* Device data without a CUDA backend: every problem reports BB_INFO_DEVICE. */
@@ -219,12 +208,20 @@ const bb_backend *bb_dispatch(const bb_batch *b)
     if (forced == BatchblasBackendCPU) {
         why = "forced cpu";
     } else {
-        double bytes, flops;
-        batch_cost(b, &bytes, &flops);
-        double t_cpu = flops / (CPU_FLOPS_PER_CORE * ncores);
-        if (bytes / (CPU_BYTES_PER_S_PER_CORE * ncores) > t_cpu) t_cpu = bytes / (CPU_BYTES_PER_S_PER_CORE * ncores);
-        double t_gpu = GPU_CALL_SECONDS + bytes / PCIE_BYTES_PER_S + flops / GPU_FLOPS;
-        int want_gpu = forced == BatchblasBackendCUDA || t_gpu < t_cpu;
+        bb_work w;
+        bb_cost_work(b, &w);
+        /* the model (cost.c): the CPU on every core, one GPU with its
+           staging threads on every core, or both at once on half each */
+        double t_cpu = bb_cost_cpu(b, &w, ncores);
+        double t_gpu = bb_cost_gpu(b, &w, bb_cost_stage_threads(ncores));
+        int half = ncores / 2 > 0 ? ncores / 2 : 1;
+        double t_c = bb_cost_cpu(b, &w, half), t_g = bb_cost_gpu(b, &w, ncores - half > 0 ? ncores - half : 1);
+        double t_both = t_c * t_g / (t_c + t_g);
+        double forced_share = bb_spread_cpu_share_forced();
+        double best = t_cpu < t_gpu ? t_cpu : t_gpu;
+        int both = forced_share > 0 ||
+                   (forced == BatchblasBackendAuto && forced_share != 0 && t_both < HYBRID_GAIN * best);
+        int want_gpu = forced == BatchblasBackendCUDA || both || t_gpu < t_cpu;
         if (!want_gpu) {
             why = "cost model: cpu faster";
         } else {
@@ -232,13 +229,15 @@ const bb_backend *bb_dispatch(const bb_batch *b)
             if (!cu) why = "cuda backend not available";
             else if (!cu->supports(b)) why = "routine not on cuda backend";
             else {
-                be = bb_spread_backend(cu); /* cu, or cu over several devices (spread.c) */
-                why = forced == BatchblasBackendCUDA ? "forced cuda" : "cost model: gpu faster";
+                be = bb_spread_backend(cu, both); /* cu, or cu over several devices, or cpu and cu (spread.c) */
+                why = both ? (forced_share > 0 ? "BATCHBLAS_CPU_SHARE: cpu and gpu" : "cost model: cpu and gpu together")
+                      : forced == BatchblasBackendCUDA ? "forced cuda" : "cost model: gpu faster";
             }
         }
         if (bb_verbose())
-            bb_log("%s: %lld problems, %.3g MB, %.3g MFLOP: %s -> %s", b->name,
-                   (long long)b->count, bytes / 1e6, flops / 1e6, why, be->name);
+            bb_log("%s: %lld problems, %.3g MB, %.3g MFLOP; model ms: cpu %.3g, gpu %.3g, both %.3g: %s -> %s",
+                   b->name, (long long)b->count, w.bytes / 1e6, w.flops / 1e6, t_cpu * 1e3, t_gpu * 1e3,
+                   t_both * 1e3, why, be->name);
         return be;
     }
     bb_log("%s: %lld problems: %s -> %s", b->name, (long long)b->count, why, be->name);

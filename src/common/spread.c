@@ -34,7 +34,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "backend.h"
+#include "cost.h"
 #include "plan.h"
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #define MAXD BB_PLAN_MAX_PARTS
 
@@ -217,12 +221,10 @@ static void slice(const bb_batch *b, int64_t lo, int64_t hi, int device, bb_batc
 
 /* ---- the split and the shares' threads -------------------------------- */
 
-/* The plan: bounds[0..n] over the devices ids[0..n-1]; returns 0, or -1
-   (out of memory). */
-static int split(const bb_batch *b, int n, const int *ids, double bpf, double *total, int64_t *bounds)
+/* The plan: bounds[0..n] over participants of the given rates; returns 0,
+   or -1 (out of memory). */
+static int split(const bb_batch *b, int n, const double *rates, double bpf, double *total, int64_t *bounds)
 {
-    double rates[MAXD];
-    for (int k = 0; k < n; k++) rates[k] = dev_rate[ids[k]];
     bb_problem p;
     *total = 0;
     if (b->form == BB_FORM_VAR) {
@@ -268,10 +270,11 @@ static int split(const bb_batch *b, int n, const int *ids, double bpf, double *t
 }
 
 typedef struct {
-    const bb_backend *cu;
+    const bb_backend *be; /* the CUDA backend, or the CPU backend for the CPU's share */
     bb_batch part;
     int *gsizes;
     int64_t *gstart;
+    int omp_threads;      /* the CPU's share: its OpenMP threads (0: default) */
     pthread_t th;
     int threaded;
 } share;
@@ -279,14 +282,46 @@ typedef struct {
 static void *share_main(void *arg)
 {
     share *sh = arg;
-    sh->cu->run(&sh->part);
+#ifdef _OPENMP
+    if (sh->omp_threads > 0) omp_set_num_threads(sh->omp_threads); /* this thread's own setting */
+#endif
+    sh->be->run(&sh->part);
     return NULL;
 }
 
 /* tests only (bb_spread_test): the backend that runs the shares */
 static const bb_backend *_Atomic test_inner = NULL;
 
-static void spread_run(bb_batch *b)
+/* BATCHBLAS_CPU_SHARE=f (0 < f < 1): the CPU's share of every host-data
+   call sent to the GPUs, instead of the cost model's; 0: the CPU never takes
+   a share (read with the device list; testing and tuning). */
+static double cpu_share_env = -1;
+
+static void read_cpu_share(void)
+{
+    const char *s = getenv("BATCHBLAS_CPU_SHARE");
+    if (!s || !*s) return;
+    char *end;
+    double f = strtod(s, &end);
+    if (end != s && *end == '\0' && f >= 0 && f < 1) cpu_share_env = f;
+    else bb_log("BATCHBLAS_CPU_SHARE=%s: not a number in [0, 1): the cost model decides", s);
+}
+
+static pthread_once_t share_once = PTHREAD_ONCE_INIT;
+
+void bb_spread_test_cpu_share(double f)
+{
+    pthread_once(&share_once, read_cpu_share);
+    cpu_share_env = f;
+}
+
+double bb_spread_cpu_share_forced(void)
+{
+    pthread_once(&share_once, read_cpu_share);
+    return cpu_share_env;
+}
+
+static void spread_any(bb_batch *b, int with_cpu)
 {
     const bb_backend *cu = atomic_load(&test_inner);
     if (!cu) cu = bb_cuda_backend();
@@ -298,39 +333,73 @@ static void spread_run(bb_batch *b)
     int ids[MAXD], dflt = 0;
     int n = devices_now(ids, &dflt);
     if (n == 0) { /* nothing usable in the list: the current device */
-        cu->run(b);
-        return;
+        ids[0] = -1;
+        n = 1;
     }
     double bpf, min_share;
     bb_split_policy(&bpf, &min_share);
-    int64_t bounds[MAXD + 1];
+    if (dflt && n > 1) { /* the default list: only as many devices as shares pay */
+        bb_work w;
+        bb_cost_work(b, &w);
+        double bytes = w.bytes + w.flops * bpf;
+        int want = bytes >= min_share * n ? n : (int)(bytes / min_share);
+        if (want < n) n = want < 1 ? 1 : want;
+    }
+
+    /* the participants: the CPU first (if it takes a share), then the
+       devices; rates: the devices' relative rates scaled to one GPU's
+       modelled rate, the CPU's from the same model on its cores */
+    int np = 0, cores = bb_host_cores(), cpu_threads = 0, stage_threads = 0;
+    double rates[MAXD + 1];
+    int dev_of[MAXD + 1];
+    if (with_cpu) {
+        cpu_threads = cores / 2 > 0 ? cores / 2 : 1;
+        stage_threads = (cores - cpu_threads) / n;
+        if (stage_threads < 1) stage_threads = 1;
+        double mean = 0;
+        for (int k = 0; k < n; k++) mean += ids[k] >= 0 ? dev_rate[ids[k]] : 1.0;
+        mean /= n;
+        double forced = bb_spread_cpu_share_forced();
+        bb_work w;
+        bb_cost_work(b, &w);
+        double r_cpu, r_gpu;
+        if (forced > 0) {
+            r_cpu = forced;
+            r_gpu = (1 - forced) / n;
+        } else {
+            r_cpu = 1 / bb_cost_cpu(b, &w, cpu_threads);
+            r_gpu = 1 / bb_cost_gpu(b, &w, stage_threads);
+        }
+        dev_of[np] = -2;
+        rates[np++] = r_cpu;
+        for (int k = 0; k < n; k++) {
+            dev_of[np] = ids[k];
+            rates[np++] = r_gpu * (ids[k] >= 0 ? dev_rate[ids[k]] : 1.0) / mean;
+        }
+    } else {
+        for (int k = 0; k < n; k++) {
+            dev_of[np] = ids[k];
+            rates[np++] = ids[k] >= 0 ? dev_rate[ids[k]] : 1.0;
+        }
+    }
+    if (np == 1 && (dflt || ids[0] < 0)) { /* one device, no CPU: unsplit on the current device */
+        bb_log("%s: one device (the current one)", b->name);
+        cu->run(b);
+        return;
+    }
+    int64_t bounds[MAXD + 2];
     double total = 0;
-    if (split(b, n, ids, bpf, &total, bounds)) {
+    if (split(b, np, rates, bpf, &total, bounds)) {
         bb_log("%s: out of memory planning the split: unsplit, on the current device", b->name);
         cu->run(b);
         return;
     }
-    if (dflt) { /* the default list: only as many devices as shares pay */
-        int want = total >= min_share * n ? n : (int)(total / min_share);
-        if (want < n) {
-            if (want <= 1) {
-                bb_log("%s: %.3g MB: one device (the current one) of %d", b->name, total / 1e6, n);
-                cu->run(b);
-                return;
-            }
-            n = want;
-            if (split(b, n, ids, bpf, &total, bounds)) {
-                cu->run(b);
-                return;
-            }
-        }
-    }
 
-    share sh[MAXD];
+    share sh[MAXD + 1];
     memset(sh, 0, sizeof sh);
     int oom = 0;
-    for (int k = 0; k < n; k++) {
-        sh[k].cu = cu;
+    for (int k = 0; k < np; k++) {
+        sh[k].be = dev_of[k] == -2 ? &bb_cpu_backend : cu;
         int64_t lo = bounds[k], hi = bounds[k + 1];
         if (lo >= hi) continue;
         if (b->form == BB_FORM_GROUP) {
@@ -342,10 +411,16 @@ static void spread_run(bb_batch *b)
                 break;
             }
         }
-        slice(b, lo, hi, ids[k], &sh[k].part, sh[k].gsizes, sh[k].gstart);
+        slice(b, lo, hi, dev_of[k] >= 0 ? dev_of[k] : -1, &sh[k].part, sh[k].gsizes, sh[k].gstart);
+        if (dev_of[k] == -2) {
+            sh[k].omp_threads = cpu_threads;
+            sh[k].part.share_device = 0;
+        } else {
+            sh[k].part.stage_threads = stage_threads;
+        }
     }
     if (oom) {
-        for (int k = 0; k < n; k++) {
+        for (int k = 0; k < np; k++) {
             free(sh[k].gsizes);
             free(sh[k].gstart);
         }
@@ -355,41 +430,51 @@ static void spread_run(bb_batch *b)
     }
 
     if (bb_verbose()) {
-        char buf[64 * MAXD + 16];
+        char buf[64 * (MAXD + 1) + 16];
         size_t at = 0;
         buf[0] = '\0';
-        for (int k = 0; k < n && at < sizeof buf - 64; k++)
-            at += (size_t)snprintf(buf + at, sizeof buf - at, "%s device %d [%lld, %lld)", k ? "," : "", ids[k],
-                                   (long long)bounds[k], (long long)bounds[k + 1]);
+        for (int k = 0; k < np && at < sizeof buf - 64; k++) {
+            if (dev_of[k] == -2)
+                at += (size_t)snprintf(buf + at, sizeof buf - at, " cpu (%d threads) [%lld, %lld)", cpu_threads,
+                                       (long long)bounds[k], (long long)bounds[k + 1]);
+            else
+                at += (size_t)snprintf(buf + at, sizeof buf - at, "%s device %d [%lld, %lld)", k ? "," : "",
+                                       dev_of[k], (long long)bounds[k], (long long)bounds[k + 1]);
+        }
         bb_log("%s: %lld problems, cost %.3g MB (bytes + weighted flops) over %d share(s)%s:%s", b->name,
-               (long long)b->count, total / 1e6, n, dflt ? " (every visible device)" : "", buf);
+               (long long)b->count, total / 1e6, np, dflt ? " (every visible device)" : "", buf);
     }
 
-    /* the shares at once: the first on this thread, the others on threads
-       of their own (a share whose thread cannot start runs here after) */
+    /* the shares at once: the first device share on this thread, the
+       others (the CPU's always: its OpenMP setting is its thread's own) on
+       threads of their own; a share whose thread cannot start runs here
+       after */
     int first = -1;
-    for (int k = 0; k < n; k++) {
+    for (int k = 0; k < np; k++) {
         if (bounds[k] >= bounds[k + 1]) continue;
-        if (first < 0) {
+        if (first < 0 && dev_of[k] != -2) {
             first = k;
             continue;
         }
         sh[k].threaded = pthread_create(&sh[k].th, NULL, share_main, &sh[k]) == 0;
     }
-    if (first >= 0) cu->run(&sh[first].part);
-    for (int k = 0; k < n; k++) {
+    if (first >= 0) sh[first].be->run(&sh[first].part);
+    for (int k = 0; k < np; k++) {
         if (k == first || bounds[k] >= bounds[k + 1]) continue;
         if (sh[k].threaded) pthread_join(sh[k].th, NULL);
-        else cu->run(&sh[k].part);
+        else sh[k].be->run(&sh[k].part);
     }
     /* a failed device call of any share reaches the error handler (front.c) */
-    for (int k = 0; k < n && !b->device_fail; k++)
+    for (int k = 0; k < np && !b->device_fail; k++)
         if (bounds[k] < bounds[k + 1]) b->device_fail = sh[k].part.device_fail;
-    for (int k = 0; k < n; k++) {
+    for (int k = 0; k < np; k++) {
         free(sh[k].gsizes);
         free(sh[k].gstart);
     }
 }
+
+static void spread_run(bb_batch *b) { spread_any(b, 0); }
+static void hybrid_run(bb_batch *b) { spread_any(b, 1); }
 
 static int spread_probe(void) { return bb_cuda_backend() != NULL; }
 static int spread_supports(const bb_batch *b)
@@ -400,6 +485,9 @@ static int spread_supports(const bb_batch *b)
 
 /* Named "cuda": it is the CUDA backend, over several devices. */
 static const bb_backend spread_backend = {"cuda", spread_probe, spread_supports, spread_run,
+                                          NULL, NULL, NULL, NULL, NULL, NULL};
+/* The CPU and the CUDA backend (over every device of the list) at once. */
+static const bb_backend hybrid_backend = {"cpu+cuda", spread_probe, spread_supports, hybrid_run,
                                           NULL, NULL, NULL, NULL, NULL, NULL};
 
 void bb_spread_test(const bb_backend *inner, int nvisible)
@@ -417,12 +505,14 @@ void bb_spread_test(const bb_backend *inner, int nvisible)
 
 const bb_backend *bb_spread_test_backend(void)
 {
-    return atomic_load_explicit(&test_inner, memory_order_relaxed) ? &spread_backend : NULL;
+    if (!atomic_load_explicit(&test_inner, memory_order_relaxed)) return NULL;
+    return bb_spread_cpu_share_forced() > 0 ? &hybrid_backend : &spread_backend;
 }
 
-const bb_backend *bb_spread_backend(const bb_backend *cu)
+const bb_backend *bb_spread_backend(const bb_backend *cu, int with_cpu)
 {
     pthread_once(&env_once, read_env);
+    if (with_cpu) return &hybrid_backend;
     int n;
     pthread_mutex_lock(&mu);
     n = list_n;

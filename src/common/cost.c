@@ -1,0 +1,204 @@
+/*
+ * The cost model of host-data batches (cost.h).
+ *
+ *   CPU:  t = max(bytes / min(cores * cpu_bw_core, cpu_bw_max),
+ *                 (problems * c0[op] + flops / f[op]) / cores)
+ *   GPU:  t = gpu_call + bytes / gpu_bw(threads) + flops / gpu_flops
+ *
+ * c0[op] is the fixed work of one problem on one core (call, pivoting and
+ * loop overheads: what makes tiny problems slower than their flops say),
+ * f[op] the flop rate of one core on that routine.  gpu_bw(threads) is the
+ * rate of the staging path (bytes in plus bytes out over the call's time)
+ * with that many host copy threads: the host-side copies into and out of
+ * the pinned buffers bound it, not the link (doc/performance.md, "Host
+ * data").
+ *
+ * The constants below were measured by tools/calibrate.sh on the H100
+ * machine (16 cores, doc/performance.md "Calibration"; double, ~1 GB
+ * batches of counted bytes).  BATCHBLAS_COST_FILE=path replaces any of them
+ * at the first use: the file tools/calibrate.sh writes for another machine
+ * (lines "cpu_bw_core B", "cpu_bw_max B", "gpu_call S", "gpu_flops F",
+ * "gpu_bw THREADS B", "cpu_op NAME C0 F"; '#' starts a comment; a line that
+ * does not parse is ignored and logged).
+ */
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "backend.h"
+#include "cost.h"
+
+static const char *const op_names[BB_NOPS] = {
+    "gemm", "symm", "hemm", "syrk", "herk", "syr2k", "her2k", "trmm", "trsm",
+    "potrf", "potrs", "posv", "trtri", "lauum", "potri", "poti",
+    "getrf", "getrfnp", "getrs", "gesv", "getri", "getri_oop",
+    "lange", "gecond", "gecon", "inverse",
+};
+
+typedef struct {
+    double c0; /* seconds of one problem's fixed work on one core */
+    double f;  /* flop/s of one core */
+} cpu_op;
+
+#define GPU_BW_POINTS 5
+static struct {
+    double cpu_bw_core, cpu_bw_max;
+    cpu_op op[BB_NOPS];
+    double gpu_call, gpu_flops;
+    int gpu_bw_threads[GPU_BW_POINTS];
+    double gpu_bw[GPU_BW_POINTS];
+} M = {
+    /* CPU streaming: one core, and the whole host (potrf/syrk n = 16) */
+    .cpu_bw_core = 5e9,
+    .cpu_bw_max = 55e9,
+    /* per routine (calibrated: potrf, trsm, syrk, gesv; the others take
+       the routine of their family whose kernels they share) */
+    .op = {
+        [BB_OP_GEMM] = {0.3e-6, 20e9},  [BB_OP_SYMM] = {0.3e-6, 20e9},  [BB_OP_HEMM] = {0.3e-6, 20e9},
+        [BB_OP_SYRK] = {0.3e-6, 20e9},  [BB_OP_HERK] = {0.3e-6, 20e9},  [BB_OP_SYR2K] = {0.3e-6, 20e9},
+        [BB_OP_HER2K] = {0.3e-6, 20e9}, [BB_OP_TRMM] = {0.5e-6, 7.5e9}, [BB_OP_TRSM] = {0.5e-6, 7.5e9},
+        [BB_OP_POTRF] = {1.1e-6, 11e9}, [BB_OP_POTRS] = {0.5e-6, 7.5e9}, [BB_OP_POSV] = {1.5e-6, 9e9},
+        [BB_OP_TRTRI] = {1e-6, 5e9},    [BB_OP_LAUUM] = {1e-6, 5e9},    [BB_OP_POTRI] = {2e-6, 3e9},
+        [BB_OP_POTI] = {3e-6, 3e9},     [BB_OP_GETRF] = {2e-6, 6e9},    [BB_OP_GETRFNP] = {1.5e-6, 6e9},
+        [BB_OP_GETRS] = {2e-6, 6e9},    [BB_OP_GESV] = {25e-6, 7.5e9},  [BB_OP_GETRI] = {3e-6, 4e9},
+        [BB_OP_GETRI_OOP] = {3e-6, 4e9}, [BB_OP_LANGE] = {0.2e-6, 20e9}, [BB_OP_GECOND] = {4e-6, 4e9},
+        [BB_OP_GECON] = {3e-6, 4e9},    [BB_OP_GEINV] = {4e-6, 4e9},
+    },
+    /* GPU: a call's fixed cost, the small-problem kernel rate, the staging
+       path by copy threads (1, 2, 4, 8, 16) */
+    .gpu_call = 100e-6,
+    .gpu_flops = 20e12,
+    .gpu_bw_threads = {1, 2, 4, 8, 16},
+    .gpu_bw = {5.5e9, 10e9, 16.5e9, 23.5e9, 28e9},
+};
+
+static int op_of(const char *name)
+{
+    for (int k = 0; k < BB_NOPS; k++)
+        if (!strcmp(name, op_names[k])) return k;
+    return -1;
+}
+
+static int positive(double x) { return isfinite(x) && x > 0; }
+
+static void read_file(void)
+{
+    const char *path = getenv("BATCHBLAS_COST_FILE");
+    if (!path || !*path) return;
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        bb_log("BATCHBLAS_COST_FILE=%s: cannot open it: the built-in cost model", path);
+        return;
+    }
+    char line[256], key[32], name[32];
+    int lineno = 0, used = 0;
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        char *h = strchr(line, '#');
+        if (h) *h = '\0';
+        double x, y;
+        int t;
+        if (sscanf(line, " %31s", key) != 1) continue; /* blank or comment */
+        int ok = 0;
+        if (!strcmp(key, "cpu_bw_core") && sscanf(line, " %*s %lf", &x) == 1 && positive(x)) {
+            M.cpu_bw_core = x;
+            ok = 1;
+        } else if (!strcmp(key, "cpu_bw_max") && sscanf(line, " %*s %lf", &x) == 1 && positive(x)) {
+            M.cpu_bw_max = x;
+            ok = 1;
+        } else if (!strcmp(key, "gpu_call") && sscanf(line, " %*s %lf", &x) == 1 && x >= 0 && isfinite(x)) {
+            M.gpu_call = x;
+            ok = 1;
+        } else if (!strcmp(key, "gpu_flops") && sscanf(line, " %*s %lf", &x) == 1 && positive(x)) {
+            M.gpu_flops = x;
+            ok = 1;
+        } else if (!strcmp(key, "gpu_bw") && sscanf(line, " %*s %d %lf", &t, &x) == 2 && positive(x)) {
+            for (int k = 0; k < GPU_BW_POINTS; k++)
+                if (M.gpu_bw_threads[k] == t) {
+                    M.gpu_bw[k] = x;
+                    ok = 1;
+                }
+        } else if (!strcmp(key, "cpu_op") && sscanf(line, " %*s %31s %lf %lf", name, &x, &y) == 3 &&
+                   op_of(name) >= 0 && x >= 0 && isfinite(x) && positive(y)) {
+            M.op[op_of(name)].c0 = x;
+            M.op[op_of(name)].f = y;
+            ok = 1;
+        }
+        if (ok) used++;
+        else bb_log("BATCHBLAS_COST_FILE=%s: line %d not understood: ignored", path, lineno);
+    }
+    fclose(f);
+    bb_log("BATCHBLAS_COST_FILE=%s: %d constants of the cost model replaced", path, used);
+}
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+void bb_cost_work(const bb_batch *b, bb_work *w)
+{
+    double by = 0, fl = 0, np = 0;
+    size_t es = bb_prec_size(b->prec);
+    int64_t step = b->ngroups > 4096 ? b->ngroups / 4096 : 1; /* sample big variable batches */
+    for (int64_t g = 0; g < b->ngroups; g += step) {
+        int64_t cnt = bb_group_first(b, g + 1) - bb_group_first(b, g);
+        if (cnt == 0) continue;
+        bb_problem p;
+        bb_group_problem(b, g, &p);
+        double pb = 0;
+        for (int o = BB_A; o <= BB_C; o++) {
+            int r, c;
+            bb_operand_dims(b->op, &p, o, &r, &c);
+            if (r <= 0 || c <= 0) continue;
+            double mat = (double)r * c * (double)es;
+            pb += bb_op_writes(b->op, o) ? 2 * mat : mat;
+        }
+        by += pb * (double)cnt * (double)step;
+        fl += bb_problem_flops(b, &p) * (double)cnt * (double)step;
+        np += (double)cnt * (double)step;
+    }
+    /* problems skipped for argument errors cost nothing */
+    double run = (double)(b->count - b->nbad);
+    if (np > 0 && run < np) {
+        by *= run / np;
+        fl *= run / np;
+        np = run;
+    }
+    w->bytes = by;
+    w->flops = fl;
+    w->problems = np;
+}
+
+double bb_cost_cpu(const bb_batch *b, const bb_work *w, int cores)
+{
+    pthread_once(&once, read_file);
+    if (cores < 1) cores = 1;
+    double bw = cores * M.cpu_bw_core;
+    if (bw > M.cpu_bw_max) bw = M.cpu_bw_max;
+    const cpu_op *o = &M.op[b->op < BB_NOPS ? b->op : 0];
+    double t_mem = w->bytes / bw;
+    double t_work = (w->problems * o->c0 + w->flops / o->f) / cores;
+    return t_mem > t_work ? t_mem : t_work;
+}
+
+int bb_cost_stage_threads(int cores) { return cores < 16 ? (cores > 0 ? cores : 1) : 16; }
+
+double bb_cost_gpu(const bb_batch *b, const bb_work *w, int threads)
+{
+    (void)b;
+    pthread_once(&once, read_file);
+    if (threads <= 0) threads = 16;
+    /* the staging rate at `threads`, linear between the measured points */
+    double bw = M.gpu_bw[GPU_BW_POINTS - 1];
+    if (threads <= M.gpu_bw_threads[0]) {
+        bw = M.gpu_bw[0];
+    } else {
+        for (int k = 1; k < GPU_BW_POINTS; k++)
+            if (threads <= M.gpu_bw_threads[k]) {
+                double a = (double)(threads - M.gpu_bw_threads[k - 1]) /
+                           (double)(M.gpu_bw_threads[k] - M.gpu_bw_threads[k - 1]);
+                bw = M.gpu_bw[k - 1] + a * (M.gpu_bw[k] - M.gpu_bw[k - 1]);
+                break;
+            }
+    }
+    return M.gpu_call + w->bytes / bw + w->flops / M.gpu_flops;
+}

@@ -1,0 +1,43 @@
+/*
+ * The cost model (cost.c): how long a host-data batch takes on the CPU
+ * cores and on one GPU's staging path, from the batch's bytes, flops and
+ * problem count and from constants measured by tools/calibrate.sh
+ * (doc/performance.md, "Calibration").  dispatch.c picks the side (or both)
+ * with it, spread.c sizes the CPU's share with it.
+ */
+#ifndef BB_COST_H
+#define BB_COST_H
+
+#include <stdint.h>
+#include "batch.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What a batch moves and computes (problems skipped for argument errors
+   left out; large variable batches sampled). */
+typedef struct {
+    double bytes;     /* every operand read once, written operands twice */
+    double flops;     /* LAPACK working-note counts (complex: real flops) */
+    double problems;  /* problems that run */
+} bb_work;
+
+BB_INTERNAL void bb_cost_work(const bb_batch *b, bb_work *w);
+
+/* Seconds on `cores` CPU cores (the CPU backend, OpenMP over problems). */
+BB_INTERNAL double bb_cost_cpu(const bb_batch *b, const bb_work *w, int cores);
+
+/* Seconds of host data through one GPU's staging path with `threads` host
+   copy threads (0: the plugin's default): link and host copies, kernels,
+   the call's fixed cost. */
+BB_INTERNAL double bb_cost_gpu(const bb_batch *b, const bb_work *w, int threads);
+
+/* The staging path's default copy threads on this host (the plugin's rule:
+   min(16, cores)). */
+BB_INTERNAL int bb_cost_stage_threads(int cores);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
