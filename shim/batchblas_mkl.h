@@ -48,6 +48,13 @@ typedef enum CBLAS_UPLO {CblasUpper = 121, CblasLower = 122} CBLAS_UPLO;
 typedef enum CBLAS_DIAG {CblasNonUnit = 131, CblasUnit = 132} CBLAS_DIAG;
 typedef enum CBLAS_SIDE {CblasLeft = 141, CblasRight = 142} CBLAS_SIDE;
 #endif
+/* MKL's own option type of mkl_cblas.h (no cblas.h has it); no routine here
+   takes it, but code written against MKL names it (e.g. the PrintParameters
+   helper in common_func.c of MKL's examples). */
+#if !defined(_MKL_CBLAS_H_) && !defined(BATCHBLAS_MKL_CBLAS_OFFSET)
+#define BATCHBLAS_MKL_CBLAS_OFFSET
+typedef enum CBLAS_OFFSET {CblasRowOffset = 171, CblasColOffset = 172, CblasFixOffset = 173} CBLAS_OFFSET;
+#endif
 
 /* ---- MKL integer and complex types ------------------------------------- */
 /* This build is LP64: MKL_INT must be int. */
@@ -55,6 +62,41 @@ typedef enum CBLAS_SIDE {CblasLeft = 141, CblasRight = 142} CBLAS_SIDE;
 #define MKL_INT int
 #endif
 typedef char batchblas_mkl_lp64_only[sizeof(MKL_INT) == sizeof(int) ? 1 : -1];
+
+/* mkl_types.h's other integer names, as MKL defines them (LP64, not
+   Windows), for code written against MKL that uses them beside the batch
+   calls, e.g. the mkl_example.h/common_func.c support files of MKL's own
+   examples.  Each can be predefined, as in MKL. */
+#ifndef MKL_UINT
+#define MKL_UINT unsigned int
+#endif
+#ifndef MKL_LONG
+#define MKL_LONG long int
+#endif
+#ifndef MKL_INT8
+#define MKL_INT8 char
+#endif
+#ifndef MKL_UINT8
+#define MKL_UINT8 unsigned char
+#endif
+#ifndef MKL_INT16
+#define MKL_INT16 short
+#endif
+#ifndef MKL_UINT16
+#define MKL_UINT16 unsigned short
+#endif
+#ifndef MKL_INT32
+#define MKL_INT32 int
+#endif
+#ifndef MKL_UINT32
+#define MKL_UINT32 unsigned int
+#endif
+#ifndef MKL_INT64
+#define MKL_INT64 long long int
+#endif
+#ifndef MKL_UINT64
+#define MKL_UINT64 unsigned long long int
+#endif
 
 /* The LAPACK-style complex routines take MKL_Complex8/16, as in MKL (the
    CBLAS ones take void *).  As in MKL, define MKL_Complex8/16 before

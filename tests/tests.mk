@@ -39,14 +39,27 @@ TESTS += tests/test_mkl_shim
 tests_test_mkl_shim_SOURCES = tests/test_mkl_shim.c
 tests_test_mkl_shim_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/shim
 tests_test_mkl_shim_LDADD = libbatchblas_mkl.la libbatchblas.la -lm
+# The call patterns of MKL's batch examples (all four precisions of the group
+# forms, row-major, 3M names), against OpenBLAS per problem (issue 14).
+check_PROGRAMS += tests/test_mkl_examples
+TESTS += tests/test_mkl_examples
+tests_test_mkl_examples_SOURCES = tests/test_mkl_examples.c
+tests_test_mkl_examples_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/shim
+tests_test_mkl_examples_LDADD = libbatchblas_mkl.la libbatchblas.la $(BLAS_ALL) -lm
 # MKL's Fortran names of the shim, called from Fortran (when configure found
 # a Fortran compiler).
-EXTRA_DIST += tests/test_mkl_fortran.f90
+EXTRA_DIST += tests/test_mkl_fortran.f90 tests/test_mkl_fortran_lu.f90
 if HAVE_FC
 check_PROGRAMS += tests/test_mkl_fortran
 TESTS += tests/test_mkl_fortran
 tests_test_mkl_fortran_SOURCES = tests/test_mkl_fortran.f90
 tests_test_mkl_fortran_LDADD = libbatchblas_mkl.la libbatchblas.la
+# oneAPI-samples' batched LU solver pattern (s and d, tight strides), against
+# LAPACK per problem.
+check_PROGRAMS += tests/test_mkl_fortran_lu
+TESTS += tests/test_mkl_fortran_lu
+tests_test_mkl_fortran_lu_SOURCES = tests/test_mkl_fortran_lu.f90
+tests_test_mkl_fortran_lu_LDADD = libbatchblas_mkl.la libbatchblas.la $(BLAS_ALL)
 endif
 
 # tools/plot_bench.py on a small committed CSV (skips without matplotlib).
