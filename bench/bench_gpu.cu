@@ -100,6 +100,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 #include "batchblas.h"
 extern "C" {
@@ -1209,6 +1210,39 @@ static int link_probe(void)
     }
     printf("link: pinned copies of 1 GiB: host to device %.1f GB/s, device to host %.1f GB/s, both at once %.1f GB/s\n",
            rate[0], rate[1], rate[2]);
+    /* the host side of the staging path: memcpy of 1 GiB from pageable
+       memory into the pinned buffer with T threads (the gather; the
+       scatter is the same copy the other way), alone and while both DMA
+       directions run (the staging path does all of it at once) */
+    std::vector<char> pg(bytes);
+    memset(pg.data(), 3, bytes);
+    const int tmax = (int)std::thread::hardware_concurrency();
+    for (int dma = 0; dma < 2; dma++)
+        for (int T : {1, 4, 8, 16}) {
+            if (T > tmax && T > 1) continue;
+            std::vector<double> ts;
+            for (int r = 0; r < 3; r++) {
+                CK(cudaDeviceSynchronize());
+                if (dma) {
+                    CK(cudaMemcpyAsync(d1, h2, bytes, cudaMemcpyHostToDevice, s1));
+                    CK(cudaMemcpyAsync(h2, d2, bytes, cudaMemcpyDeviceToHost, s2));
+                }
+                const double t = tu_now();
+                std::vector<std::thread> th;
+                for (int k = 0; k < T; k++)
+                    th.emplace_back([&, k] {
+                        size_t lo = bytes / T * k, hi = k == T - 1 ? bytes : bytes / T * (k + 1);
+                        memcpy((char *)h1 + lo, pg.data() + lo, hi - lo);
+                    });
+                for (auto &x : th) x.join();
+                ts.push_back(tu_now() - t);
+                CK(cudaStreamSynchronize(s1));
+                CK(cudaStreamSynchronize(s2));
+            }
+            std::sort(ts.begin(), ts.end());
+            printf("link: host memcpy pageable -> pinned, 1 GiB, %2d threads%s: %.1f GB/s\n", T,
+                   dma ? " (while both DMA directions run)" : "", bytes / ts[1] / 1e9);
+        }
     cudaStreamDestroy(s1);
     cudaStreamDestroy(s2);
     cudaFree(d1);
