@@ -2,8 +2,14 @@
 # that libbatchblas opens at run time (src/common/cuda_loader.c).
 # .cu files are compiled by nvcc through build-aux/nvcc-lt.sh into libtool
 # objects; add new kernels to CUDA_CU_SOURCES.
-# driver: queues, staging of host data, grouping, info (backend_cuda.cu)
+# driver: plugin entry, probe, device data, fetch/store, info (backend_cuda.cu)
 CUDA_CU_SOURCES = src/cuda/backend_cuda.cu
+# queues and the kernels' device workspaces (queue.cu)
+CUDA_CU_SOURCES += src/cuda/queue.cu
+# grouping of a batch into launches of equal parameters (segments.cu)
+CUDA_CU_SOURCES += src/cuda/segments.cu
+# host data: staging contexts, chunks, gather/scatter, the pipeline (staging.cu)
+CUDA_CU_SOURCES += src/cuda/staging.cu
 # host threads for the staging copies (a small persistent pool, stage_copy.cu)
 CUDA_CU_SOURCES += src/cuda/stage_copy.cu
 # the visible devices and their rates, for the device set (mgpu.cu;

@@ -1,8 +1,10 @@
 /*
  * CUDA backend internals: the contract between the backend driver
- * (backend_cuda.cu: queues, host<->device staging, grouping, info), the
+ * (backend_cuda.cu: the plugin entry, probe, device data, info; queue.cu:
+ * queues; segments.cu: grouping; staging.cu: host<->device staging), the
  * launch policy (launch.cu: which kernel runs a launch) and the kernels
  * (generic_*.cu for every routine, small_*.cu register kernels for tiny n).
+ * The driver's own shared internals are at the end of this file.
  *
  * A launch is one set of uniform, normalised column-major parameters
  * (bb_problem, pointers unused) applied to `count` problems whose operands
@@ -12,6 +14,8 @@
  */
 #pragma once
 
+#include <pthread.h>
+#include <stdlib.h>
 #include <cuda_runtime.h>
 #include <cublas_v2.h>
 #include <cuComplex.h>
@@ -129,3 +133,172 @@ static inline unsigned bb_grid(int64_t n, int per_block)
     int64_t g = (n + per_block - 1) / per_block;
     return g < 1 ? 1u : g > (int64_t)BB_CUDA_MAX_GRID ? BB_CUDA_MAX_GRID : (unsigned)g;
 }
+
+/* ========================================================================= */
+/* The driver (host code; the kernels use none of it): what backend_cuda.cu, */
+/* queue.cu, segments.cu and staging.cu share.                               */
+/* ========================================================================= */
+
+/* backend_cuda.cu: configuration, read once from the environment
+   (pthread_once(&bb_cu_cfg_once, bb_cu_read_cfg) before use).  The staging
+   bound per slot (BATCHBLAS_CUDA_STAGE_BYTES), the copy threads per pipeline
+   (BATCHBLAS_CUDA_STAGE_THREADS) and over the pipelines running at once. */
+extern pthread_once_t bb_cu_cfg_once;
+void bb_cu_read_cfg(void);
+extern size_t bb_cu_cfg_stage_bytes;
+extern int bb_cu_cfg_stage_threads;
+extern int bb_cu_cfg_stage_budget;
+
+/* The plugin cannot reach libbatchblas's internal bb_log (hidden symbol in
+   another shared object): the same output, enabled by BATCHBLAS_VERBOSE. */
+void bb_cu_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Every failed runtime call also sets the thread's "last error"; clear it so
+   that a later cudaGetLastError (kernels check their launches with it) does
+   not report a failure that was already handled. */
+static inline cudaError_t chk(cudaError_t e)
+{
+    if (e != cudaSuccess) (void)cudaGetLastError();
+    return e;
+}
+
+static inline size_t align_up(size_t x, size_t a) { return (x + a - 1) / a * a; }
+
+/* Alignment of every region in the staging and scratch buffers. */
+static const size_t BB_ALIGN = 128;
+
+/* Allocation: every allocation of the plugin goes through these four, which
+   ask the library's fault hook first (bb_cu_fault_now, backend_cuda.cu:
+   src/common/fault.c makes the k-th allocation fail in a test). */
+bool bb_cu_fault_now(void);
+
+static inline void *cu_malloc(size_t bytes) { return bb_cu_fault_now() ? NULL : malloc(bytes); }
+static inline void *cu_calloc(size_t n, size_t size) { return bb_cu_fault_now() ? NULL : calloc(n, size); }
+
+/* Pinned host memory (the staging buffers). */
+static inline cudaError_t cu_pinned_alloc(void **p, size_t bytes)
+{
+    *p = NULL;
+    if (bb_cu_fault_now()) return cudaErrorMemoryAllocation;
+    return chk(cudaHostAlloc(p, bytes, cudaHostAllocPortable));
+}
+
+/* Device memory: stream-ordered on `stream` when `pools`, else cudaMalloc. */
+static inline cudaError_t cu_dev_alloc(void **p, size_t bytes, int pools, cudaStream_t stream)
+{
+    *p = NULL;
+    if (bb_cu_fault_now()) return cudaErrorMemoryAllocation;
+    return pools ? chk(cudaMallocAsync(p, bytes, stream)) : chk(cudaMalloc(p, bytes));
+}
+
+/* The info code of a failed CUDA call: out of memory or anything else. */
+static inline int fail_code(cudaError_t e)
+{
+    return e == cudaErrorMemoryAllocation ? BB_INFO_NOMEM : BB_INFO_DEVICE;
+}
+
+/* Queues (queue.cu) */
+
+#define BB_QUEUE_MAGIC 0x62625175u
+
+/* The driver's queue: the public part (seen by the kernels) first, so a
+   batchblas_queue * created here converts back to bb_cuda_queue *. */
+struct bb_cuda_queue {
+    batchblas_queue pub;
+    unsigned magic;
+    int pools;          /* stream-ordered allocator (cudaMallocAsync) usable */
+    void *scratch;      /* driver-private device memory (pointer arrays, info,
+                           staged operands); never the kernels' pub.work */
+    size_t scratch_size;
+    void *cublas_ws;    /* the cuBLAS handle's workspace, owned by the queue */
+};
+
+static inline bb_cuda_queue *priv(batchblas_queue *q) { return reinterpret_cast<bb_cuda_queue *>(q); }
+
+static inline bb_cuda_queue *checked_queue(batchblas_queue_t q)
+{
+    bb_cuda_queue *cq = priv(q);
+    return (cq && cq->magic == BB_QUEUE_MAGIC) ? cq : NULL;
+}
+
+/* Makes `dev` current for the scope and restores the caller's device. */
+struct device_scope {
+    int prev, ok, changed;
+    explicit device_scope(int dev) : prev(0), ok(0), changed(0)
+    {
+        if (chk(cudaGetDevice(&prev)) != cudaSuccess) return;
+        if (prev != dev) {
+            if (chk(cudaSetDevice(dev)) != cudaSuccess) return;
+            changed = 1;
+        }
+        ok = 1;
+    }
+    ~device_scope()
+    {
+        if (changed) (void)chk(cudaSetDevice(prev));
+    }
+};
+
+/* The devices counted by the probe (backend_cuda.cu). */
+extern int bb_cu_ndev;
+
+/* Device memory on the queue's stream (stream-ordered): freed, or grown to at
+   least `bytes` (contents are not kept; geometric: by at least half the old
+   size). */
+cudaError_t bb_cu_dev_free(bb_cuda_queue *q, void *p);
+cudaError_t bb_cu_dev_grow(bb_cuda_queue *q, void **p, size_t *size, size_t bytes, int geometric);
+
+/* New queue on `device` (on `user_stream` if use_user, else on a new stream
+   created with `flags`), a BblasSuccess / BblasErr* code; the release of
+   everything of a queue, the first error. */
+int bb_cu_queue_new(int device, cudaStream_t user_stream, int use_user, unsigned flags,
+                    bb_cuda_queue **out);
+cudaError_t bb_cu_queue_release(bb_cuda_queue *q);
+
+/* The backend table's queue entries (backend.h). */
+int bb_cu_queue_create(batchblas_queue_t *out, int device, void *stream);
+int bb_cu_queue_sync(batchblas_queue_t pq);
+void *bb_cu_queue_stream(batchblas_queue_t pq);
+int bb_cu_queue_destroy(batchblas_queue_t pq);
+
+/* Launch grouping (segments.cu) */
+
+/* A run of problems with one normalised parameter set. */
+struct segment {
+    bb_problem gp;     /* parameters (user lds), pointers unused */
+    int64_t first;     /* idx == NULL: first problem; else offset in idx */
+    int64_t n;         /* problems in the run (skipped ones included for
+                          the group/fixed/strided forms) */
+    double cost;
+};
+
+static inline int64_t seg_problem(const segment &s, const int64_t *idx, int64_t t)
+{
+    return idx ? idx[s.first + t] : s.first + t;
+}
+
+/* The user's operand slot behind normalised slot o. */
+static inline int orig_slot(const bb_problem &gp, int o)
+{
+    if (gp.swap_ab && o == BB_A) return BB_B;
+    if (gp.swap_ab && o == BB_B) return BB_A;
+    return o;
+}
+
+/* Splits the batch into launches, largest first (segments.cu: the
+   variable form's problems sorted into *idx_out; 0, or -1 if out of host
+   memory). */
+int bb_cu_build_segments(const bb_batch *b, int with_ld, segment **segs_out, int64_t *nseg_out,
+                         int64_t **idx_out, int64_t *nidx_out);
+
+/* Bytes of one element of normalised operand slot o. */
+size_t bb_cu_operand_elem(const bb_batch *b, int o);
+
+/* Marks every not-skipped problem of the segments as failed with `code`,
+   and the batch as failed on the device (b->device_fail, for the front
+   end's error handler call). */
+void bb_cu_fail_all(bb_batch *b, int code);
+
+/* Host data (staging.cu): the staging pipeline, synchronous, on the
+   current device. */
+void bb_cu_run_host(bb_batch *b);

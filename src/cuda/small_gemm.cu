@@ -165,7 +165,7 @@ template <typename T>
 cudaError_t cublas_gemm_T(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q)
 {
     /* the queue's handle is bound to the queue's stream and its own
-       workspace at creation (backend_cuda.cu); cublasSetStream here would
+       workspace at creation (queue.cu); cublasSetStream here would
        drop that workspace for the default pool */
     cublasHandle_t h = q->cublas;
     cudaStream_t hs = NULL;

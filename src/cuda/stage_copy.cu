@@ -1,6 +1,6 @@
 /*
  * A small persistent pool of host threads for the copies of the host-data
- * staging pipeline (backend_cuda.cu: gather into and scatter out of the
+ * staging pipeline (staging.cu: gather into and scatter out of the
  * pinned buffers).  One memcpy stream from pageable memory runs at 5-10
  * GB/s on one core, far below a PCIe 5.0 link (50+ GB/s each way), so each
  * pipeline spreads its copies over a team: its own thread plus helpers from

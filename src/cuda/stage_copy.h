@@ -2,7 +2,7 @@
  * Host threads for the staging pipeline's copies (stage_copy.cu): the
  * gather of a chunk's problems from the user's memory into a pinned buffer
  * and the scatter back are cut into units that a small team of threads
- * claims one at a time (backend_cuda.cu decides the units and how many
+ * claims one at a time (staging.cu decides the units and how many
  * threads a pipeline gets; this is only the mechanism).
  */
 #pragma once
