@@ -12,6 +12,7 @@
 #          them): the hybrid split, against the sum of the two rates
 #   auto   --backend auto: what the policy picks (with BATCHBLAS_COST_FILE
 #          = COST_FILE when given: the calibration of this run)
+# HD_MB (default 1024) and HD_SIZES (default "16 64 256") change the rows.
 # Writes $OUT/hostdata.csv (the bench's CSV, one impl tag per mode) and
 # prints the table with sum-of-rates shares.
 . "$(dirname "$0")/gpu-env.sh"
@@ -35,7 +36,7 @@ one() { # mode, routine, n, env...
 echo "mode,routine,prec,form,dist,n,batch,threads,impl,ms,ms_min,ms_max,gflops,gbs,pct_roof,error,ok,info_bad,flops,bytes,load1" > "$csv"
 printf "%-6s %4s %9s %9s %9s %6s %9s %s\n" routine n cpu_ms cuda_ms both_ms share auto_ms "both/(sum of rates)"
 for r in potrf trsm syrk potri getrf gesv; do
-    for n in 16 64 256; do
+    for n in ${HD_SIZES:-16 64 256}; do
         BARGS="--backend cpu"; tc=$(one cpu $r $n BATCHBLAS_CPU_SHARE=0)
         BARGS="--backend cuda"; tg=$(one cuda $r $n BATCHBLAS_CPU_SHARE=0)
         f=$(awk -v c="$tc" -v g="$tg" 'BEGIN { f = g / (c + g); if (f < 0.01) f = 0.01; if (f > 0.99) f = 0.99; printf "%.3f", f }')

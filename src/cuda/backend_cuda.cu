@@ -62,10 +62,17 @@ static const size_t BB_STAGE_BYTES_DEFAULT = (size_t)128 << 20;
    copy on the calling thread, as before the pool). */
 static const int BB_STAGE_THREADS_DEFAULT = 16;
 static const int BB_STAGE_THREADS_LIMIT = 256;
+/* Chunks a pipeline aims at (within the bounds of staging.cu): the host
+   copies of a chunk overlap the device's work on the other slot, so what
+   is not overlapped is about the first chunk's gather and the last chunk's
+   transfers and scatter: 1/chunks of the whole.  More chunks shorten that
+   tail and cost a launch and two copies each. */
+static const int BB_STAGE_CHUNKS_DEFAULT = 16;
 
 pthread_once_t bb_cu_cfg_once = PTHREAD_ONCE_INIT;
 static int cfg_verbose = 0;
 size_t bb_cu_cfg_stage_bytes = BB_STAGE_BYTES_DEFAULT;
+int bb_cu_cfg_stage_chunks = BB_STAGE_CHUNKS_DEFAULT;
 int bb_cu_cfg_stage_threads = 1;  /* per pipeline */
 int bb_cu_cfg_stage_budget = 1;   /* over the pipelines running at once */
 
@@ -78,6 +85,12 @@ void bb_cu_read_cfg(void)
     if (s && *s) {
         long long x = atoll(s);
         if (x >= 4096) bb_cu_cfg_stage_bytes = (size_t)x;
+    }
+    /* BATCHBLAS_CUDA_STAGE_CHUNKS: chunks a pipeline aims at (tuning) */
+    const char *c = getenv("BATCHBLAS_CUDA_STAGE_CHUNKS");
+    if (c && *c) {
+        long x = atol(c);
+        if (x >= 1 && x <= 4096) bb_cu_cfg_stage_chunks = (int)x;
     }
     /* BATCHBLAS_CUDA_STAGE_THREADS: copy threads per pipeline (tuning) */
     const int cores = bb_stage_host_cores();

@@ -146,6 +146,7 @@ static inline unsigned bb_grid(int64_t n, int per_block)
 extern pthread_once_t bb_cu_cfg_once;
 void bb_cu_read_cfg(void);
 extern size_t bb_cu_cfg_stage_bytes;
+extern int bb_cu_cfg_stage_chunks; /* BATCHBLAS_CUDA_STAGE_CHUNKS */
 extern int bb_cu_cfg_stage_threads;
 extern int bb_cu_cfg_stage_budget;
 

@@ -611,7 +611,7 @@ void bb_cu_run_host(bb_batch *b)
             total += (double)plans[k].pb * (double)segs[k].n;
         }
         size_t cap = bb_cu_cfg_stage_bytes;
-        size_t target = (size_t)(total / 4);
+        size_t target = (size_t)(total / bb_cu_cfg_stage_chunks);
         size_t lo = BB_STAGE_MIN_CHUNK < cap ? BB_STAGE_MIN_CHUNK : cap;
         if (target < lo) target = lo;
         if (target > cap) target = cap;
