@@ -206,8 +206,13 @@ cudaError_t cublas_gemm_T(const bb_problem &p, const bb_dev_batch &d, batchblas_
             T *dummy = (T *)w;
             const T **wa = (const T **)(w + foot), **wb = wa + d.count;
             T **wc = (T **)(wb + d.count);
+            /* zeroed, so that cuBLAS never computes on uninitialised memory
+               for a skipped problem (compute-sanitizer initcheck; one
+               matrix's footprint, on the queue's stream) */
+            cudaError_t e = cudaMemsetAsync(dummy, 0, foot, q->stream);
+            if (e != cudaSuccess) return e;
             k_gemm_ptrs<T><<<bb_grid(d.count, 256), 256, 0, q->stream>>>(d, dummy, wa, wb, wc);
-            cudaError_t e = cudaGetLastError();
+            e = cudaGetLastError();
             if (e != cudaSuccess) return e;
             pa = wa; pb = wb; pc = wc;
         }
