@@ -6,8 +6,9 @@ library reads):
   python3 tools/calibrate.py calib.csv > cost.txt
 
 cpu_op NAME C0 F: from the n = 16 and n = 256 rows of each routine on
-every core: core-seconds per problem = C0 + flops per problem / F (two
-points, two unknowns; C0 >= 0).  cpu_bw_core, cpu_bw_max: counted bytes
+every core: F = flops over core-seconds at n = 256; C0 = the core-seconds
+per problem at n = 16 beyond its flops at F (0 when that row ran at the
+host's streaming rate, cpu_bw_max, which then bounds it).  cpu_bw_core, cpu_bw_max: counted bytes
 over the time of dpotrf/dsyrk n = 16 on one core and on every core (the
 best of the two routines).  gpu_bw T B: counted bytes over the time of
 dpotrf n = 16 through the GPU's staging path with T copy threads."""
@@ -37,20 +38,21 @@ def main():
     for (tag, routine), rs in sorted(by.items()):
         if tag != "cpu_op":
             continue
-        pts = []
-        for r in rs:
-            t = float(r["ms"]) * 1e-3
-            batch = float(r["batch"])
-            core_s = t * int(r["threads"]) / batch
-            pts.append((float(r["flops"]) / batch, core_s))
-        pts.sort()
-        if len(pts) < 2 or pts[-1][0] <= pts[0][0]:
+        # F from the large size (its fixed work is small beside its flops),
+        # then C0 from the small one, unless that row ran at the host's
+        # streaming rate (then its time says nothing of C0: 0)
+        by_n = sorted(rs, key=lambda r: int(r["n"]))
+        small, large = by_n[0], by_n[-1]
+        if small is large:
             continue
-        (f0, s0), (f1, s1) = pts[0], pts[-1]
-        f = (f1 - f0) / max(s1 - s0, 1e-15)
-        c0 = s0 - f0 / f
-        if c0 < 0 or f <= 0:  # the small size is cheaper than its flops say: all flops
-            c0, f = 0.0, f1 / s1
+        def core_s(r):
+            return float(r["ms"]) * 1e-3 * int(r["threads"])
+        f = float(large["flops"]) / core_s(large)
+        t_small = float(small["ms"]) * 1e-3
+        bw_bound = bwmax and t_small < 1.3 * float(small["bytes"]) / bwmax
+        c0 = 0.0
+        if not bw_bound:
+            c0 = max(0.0, (core_s(small) - float(small["flops"]) / f) / float(small["batch"]))
         name = "inverse" if routine == "inverse" else routine
         out.append("cpu_op %s %.3g %.3g" % (name, c0, f))
     for (tag, routine), rs in sorted(by.items()):

@@ -12,7 +12,8 @@
 #          them): the hybrid split, against the sum of the two rates
 #   auto   --backend auto: what the policy picks (with BATCHBLAS_COST_FILE
 #          = COST_FILE when given: the calibration of this run)
-# HD_MB (default 1024) and HD_SIZES (default "16 64 256") change the rows.
+# HD_MB (default 1024) and HD_SIZES (default "16 64 256") change the rows;
+# HD_BOTH=0 leaves out the "both" column.
 # Writes $OUT/hostdata.csv (the bench's CSV, one impl tag per mode) and
 # prints the table with sum-of-rates shares.
 . "$(dirname "$0")/gpu-env.sh"
@@ -40,7 +41,8 @@ for r in potrf trsm syrk potri getrf gesv; do
         BARGS="--backend cpu"; tc=$(one cpu $r $n BATCHBLAS_CPU_SHARE=0)
         BARGS="--backend cuda"; tg=$(one cuda $r $n BATCHBLAS_CPU_SHARE=0)
         f=$(awk -v c="$tc" -v g="$tg" 'BEGIN { f = g / (c + g); if (f < 0.01) f = 0.01; if (f > 0.99) f = 0.99; printf "%.3f", f }')
-        BARGS="--backend cuda"; tb=$(one both $r $n BATCHBLAS_CPU_SHARE="$f")
+        tb=nan
+        [ "${HD_BOTH:-1}" = 1 ] && { BARGS="--backend cuda"; tb=$(one both $r $n BATCHBLAS_CPU_SHARE="$f"); }
         if [ -n "$cost" ]; then BARGS="--backend auto"; ta=$(one auto $r $n BATCHBLAS_COST_FILE="$cost")
         else BARGS="--backend auto"; ta=$(one auto $r $n); fi
         awk -v r=$r -v n=$n -v c="$tc" -v g="$tg" -v b="$tb" -v f="$f" -v a="$ta" 'BEGIN {

@@ -4,6 +4,17 @@
  *   CPU:  t = max(bytes / min(cores * cpu_bw_core, cpu_bw_max),
  *                 (problems * c0[op] + flops / f[op]) / cores)
  *   GPU:  t = gpu_call + bytes / gpu_bw(threads) + flops / gpu_flops
+ *   both: t = max(t_cpu t_gpu / (t_cpu + t_gpu),
+ *                 (f bytes + 3 (1 - f) bytes) / cpu_bw_max),  f = the CPU's share
+ *
+ * The last term is the host's memory: the CPU moves each counted byte of
+ * its share once, the GPU's staging path three times (the gather or the
+ * scatter between the user's memory and the pinned buffer, and the DMA),
+ * and both draw on the same memory, whose rate the CPU's streaming
+ * (cpu_bw_max) measures.  Measured on the H100 machine (doc/performance.md,
+ * "Host data"): every host-data routine there streams at that bound on
+ * the CPU, so a GPU share only takes bandwidth from the CPU's, and the
+ * model keeps the CPU out of GPU calls (and the GPU out of CPU calls).
  *
  * c0[op] is the fixed work of one problem on one core (call, pivoting and
  * loop overheads: what makes tiny problems slower than their flops say),
@@ -178,6 +189,16 @@ double bb_cost_cpu(const bb_batch *b, const bb_work *w, int cores)
     double t_mem = w->bytes / bw;
     double t_work = (w->problems * o->c0 + w->flops / o->f) / cores;
     return t_mem > t_work ? t_mem : t_work;
+}
+
+double bb_cost_both(const bb_batch *b, const bb_work *w, int cpu_cores, int threads, double *cpu_share)
+{
+    double tc = bb_cost_cpu(b, w, cpu_cores), tg = bb_cost_gpu(b, w, threads);
+    double f = tc + tg > 0 ? tg / (tc + tg) : 0.5;
+    if (cpu_share) *cpu_share = f;
+    double t = tc * tg / (tc + tg > 0 ? tc + tg : 1);
+    double host = (f + 3 * (1 - f)) * w->bytes / M.cpu_bw_max;
+    return t > host ? t : host;
 }
 
 int bb_cost_stage_threads(int cores) { return cores < 16 ? (cores > 0 ? cores : 1) : 16; }

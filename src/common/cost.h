@@ -33,6 +33,12 @@ BB_INTERNAL double bb_cost_cpu(const bb_batch *b, const bb_work *w, int cores);
    the call's fixed cost. */
 BB_INTERNAL double bb_cost_gpu(const bb_batch *b, const bb_work *w, int threads);
 
+/* Seconds of the CPU (cpu_cores) and one GPU (staging with `threads` copy
+   threads) together, the CPU's share balancing the two; the host memory
+   both draw on bounds it.  *cpu_share (if not NULL): that share. */
+BB_INTERNAL double bb_cost_both(const bb_batch *b, const bb_work *w, int cpu_cores, int threads,
+                                double *cpu_share);
+
 /* The staging path's default copy threads on this host (the plugin's rule:
    min(16, cores)). */
 BB_INTERNAL int bb_cost_stage_threads(int cores);

@@ -37,8 +37,8 @@
    context); an explicit list (BATCHBLAS_DEVICES, batchblas_set_devices) is
    always used as given.  The CPU takes a share beside the GPUs only if the
    model says both together finish in at most HYBRID_GAIN of the faster
-   side's time alone (what the model does not see: the two compete for
-   host memory bandwidth). */
+   side's time alone (the model counts the host memory both draw on, not
+   the cores they share). */
 static const double SPLIT_BYTES_PER_FLOP = 28e9 / 20e12;
 static const double SPLIT_MIN_SHARE_BYTES = 16e6;
 static const double HYBRID_GAIN = 0.85;
@@ -215,8 +215,7 @@ const bb_backend *bb_dispatch(const bb_batch *b)
         double t_cpu = bb_cost_cpu(b, &w, ncores);
         double t_gpu = bb_cost_gpu(b, &w, bb_cost_stage_threads(ncores));
         int half = ncores / 2 > 0 ? ncores / 2 : 1;
-        double t_c = bb_cost_cpu(b, &w, half), t_g = bb_cost_gpu(b, &w, ncores - half > 0 ? ncores - half : 1);
-        double t_both = t_c * t_g / (t_c + t_g);
+        double t_both = bb_cost_both(b, &w, half, ncores - half > 0 ? ncores - half : 1, NULL);
         double forced_share = bb_spread_cpu_share_forced();
         double best = t_cpu < t_gpu ? t_cpu : t_gpu;
         int both = forced_share > 0 ||

@@ -367,8 +367,10 @@ static void spread_any(bb_batch *b, int with_cpu)
             r_cpu = forced;
             r_gpu = (1 - forced) / n;
         } else {
-            r_cpu = 1 / bb_cost_cpu(b, &w, cpu_threads);
-            r_gpu = 1 / bb_cost_gpu(b, &w, stage_threads);
+            double f;
+            (void)bb_cost_both(b, &w, cpu_threads, stage_threads, &f);
+            r_cpu = f;
+            r_gpu = (1 - f) / n;
         }
         dev_of[np] = -2;
         rates[np++] = r_cpu;
