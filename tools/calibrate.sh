@@ -11,8 +11,10 @@
 #           hemm, herk, her2k in double complex):
 #           the fixed work per problem and the flop rate per core (fit)
 #   cpu_bw  dpotrf and dsyrk n = 16 on 1 core and on every core
-#   gpu_bw  dpotrf n = 16, 1 GB, through the GPU's staging path with
+#   gpu_bw  dpotrf n = 16, 0.5 GB, through the GPU's staging path with
 #           1, 2, 4, 8, 16 host copy threads (BATCHBLAS_CUDA_STAGE_THREADS)
+#   gpu_op  every routine at n = 256, 0.5 GB, through the staging path:
+#           the kernels' rate beyond the copies
 # Takes about 3 minutes on the H100 machine (16 cores).
 . "$(dirname "$0")/gpu-env.sh"
 B=$D/bin/batchblas-bench
@@ -42,7 +44,14 @@ for r in potrf syrk; do
 done
 if [ -n "${BATCHBLAS_CUDA_PLUGIN:-}" ] && [ -f "$BATCHBLAS_CUDA_PLUGIN" ]; then
     for t in 1 2 4 8 16; do
-        BATCHBLAS_CUDA_STAGE_THREADS=$t bench gpu_bw_$t --routine potrf --sizes 16 --mb 1024 --backend cuda
+        BATCHBLAS_CUDA_STAGE_THREADS=$t bench gpu_bw_$t --routine potrf --sizes 16 --mb 512 --backend cuda
+    done
+    for r in gemm symm syrk syr2k trmm trsm potrf potrs posv trtri lauum potri poti \
+             getrf getrfnp getrs gesv getri getri_oop lange gecond gecon inverse; do
+        bench gpu_op --routine $r --sizes 256 --mb 512 --backend cuda
+    done
+    for r in hemm herk her2k; do
+        bench gpu_op --routine $r --prec z --sizes 256 --mb 512 --backend cuda
     done
 fi
 echo "calibrate: $(($(wc -l < "$csv") - 1)) rows in $csv"

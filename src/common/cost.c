@@ -3,18 +3,19 @@
  *
  *   CPU:  t = max(bytes / min(cores * cpu_bw_core, cpu_bw_max),
  *                 (problems * c0[op] + flops / f[op]) / cores)
- *   GPU:  t = gpu_call + bytes / gpu_bw(threads) + flops / gpu_flops
- *   both: t = max(t_cpu t_gpu / (t_cpu + t_gpu),
- *                 (f bytes + 3 (1 - f) bytes) / cpu_bw_max),  f = the CPU's share
+ *   GPU:  t = gpu_call + bytes / gpu_bw(threads) + flops / g[op]
+ *   both: t = s max(t_cpu t_gpu / (t_cpu + t_gpu),
+ *                   (f bytes + 3 (1 - f) bytes) / cpu_bw_max),  f = the CPU's share
  *
  * The last term is the host's memory: the CPU moves each counted byte of
  * its share once, the GPU's staging path three times (the gather or the
  * scatter between the user's memory and the pinned buffer, and the DMA),
  * and both draw on the same memory, whose rate the CPU's streaming
- * (cpu_bw_max) measures.  Measured on the H100 machine (doc/performance.md,
- * "Host data"): every host-data routine there streams at that bound on
- * the CPU, so a GPU share only takes bandwidth from the CPU's, and the
- * model keeps the CPU out of GPU calls (and the GPU out of CPU calls).
+ * (cpu_bw_max) measures; s (both_slowdown) is what the two sides lose to
+ * each other beyond that (cores, caches), measured.  On the H100 machine
+ * (doc/performance.md, "Host data") both together were slower than the
+ * faster side alone in every row (s = 1.9), so the model keeps the CPU out
+ * of GPU calls there.
  *
  * c0[op] is the fixed work of one problem on one core (call, pivoting and
  * loop overheads: what makes tiny problems slower than their flops say),
@@ -22,14 +23,17 @@
  * rate of the staging path (bytes in plus bytes out over the call's time)
  * with that many host copy threads: the host-side copies into and out of
  * the pinned buffers bound it, not the link (doc/performance.md, "Host
- * data").
+ * data"); g[op] is the rate at which the routine's kernels add to that
+ * (what the pipeline does not hide: large kernels of a chunk run longer
+ * than its copies).
  *
- * The constants below were measured by tools/calibrate.sh on the H100
- * machine (16 cores, doc/performance.md "Calibration"; double, ~1 GB
- * batches of counted bytes).  BATCHBLAS_COST_FILE=path replaces any of them
+ * The constants below were measured on the H100 machine (16 cores, double;
+ * doc/performance.md "Host data: the CPU, the GPU, both"), by
+ * tools/calibrate.sh and the host-data rows of tools/gpu-hostdata.sh.  BATCHBLAS_COST_FILE=path replaces any of them
  * at the first use: the file tools/calibrate.sh writes for another machine
- * (lines "cpu_bw_core B", "cpu_bw_max B", "gpu_call S", "gpu_flops F",
- * "gpu_bw THREADS B", "cpu_op NAME C0 F"; '#' starts a comment; a line that
+ * (lines "cpu_bw_core B", "cpu_bw_max B", "gpu_call S", "both_slowdown S",
+ * "gpu_bw THREADS B",
+ * "cpu_op NAME C0 F", "gpu_op NAME F"; '#' starts a comment; a line that
  * does not parse is ignored and logged).
  */
 #include <math.h>
@@ -56,32 +60,54 @@ typedef struct {
 static struct {
     double cpu_bw_core, cpu_bw_max;
     cpu_op op[BB_NOPS];
-    double gpu_call, gpu_flops;
+    double gpu_call;
+    double both_slowdown;
+    double gpu_op[BB_NOPS];
     int gpu_bw_threads[GPU_BW_POINTS];
     double gpu_bw[GPU_BW_POINTS];
 } M = {
-    /* CPU streaming: one core, and the whole host (potrf/syrk n = 16) */
-    .cpu_bw_core = 5e9,
-    .cpu_bw_max = 55e9,
-    /* per routine (calibrated: potrf, trsm, syrk, gesv; the others take
-       the routine of their family whose kernels they share) */
+    /* CPU streaming: one core, and the whole host (the best counted-bytes
+       rate of the host-data rows, dpotrf n = 16) */
+    .cpu_bw_core = 5.5e9,
+    .cpu_bw_max = 85e9,
+    /* per routine: potrf, trsm, syrk, potri, getrf, gesv from the host-data
+       rows (0.5 GB, n = 16 and 256); the others from tools/calibrate.sh's
+       rows (0.25 GB), whose fixed work per problem came out about 2 us
+       higher where both were measured (unexplained; it makes the CPU look
+       slower than it is for those routines' tiny sizes) */
     .op = {
-        [BB_OP_GEMM] = {0.3e-6, 20e9},  [BB_OP_SYMM] = {0.3e-6, 20e9},  [BB_OP_HEMM] = {0.3e-6, 20e9},
-        [BB_OP_SYRK] = {0.3e-6, 20e9},  [BB_OP_HERK] = {0.3e-6, 20e9},  [BB_OP_SYR2K] = {0.3e-6, 20e9},
-        [BB_OP_HER2K] = {0.3e-6, 20e9}, [BB_OP_TRMM] = {0.5e-6, 7.5e9}, [BB_OP_TRSM] = {0.5e-6, 7.5e9},
-        [BB_OP_POTRF] = {1.1e-6, 11e9}, [BB_OP_POTRS] = {0.5e-6, 7.5e9}, [BB_OP_POSV] = {1.5e-6, 9e9},
-        [BB_OP_TRTRI] = {1e-6, 5e9},    [BB_OP_LAUUM] = {1e-6, 5e9},    [BB_OP_POTRI] = {2e-6, 3e9},
-        [BB_OP_POTI] = {3e-6, 3e9},     [BB_OP_GETRF] = {2e-6, 6e9},    [BB_OP_GETRFNP] = {1.5e-6, 6e9},
-        [BB_OP_GETRS] = {2e-6, 6e9},    [BB_OP_GESV] = {25e-6, 7.5e9},  [BB_OP_GETRI] = {3e-6, 4e9},
-        [BB_OP_GETRI_OOP] = {3e-6, 4e9}, [BB_OP_LANGE] = {0.2e-6, 20e9}, [BB_OP_GECOND] = {4e-6, 4e9},
-        [BB_OP_GECON] = {3e-6, 4e9},    [BB_OP_GEINV] = {4e-6, 4e9},
+        [BB_OP_GEMM] = {6.4e-6, 34e9},   [BB_OP_SYMM] = {20e-6, 28e9},   [BB_OP_HEMM] = {24e-6, 32e9},
+        [BB_OP_SYRK] = {0, 22e9},        [BB_OP_HERK] = {21e-6, 35e9},   [BB_OP_SYR2K] = {20e-6, 24e9},
+        [BB_OP_HER2K] = {21e-6, 28e9},   [BB_OP_TRMM] = {19e-6, 27e9},   [BB_OP_TRSM] = {1.2e-6, 8.3e9},
+        [BB_OP_POTRF] = {0, 14.7e9},     [BB_OP_POTRS] = {4.6e-6, 7.9e9}, [BB_OP_POSV] = {3.1e-6, 9.7e9},
+        [BB_OP_TRTRI] = {2.3e-6, 3.2e9}, [BB_OP_LAUUM] = {1.2e-6, 5.7e9}, [BB_OP_POTRI] = {1.6e-6, 4.7e9},
+        [BB_OP_POTI] = {2.1e-6, 6e9},    [BB_OP_GETRF] = {1.7e-6, 11.9e9}, [BB_OP_GETRFNP] = {0.8e-6, 11.5e9},
+        [BB_OP_GETRS] = {21e-6, 8.6e9},  [BB_OP_GESV] = {24e-6, 8.7e9},  [BB_OP_GETRI] = {1.8e-6, 11e9},
+        [BB_OP_GETRI_OOP] = {2.2e-6, 10e9}, [BB_OP_LANGE] = {1e-6, 0.65e9}, [BB_OP_GECOND] = {3.3e-6, 9.5e9},
+        [BB_OP_GECON] = {1e-6, 0.53e9},  [BB_OP_GEINV] = {3.7e-6, 10e9},
     },
-    /* GPU: a call's fixed cost, the small-problem kernel rate, the staging
-       path by copy threads (1, 2, 4, 8, 16) */
+    /* GPU: a call's fixed cost; per routine, the kernels' rate beyond the
+       copies (host-data rows at n = 256: potrf, trsm, syrk, potri, getrf,
+       gesv; the others take 0.4 TFLOP/s, the slowest measured) */
     .gpu_call = 100e-6,
-    .gpu_flops = 20e12,
+    /* both at once: measured time over the model's (the two sides share
+       cores and caches as well as memory): the median of the twelve
+       host-data rows, 1.14-2.18 */
+    .both_slowdown = 1.9,
+    .gpu_op = {
+        [BB_OP_GEMM] = 1.4e12, [BB_OP_SYMM] = 1.4e12, [BB_OP_HEMM] = 1.4e12, [BB_OP_SYRK] = 1.4e12,
+        [BB_OP_HERK] = 1.4e12, [BB_OP_SYR2K] = 1.4e12, [BB_OP_HER2K] = 1.4e12, [BB_OP_TRMM] = 1.35e12,
+        [BB_OP_TRSM] = 1.35e12, [BB_OP_POTRF] = 0.39e12, [BB_OP_POTRS] = 0.4e12, [BB_OP_POSV] = 0.4e12,
+        [BB_OP_TRTRI] = 0.4e12, [BB_OP_LAUUM] = 0.4e12, [BB_OP_POTRI] = 0.41e12, [BB_OP_POTI] = 0.4e12,
+        [BB_OP_GETRF] = 0.64e12, [BB_OP_GETRFNP] = 0.64e12, [BB_OP_GETRS] = 0.73e12, [BB_OP_GESV] = 0.73e12,
+        [BB_OP_GETRI] = 0.4e12, [BB_OP_GETRI_OOP] = 0.4e12, [BB_OP_LANGE] = 0.4e12, [BB_OP_GECOND] = 0.4e12,
+        [BB_OP_GECON] = 0.4e12, [BB_OP_GEINV] = 0.4e12,
+    },
+    /* the staging path by copy threads (1, 2, 4, 8, 16): 0.5 GB rows of
+       dpotrf n = 16 (16 threads: 31 GB/s; 1 GB rows reach 43 GB/s, the
+       pipeline's ends weigh less) */
     .gpu_bw_threads = {1, 2, 4, 8, 16},
-    .gpu_bw = {5.5e9, 10e9, 16.5e9, 23.5e9, 28e9},
+    .gpu_bw = {6.2e9, 11.2e9, 18.5e9, 26.4e9, 31.4e9},
 };
 
 static int op_of(const char *name)
@@ -118,11 +144,15 @@ static void read_file(void)
         } else if (!strcmp(key, "cpu_bw_max") && sscanf(line, " %*s %lf", &x) == 1 && positive(x)) {
             M.cpu_bw_max = x;
             ok = 1;
+        } else if (!strcmp(key, "both_slowdown") && sscanf(line, " %*s %lf", &x) == 1 && positive(x)) {
+            M.both_slowdown = x;
+            ok = 1;
         } else if (!strcmp(key, "gpu_call") && sscanf(line, " %*s %lf", &x) == 1 && x >= 0 && isfinite(x)) {
             M.gpu_call = x;
             ok = 1;
-        } else if (!strcmp(key, "gpu_flops") && sscanf(line, " %*s %lf", &x) == 1 && positive(x)) {
-            M.gpu_flops = x;
+        } else if (!strcmp(key, "gpu_op") && sscanf(line, " %*s %31s %lf", name, &x) == 2 && op_of(name) >= 0 &&
+                   positive(x)) {
+            M.gpu_op[op_of(name)] = x;
             ok = 1;
         } else if (!strcmp(key, "gpu_bw") && sscanf(line, " %*s %d %lf", &t, &x) == 2 && positive(x)) {
             for (int k = 0; k < GPU_BW_POINTS; k++)
@@ -198,14 +228,13 @@ double bb_cost_both(const bb_batch *b, const bb_work *w, int cpu_cores, int thre
     if (cpu_share) *cpu_share = f;
     double t = tc * tg / (tc + tg > 0 ? tc + tg : 1);
     double host = (f + 3 * (1 - f)) * w->bytes / M.cpu_bw_max;
-    return t > host ? t : host;
+    return M.both_slowdown * (t > host ? t : host);
 }
 
 int bb_cost_stage_threads(int cores) { return cores < 16 ? (cores > 0 ? cores : 1) : 16; }
 
 double bb_cost_gpu(const bb_batch *b, const bb_work *w, int threads)
 {
-    (void)b;
     pthread_once(&once, read_file);
     if (threads <= 0) threads = 16;
     /* the staging rate at `threads`, linear between the measured points */
@@ -221,5 +250,5 @@ double bb_cost_gpu(const bb_batch *b, const bb_work *w, int threads)
                 break;
             }
     }
-    return M.gpu_call + w->bytes / bw + w->flops / M.gpu_flops;
+    return M.gpu_call + w->bytes / bw + w->flops / M.gpu_op[b->op < BB_NOPS ? b->op : 0];
 }
