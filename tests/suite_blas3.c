@@ -906,11 +906,11 @@ void X(add_blas3_tests)(Suite *s)
 {
     TCase *tc = tcase_create(TU_PNAME "blas3");
     tcase_set_timeout(tc, 120);
-    tcase_add_loop_test(tc, test_options_forms, 0, NOPS_PREC);
-    tcase_add_loop_test(tc, test_large, 0, NOPS_PREC);
-    tcase_add_loop_test(tc, test_special_scalars, 0, NOPS_PREC);
-    tcase_add_loop_test(tc, test_zero_sizes, 0, NOPS_PREC);
-    tcase_add_loop_test(tc, test_free_dim, 0, NOPS_PREC);
-    tcase_add_loop_test(tc, test_empty_batch, 0, NOPS_PREC);
+    BB_ADD_LOOP(tc, test_options_forms, 0, NOPS_PREC);
+    BB_ADD_LOOP(tc, test_large, 0, NOPS_PREC);
+    BB_ADD_LOOP(tc, test_special_scalars, 0, NOPS_PREC);
+    BB_ADD_LOOP(tc, test_zero_sizes, 0, NOPS_PREC);
+    BB_ADD_LOOP(tc, test_free_dim, 0, NOPS_PREC);
+    BB_ADD_LOOP(tc, test_empty_batch, 0, NOPS_PREC);
     suite_add_tcase(s, tc);
 }

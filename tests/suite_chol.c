@@ -792,7 +792,7 @@ void X(add_chol_tests)(Suite *s)
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         TCase *tc = tcase_create(cases[c].name);
         tcase_set_timeout(tc, 60);
-        tcase_add_loop_test(tc, cases[c].test, 0, cases[c].loops);
+        BB_ADD_LOOP(tc, cases[c].test, 0, cases[c].loops);
         suite_add_tcase(s, tc);
     }
 }

@@ -1818,18 +1818,18 @@ void X(add_errors_tests)(Suite *s)
     TCase *ta = tcase_create("errors_args_" TU_PNAME);
     tcase_set_timeout(ta, 300);
     tcase_add_checked_fixture(ta, one_thread, restore_threads);
-    tcase_add_loop_test(ta, test_bad_argument, 0, NROUT * NFORM);
+    BB_ADD_LOOP(ta, test_bad_argument, 0, NROUT * NFORM);
 #if defined(BB_PREC_D) || defined(BB_PREC_Z) /* positions do not depend on the precision */
-    tcase_add_loop_test(ta, test_first_bad_wins, 0, NROUT * NFORM);
+    BB_ADD_LOOP(ta, test_first_bad_wins, 0, NROUT * NFORM);
 #endif
-    tcase_add_loop_test(ta, test_zero_and_empty, 0, NROUT * NFORM);
-    tcase_add_loop_test(ta, test_dev_forms, 0, NROUT * NFORM);
+    BB_ADD_LOOP(ta, test_zero_and_empty, 0, NROUT * NFORM);
+    BB_ADD_LOOP(ta, test_dev_forms, 0, NROUT * NFORM);
     suite_add_tcase(s, ta);
 
     TCase *tc = tcase_create("errors_" TU_PNAME);
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_gemm_scalars_zero);
-    tcase_add_loop_test(tc, test_mixed_numerical, 0, NMIXED * NFORM);
+    BB_ADD_LOOP(tc, test_mixed_numerical, 0, NMIXED * NFORM);
     tcase_add_test(tc, test_mixed_argument_and_numerical);
     suite_add_tcase(s, tc);
 }

@@ -864,14 +864,14 @@ void X(add_lu_tests)(Suite *s)
 {
     TCase *tc = tcase_create("lu_" TU_PNAME);
     tcase_set_timeout(tc, 60);
-    tcase_add_loop_test(tc, t_getrf, 0, 2 * NFORM);
-    tcase_add_loop_test(tc, t_getrfnp, 0, 2 * NFORM);
-    tcase_add_loop_test(tc, t_getrs, 0, 2 * NFORM);
-    tcase_add_loop_test(tc, t_gesv, 0, 2 * NFORM);
-    tcase_add_loop_test(tc, t_getri, 0, 2 * NFORM);
-    tcase_add_loop_test(tc, t_getri_oop, 0, 2 * NFORM);
-    tcase_add_loop_test(tc, t_gecon, 0, 2 * NFORM);
-    tcase_add_loop_test(tc, t_geinv, 0, 2 * NFORM);
+    BB_ADD_LOOP(tc, t_getrf, 0, 2 * NFORM);
+    BB_ADD_LOOP(tc, t_getrfnp, 0, 2 * NFORM);
+    BB_ADD_LOOP(tc, t_getrs, 0, 2 * NFORM);
+    BB_ADD_LOOP(tc, t_gesv, 0, 2 * NFORM);
+    BB_ADD_LOOP(tc, t_getri, 0, 2 * NFORM);
+    BB_ADD_LOOP(tc, t_getri_oop, 0, 2 * NFORM);
+    BB_ADD_LOOP(tc, t_gecon, 0, 2 * NFORM);
+    BB_ADD_LOOP(tc, t_geinv, 0, 2 * NFORM);
     tcase_add_test(tc, t_empty);
     tcase_add_test(tc, t_layouts_agree);
     suite_add_tcase(s, tc);

@@ -430,8 +430,8 @@ void X(add_norm_tests)(Suite *s)
 {
     TCase *tc = tcase_create("norm_" TU_PNAME);
     tcase_set_timeout(tc, 60);
-    tcase_add_loop_test(tc, t_lange, 0, 2 * NFORM);
-    tcase_add_loop_test(tc, t_gecond, 0, 2 * NFORM);
+    BB_ADD_LOOP(tc, t_lange, 0, 2 * NFORM);
+    BB_ADD_LOOP(tc, t_gecond, 0, 2 * NFORM);
     tcase_add_test(tc, t_empty);
     suite_add_tcase(s, tc);
 }

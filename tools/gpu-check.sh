@@ -21,20 +21,23 @@
 # tool of SWEEP_TOOLS (the tool is the outer loop, so unit u of tool t is
 # number (t - 1) * units + u).  suite:case is one Check case of the runner
 # (CK_RUN_SUITE, CK_RUN_CASE; the names are those of tcase_create in
-# tests/suite_<suite>.c, per precision); device is tests/test_device; iso:P:OP
+# tests/suite_<suite>.c, per precision), suite:case@k/K its k-th of K parts
+# (BB_LOOP_PART: the slow cases under the sanitizers are cut so that each
+# part fits one device call); device is tests/test_device; iso:P:OP
 # a part of the isolation test (BB_ISO_QUICK=1, BB_ISO_PREC=P, BB_ISO_OP=OP:
 # tests/test_isolation.c); threads the thread test.
 SWEEP_TOOLS="memcheck racecheck initcheck synccheck"
 sweep_units() {
     for p in s d c z; do echo "blas3:${p}blas3"; done
     for p in s d c z; do
-        for c in potrf potrs posv trtri lauum potri poti chol_fail chol_empty chol_zero_null; do
+        for c in potrf potrs posv trtri lauum potri poti chol_empty chol_zero_null; do
             echo "chol:$p$c"
         done
+        for k in 1 2 3 4; do echo "chol:${p}chol_fail@$k/4"; done
     done
-    for p in s d c z; do echo "lu:lu_$p"; done
+    for p in s d c z; do for k in 1 2 3 4; do echo "lu:lu_$p@$k/4"; done; done
     for p in s d c z; do echo "norm:norm_$p"; done
-    for p in s d c z; do echo "errors:errors_args_$p"; echo "errors:errors_$p"; done
+    for p in s d c z; do echo "errors:errors_args_$p@1/2"; echo "errors:errors_args_$p@2/2"; echo "errors:errors_$p"; done
     echo library:library
     echo library:threads
     echo device
@@ -80,12 +83,14 @@ if [ -n "${GPU_SANITIZE_ALL:-}" ]; then
         iso:*) ip=${unit#iso:}; ip=${ip%%:*}; iop=${unit##*:}
             BB_ISO_QUICK=1 BB_ISO_PREC=$ip BB_ISO_OP=$iop BATCHBLAS_BACKEND=cuda OMP_NUM_THREADS=2 \
                 run "${tool}_isolation_${ip}_$iop" "$T" $san "$D/bin/test_isolation" ;;
-        *:*) s=${unit%%:*}; c=${unit#*:}
-            BATCHBLAS_BACKEND=cuda CK_FORK=no CK_RUN_SUITE=$s CK_RUN_CASE=$c OMP_NUM_THREADS=2 \
-                run "${tool}_${s}_$c" "$T" $san "$D/bin/runner"
+        *:*) s=${unit%%:*}; c=${unit#*:}; part=
+            case $c in *@*) part=${c#*@}; c=${c%@*} ;; esac
+            n="${tool}_${s}_$c${part:+_part$(echo "$part" | tr / o)}"
+            BB_LOOP_PART=$part BATCHBLAS_BACKEND=cuda CK_FORK=no CK_RUN_SUITE=$s CK_RUN_CASE=$c OMP_NUM_THREADS=2 \
+                run "$n" "$T" $san "$D/bin/runner"
             # a case name that is not in the runner runs nothing, and passes
-            grep -q 'Checks: 0,' "$O/${tool}_${s}_$c.log" &&
-                echo "${tool}_${s}_$c: FAIL no test ran (is $c a case of tests/suite_$s.c?)" > "$O/${tool}_${s}_$c.sum" ;;
+            grep -q 'Checks: 0,' "$O/$n.log" &&
+                echo "$n: FAIL no test ran (is $c a case of tests/suite_$s.c?)" > "$O/$n.sum" ;;
         esac
     done < "$O/sweep-units.txt"
     rm -f "$O/sweep-units.txt"

@@ -5,7 +5,7 @@
 # test_device, one part of the isolation test (precision x op) or the thread
 # test.  The unit table is sweep_units in tools/gpu-check.sh; the count and
 # the numbered list (tool outer: memcheck 1..U, racecheck U+1..2U,
-# initcheck, synccheck; U units per tool, 70 when this was written, 280 in
+# initcheck, synccheck; U units per tool, 98 when this was written, 392 in
 # all) come from
 #   sh tools/gpu-check.sh --sweep-units
 #   sh tools/gpu-check.sh --sweep-list
