@@ -8,6 +8,7 @@
  *     dynamic schedule, so all threads finish together.
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef _OPENMP
@@ -127,6 +128,41 @@ static bb_cpu_direct direct_for(const bb_batch *b, const bb_problem *gp)
     return none;
 }
 
+static pthread_once_t across_once = PTHREAD_ONCE_INIT;
+static int across_on = 1;
+static void read_across(void)
+{
+    const char *v = getenv("BATCHBLAS_CPU_ACROSS");
+    if (v && !strcmp(v, "0")) across_on = 0;
+}
+
+int bb_cpu_across_on(void)
+{
+    pthread_once(&across_once, read_across);
+    return across_on;
+}
+
+/* The across-problems kernel for group parameters gp, or none (cpu.h). */
+static bb_cpu_across across_for(const bb_batch *b, const bb_problem *gp)
+{
+    if (!bb_cpu_across_on()) {
+        bb_cpu_across none = {NULL};
+        return none;
+    }
+    switch (b->prec) {
+    case BB_P_S: return bb_s_cpu_across(b->op, gp);
+    case BB_P_D: return bb_d_cpu_across(b->op, gp);
+    case BB_P_C: return bb_c_cpu_across(b->op, gp);
+    case BB_P_Z: return bb_z_cpu_across(b->op, gp);
+    }
+    bb_cpu_across none = {NULL};
+    return none;
+}
+
+/* Problems a thread hands to an across-problems kernel at a time (several
+   vectors' worth: the kernel's scratch is reused within the block). */
+enum { ACROSS_BLOCK = 64 };
+
 static void run_groups(bb_batch *b, bb_cpu_kernel k)
 {
 #pragma omp parallel if (parallel_pays(b))
@@ -144,6 +180,22 @@ static void run_groups(bb_batch *b, bb_cpu_kernel k)
             bb_views v;
             bb_problem_views(b, &gp, &v);
             bb_problem p = gp;
+            bb_cpu_across ak = across_for(b, &gp);
+            if (ak.run) { /* blocks of ACROSS_BLOCK problems, several at once inside */
+                const int64_t nblk = (last - first + ACROSS_BLOCK - 1) / ACROSS_BLOCK;
+#pragma omp for schedule(static) nowait
+                for (int64_t blk = 0; blk < nblk; blk++) {
+                    const int64_t i0 = first + blk * ACROSS_BLOCK;
+                    const int64_t cnt = last - i0 < ACROSS_BLOCK ? last - i0 : ACROSS_BLOCK;
+                    if (ak.run(&gp, &v, i0, cnt, b->pinfo, &w) == 0) continue;
+                    for (int64_t i = i0; i < i0 + cnt; i++) { /* no scratch: one at a time */
+                        if (b->pinfo[i]) continue;
+                        bb_problem_at(&v, i, &p);
+                        b->pinfo[i] = k(&p, &w);
+                    }
+                }
+                continue;
+            }
 #pragma omp for schedule(static) nowait
             for (int64_t i = first; i < last; i++) {
                 if (b->pinfo[i]) continue;

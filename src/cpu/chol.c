@@ -336,6 +336,10 @@ static int potrf_lapacke(int uplo, int n, T *A, int64_t lda)
 static int potrf_any(int uplo, int n, T *A, int64_t lda)
 {
     if (n > OWN_MAX(POTRF)) return potrf_lapacke(uplo, n, A, lda);
+#if !BB_COMPLEX
+    /* the kernel of the fixed and strided forms (across.c), for the same bits */
+    if (n <= BB_CPU_POTRF_ACROSS_MAX && bb_cpu_across_on()) return X(potrf_across1)(uplo, n, A, lda);
+#endif
     return uplo == BblasUpper ? potrf_upper(n, A, lda) : potrf_lower(n, A, lda);
 }
 

@@ -42,6 +42,23 @@ typedef struct {
 BB_INTERNAL bb_cpu_direct bb_s_cpu_direct(bb_op op, const bb_problem *gp);
 BB_INTERNAL bb_cpu_direct bb_d_cpu_direct(bb_op op, const bb_problem *gp);
 
+/* Kernels across problems (across.c): for a group whose problems all take
+   that path, run(gp, v, i0, cnt, pinfo, w) computes problems [i0, i0 + cnt)
+   of the group's views, several at once (each vector lane a problem),
+   skipping those with pinfo != 0 and storing the others' codes; returns 0,
+   or -1 when its scratch cannot be had (nothing done: the caller runs the
+   one-problem kernel).  X(cpu_across)(op, gp) returns one, or run == NULL. */
+typedef struct {
+    int64_t (*run)(const bb_problem *gp, const bb_views *v, int64_t i0, int64_t cnt, int *pinfo, bb_work *w);
+} bb_cpu_across;
+/* 0 when BATCHBLAS_CPU_ACROSS=0 (every problem one at a time, the kernels
+   of before: comparisons, debugging), else 1; read once. */
+BB_INTERNAL int bb_cpu_across_on(void);
+BB_INTERNAL bb_cpu_across bb_s_cpu_across(bb_op op, const bb_problem *gp);
+BB_INTERNAL bb_cpu_across bb_d_cpu_across(bb_op op, const bb_problem *gp);
+BB_INTERNAL bb_cpu_across bb_c_cpu_across(bb_op op, const bb_problem *gp);
+BB_INTERNAL bb_cpu_across bb_z_cpu_across(bb_op op, const bb_problem *gp);
+
 /* Makes OpenBLAS single-threaded (once per process): our threads run over
    the problems, BLAS calls inside stay on one core. */
 BB_INTERNAL void bb_cpu_blas_single_thread(void);
@@ -56,6 +73,10 @@ BB_KERNEL(potri); BB_KERNEL(poti);
 BB_KERNEL(getrf); BB_KERNEL(getrfnp); BB_KERNEL(getrs); BB_KERNEL(gesv); BB_KERNEL(getri);
 BB_KERNEL(getri_oop);
 BB_KERNEL(lange); BB_KERNEL(gecond); BB_KERNEL(gecon); BB_KERNEL(geinv);
+#if !BB_COMPLEX
+/* across.c: one problem through the across-problems potrf (n <= its bound) */
+BB_INTERNAL int X(potrf_across1)(int uplo, int n, R *a, int64_t lda);
+#endif
 #endif
 
 #endif

@@ -88,6 +88,11 @@
 #define BB_CPU_POTRF_OWN_MAX_D 56
 #define BB_CPU_POTRF_OWN_MAX_C 20
 #define BB_CPU_POTRF_OWN_MAX_Z 20
+#endif
+/* potrf across problems (across.c: V problems at once, a vector lane
+   each) up to this order, real precisions; above, one problem at a time */
+#ifndef BB_CPU_POTRF_ACROSS_MAX
+#define BB_CPU_POTRF_ACROSS_MAX 16
 #define BB_CPU_POTRS_OWN_MAX_S 96
 #define BB_CPU_POTRS_OWN_MAX_D 96
 #define BB_CPU_POTRS_OWN_MAX_C 20

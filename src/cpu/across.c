@@ -1,0 +1,198 @@
+/*
+ * Kernels across problems (compiled once per precision; real precisions
+ * only for now): a thread takes V problems of one group at a time (one
+ * 64-byte vector: 8 doubles, 16 floats), packs them interleaved into scratch (element (i, j) of lane l at
+ * [(j * n + i) * V + l]), runs one kernel in which every vector lane is a
+ * different problem, and unpacks.  For tiny matrices this replaces scalar
+ * code on one matrix (a 4 x 4 potrf is ~100 dependent scalar operations)
+ * by the same operations on V matrices at once.
+ *
+ * The vectors are GCC's generic vectors of V elements; each kernel is
+ * compiled for AVX-512, AVX2 and the baseline ISA and chosen when the
+ * library loads (target_clones), so one binary runs at the vector width of
+ * the CPU it finds.
+ *
+ * Semantics are those of the one-problem kernels (chol.c): a problem whose
+ * pinfo is nonzero on entry is not read nor written (its lane holds the
+ * identity); a failing problem reports LAPACK's k and keeps LAPACK's
+ * partial result (columns before k final, A(k,k) the non-positive or NaN
+ * pivot, the rest untouched).  The operations of one lane do not depend on
+ * the other lanes, so a problem gives the same bits in any batch, alone or
+ * not (tests/test_isolation.c).
+ *
+ * Today: potrf, n <= BB_CPU_POTRF_ACROSS_MAX (cpu_policy.h), both
+ * triangles (upper is packed transposed: U = L^T).
+ */
+#include <stdint.h>
+#include <string.h>
+#include "small.h"
+
+#if !BB_COMPLEX
+
+#if defined(BB_PREC_S)
+#  define SQRT __builtin_sqrtf
+#else
+#  define SQRT __builtin_sqrt
+#endif
+
+/* lanes: one 64-byte vector (8 doubles, 16 floats) */
+enum { V = 64 / sizeof(R) };
+typedef R vec __attribute__((vector_size(64)));
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+#  define CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#  define CLONES
+#endif
+
+/* Packs V problems (ap[l], or the identity where ap[l] is NULL) of an
+   n x n lower triangle, element by element, the lanes of one element
+   together: upper = 1 reads the upper triangle transposed. */
+static void pack(R *buf, int n, R *const *ap, int64_t lda, int upper)
+{
+    for (int j = 0; j < n; j++)
+        for (int i = j; i < n; i++) {
+            const int64_t off = upper ? j + (int64_t)i * lda : i + (int64_t)j * lda;
+            R *dst = buf + ((size_t)j * n + i) * V;
+            for (int l = 0; l < V; l++) dst[l] = ap[l] ? ap[l][off] : (R)(i == j);
+        }
+}
+
+/* Unpacks every lane l whose ap[l] is not NULL, whole (the lanes of one
+   element together). */
+static void unpack_all(const R *buf, int n, R *const *ap, int64_t lda, int upper)
+{
+    for (int j = 0; j < n; j++)
+        for (int i = j; i < n; i++) {
+            const int64_t off = upper ? j + (int64_t)i * lda : i + (int64_t)j * lda;
+            const R *src = buf + ((size_t)j * n + i) * V;
+            for (int l = 0; l < V; l++)
+                if (ap[l]) ap[l][off] = src[l];
+        }
+}
+
+/* Unpacks lane l: columns [0, cols) of the factor, and, when the lane
+   failed at column k = cols, A(k,k) = pivot. */
+static void unpack(const R *buf, int n, int l, R *a, int64_t lda, int upper, int cols, int failed, R pivot)
+{
+    for (int j = 0; j < cols; j++)
+        for (int i = j; i < n; i++) {
+            R v = buf[((size_t)j * n + i) * V + l];
+            if (upper) a[j + (size_t)i * lda] = v;
+            else a[i + (size_t)j * lda] = v;
+        }
+    if (failed) a[cols + (size_t)cols * lda] = pivot;
+}
+
+/* L L^T of V interleaved lower triangles in place, left-looking (column j:
+   its pivot from the row j of the earlier columns, then the rest of the
+   column, scaled by the pivot's reciprocal).  fail[l]: the 1-based failing
+   column (0: none); piv[l]: the failing pivot.  A failed lane goes on with
+   a pivot of 1 (its later columns are never unpacked). */
+CLONES static void potrf_across(int n, R *buf, int *fail, R *piv)
+{
+    vec *A = (vec *)buf;
+    const vec one = A[0] * 0 + 1;
+    for (int l = 0; l < V; l++) fail[l] = 0;
+    for (int j = 0; j < n; j++) {
+        vec d = A[(size_t)j * n + j];
+        for (int k = 0; k < j; k++) {
+            vec x = A[(size_t)k * n + j];
+            d -= x * x;
+        }
+        /* every lane positive (the rule; NaN is not): one vector test */
+        __typeof__(d > 0) ok = d > 0;
+        int all = 1;
+        for (int l = 0; l < V; l++) all &= ok[l] != 0;
+        if (!all) {
+            for (int l = 0; l < V; l++)
+                if (!ok[l] && !fail[l]) {
+                    fail[l] = j + 1;
+                    piv[l] = d[l];
+                }
+            typedef __typeof__(ok) ivec;
+            d = (vec)(((ivec)d & ok) | ((ivec)one & ~ok)); /* failed lanes: 1 */
+        }
+        R dv[V], sv[V];
+        memcpy(dv, &d, sizeof d);
+#ifdef _OPENMP
+#pragma omp simd
+#endif
+        for (int l = 0; l < V; l++) sv[l] = SQRT(dv[l]);
+        vec s;
+        memcpy(&s, sv, sizeof s);
+        A[(size_t)j * n + j] = s;
+        vec r = 1 / s;
+        for (int i = j + 1; i < n; i++) {
+            vec y = A[(size_t)j * n + i];
+            for (int k = 0; k < j; k++) y -= A[(size_t)k * n + i] * A[(size_t)k * n + j];
+            A[(size_t)j * n + i] = y * r;
+        }
+    }
+}
+
+static int64_t potrf_run(const bb_problem *gp, const bb_views *v, int64_t i0, int64_t cnt, int *pinfo, bb_work *w)
+{
+    const int n = gp->n, upper = gp->uplo == BblasUpper;
+    R *buf = bb_work_get(w, (size_t)n * n * V * sizeof(R) + 64);
+    if (!buf) return -1;
+    buf = (R *)(((uintptr_t)buf + 63) & ~(uintptr_t)63);
+    int fail[V];
+    R piv[V];
+    for (int64_t b0 = 0; b0 < cnt; b0 += V) {
+        const int m = cnt - b0 < V ? (int)(cnt - b0) : V;
+        R *ap[V];
+        for (int l = 0; l < V; l++) {
+            int64_t i = i0 + b0 + l;
+            ap[l] = l < m && !pinfo[i] ? (R *)bb_view_ptr(&v->a, i) : NULL;
+        }
+        pack(buf, n, ap, gp->lda, upper);
+        potrf_across(n, buf, fail, piv);
+        R *ok[V];
+        for (int l = 0; l < V; l++) ok[l] = fail[l] ? NULL : ap[l];
+        unpack_all(buf, n, ok, gp->lda, upper);
+        for (int l = 0; l < m; l++) {
+            if (!ap[l] || !fail[l]) continue;
+            /* LAPACK's partial result: the columns before the failing one */
+            unpack(buf, n, l, ap[l], gp->lda, upper, fail[l] - 1, 1, piv[l]);
+            pinfo[i0 + b0 + l] = fail[l];
+        }
+    }
+    return 0;
+}
+
+/* One problem through the same kernel (its lane 0, the others the
+   identity), so that a problem gives the same bits on every path: the
+   one-problem kernel (variable batches, chol.c) calls this below the
+   bound. */
+int X(potrf_across1)(int uplo, int n, R *a, int64_t lda)
+{
+    _Alignas(64) R buf[BB_CPU_POTRF_ACROSS_MAX * BB_CPU_POTRF_ACROSS_MAX * V];
+    int fail[V];
+    R piv[V];
+    const int upper = uplo == BblasUpper;
+    R *ap[V] = {a};
+    pack(buf, n, ap, lda, upper);
+    potrf_across(n, buf, fail, piv);
+    unpack(buf, n, 0, a, lda, upper, fail[0] ? fail[0] - 1 : n, fail[0] != 0, piv[0]);
+    return fail[0];
+}
+
+bb_cpu_across X(cpu_across)(bb_op op, const bb_problem *gp)
+{
+    bb_cpu_across a = {NULL};
+    if (op == BB_OP_POTRF && gp->n >= 1 && gp->n <= BB_CPU_POTRF_ACROSS_MAX) a.run = potrf_run;
+    return a;
+}
+
+#else
+
+bb_cpu_across X(cpu_across)(bb_op op, const bb_problem *gp)
+{
+    (void)op;
+    (void)gp;
+    bb_cpu_across a = {NULL};
+    return a;
+}
+
+#endif
