@@ -20,8 +20,9 @@
  * the other lanes, so a problem gives the same bits in any batch, alone or
  * not (tests/test_isolation.c).
  *
- * Today: potrf, n <= BB_CPU_POTRF_ACROSS_MAX (cpu_policy.h), both
- * triangles (upper is packed transposed: U = L^T).
+ * Today: potrf, potrs, posv, n <= BB_CPU_POTRF_ACROSS_MAX and nrhs <=
+ * BB_CPU_POTRS_ACROSS_MAX_NRHS (cpu_policy.h), both triangles (upper is
+ * packed transposed: U = L^T, so one lower kernel serves both).
  */
 #include <stdint.h>
 #include <string.h>
@@ -131,6 +132,54 @@ CLONES static void potrf_across(int n, R *buf, int *fail, R *piv)
     }
 }
 
+/* Packs V right-hand sides (bp[l], n x nrhs, ldb; zero where bp[l] is
+   NULL), element (i, c) of lane l at [(c * n + i) * V + l]; right = 1:
+   stored transposed (nrhs x n: row-major input, bb_problem.rhs_right). */
+static void pack_b(R *buf, int n, int nrhs, R *const *bp, int64_t ldb, int right)
+{
+    for (int c = 0; c < nrhs; c++)
+        for (int i = 0; i < n; i++) {
+            const int64_t off = right ? c + (int64_t)i * ldb : i + (int64_t)c * ldb;
+            R *dst = buf + ((size_t)c * n + i) * V;
+            for (int l = 0; l < V; l++) dst[l] = bp[l] ? bp[l][off] : (R)0;
+        }
+}
+
+static void unpack_b(const R *buf, int n, int nrhs, R *const *bp, int64_t ldb, int right)
+{
+    for (int c = 0; c < nrhs; c++)
+        for (int i = 0; i < n; i++) {
+            const int64_t off = right ? c + (int64_t)i * ldb : i + (int64_t)c * ldb;
+            const R *src = buf + ((size_t)c * n + i) * V;
+            for (int l = 0; l < V; l++)
+                if (bp[l]) bp[l][off] = src[l];
+        }
+}
+
+/* L L^T X = B for V interleaved factors (lower, as potrf_across leaves
+   them) and right-hand sides: forward, then backward substitution, one
+   column of B at a time. */
+CLONES static void potrs_across(int n, int nrhs, const R *lbuf, R *bbuf)
+{
+    const vec *L = (const vec *)lbuf;
+    vec *B = (vec *)bbuf;
+    vec inv[BB_CPU_POTRF_ACROSS_MAX]; /* the diagonal's reciprocals, once */
+    for (int i = 0; i < n; i++) inv[i] = 1 / L[(size_t)i * n + i];
+    for (int c = 0; c < nrhs; c++) {
+        vec *x = B + (size_t)c * n;
+        for (int i = 0; i < n; i++) { /* L y = b */
+            vec y = x[i];
+            for (int k = 0; k < i; k++) y -= L[(size_t)k * n + i] * x[k];
+            x[i] = y * inv[i];
+        }
+        for (int i = n - 1; i >= 0; i--) { /* L^T x = y */
+            vec y = x[i];
+            for (int k = i + 1; k < n; k++) y -= L[(size_t)i * n + k] * x[k];
+            x[i] = y * inv[i];
+        }
+    }
+}
+
 static int64_t potrf_run(const bb_problem *gp, const bb_views *v, int64_t i0, int64_t cnt, int *pinfo, bb_work *w)
 {
     const int n = gp->n, upper = gp->uplo == BblasUpper;
@@ -161,6 +210,82 @@ static int64_t potrf_run(const bb_problem *gp, const bb_views *v, int64_t i0, in
     return 0;
 }
 
+/* Scratch of a block: the triangle (n x n lanes) and the right-hand sides,
+   64-byte aligned. */
+static R *block_scratch(bb_work *w, int n, int nrhs, R **bbuf)
+{
+    R *buf = bb_work_get(w, ((size_t)n * n + (size_t)n * nrhs) * V * sizeof(R) + 64);
+    if (!buf) return NULL;
+    buf = (R *)(((uintptr_t)buf + 63) & ~(uintptr_t)63);
+    *bbuf = buf + (size_t)n * n * V;
+    return buf;
+}
+
+/* potrs (solve == 1) or posv (factor first): the problems' A and B. */
+static int64_t solve_run(const bb_problem *gp, const bb_views *v, int64_t i0, int64_t cnt, int *pinfo,
+                         bb_work *w, int factor)
+{
+    const int n = gp->n, nrhs = gp->nrhs, upper = gp->uplo == BblasUpper;
+    R *bbuf, *buf = block_scratch(w, n, nrhs, &bbuf);
+    if (!buf) return -1;
+    int fail[V];
+    R piv[V];
+    for (int64_t b0 = 0; b0 < cnt; b0 += V) {
+        const int m = cnt - b0 < V ? (int)(cnt - b0) : V;
+        R *ap[V], *bp[V];
+        for (int l = 0; l < V; l++) {
+            int64_t i = i0 + b0 + l;
+            int on = l < m && !pinfo[i];
+            ap[l] = on ? (R *)bb_view_ptr(&v->a, i) : NULL;
+            bp[l] = on ? (R *)bb_view_ptr(&v->b, i) : NULL;
+        }
+        pack(buf, n, ap, gp->lda, upper);
+        if (factor) {
+            potrf_across(n, buf, fail, piv);
+        } else {
+            for (int l = 0; l < V; l++) fail[l] = 0;
+        }
+        pack_b(bbuf, n, nrhs, bp, gp->ldb, gp->rhs_right);
+        potrs_across(n, nrhs, buf, bbuf);
+        R *okb[V], *oka[V];
+        for (int l = 0; l < V; l++) {
+            okb[l] = fail[l] ? NULL : bp[l]; /* a failed factorisation leaves B alone */
+            oka[l] = fail[l] ? NULL : ap[l];
+        }
+        if (factor) unpack_all(buf, n, oka, gp->lda, upper);
+        unpack_b(bbuf, n, nrhs, okb, gp->ldb, gp->rhs_right);
+        for (int l = 0; l < m; l++) {
+            if (!ap[l] || !fail[l]) continue;
+            unpack(buf, n, l, ap[l], gp->lda, upper, fail[l] - 1, 1, piv[l]);
+            pinfo[i0 + b0 + l] = fail[l];
+        }
+    }
+    return 0;
+}
+
+static int64_t potrs_run(const bb_problem *gp, const bb_views *v, int64_t i0, int64_t cnt, int *pinfo, bb_work *w)
+{
+    return solve_run(gp, v, i0, cnt, pinfo, w, 0);
+}
+
+static int64_t posv_run(const bb_problem *gp, const bb_views *v, int64_t i0, int64_t cnt, int *pinfo, bb_work *w)
+{
+    return solve_run(gp, v, i0, cnt, pinfo, w, 1);
+}
+
+/* One potrs through the same kernel (lane 0), for the same bits on every
+   path (n, nrhs within the bounds). */
+void X(potrs_across1)(int uplo, int n, int nrhs, const R *a, int64_t lda, R *b, int64_t ldb, int right)
+{
+    _Alignas(64) R buf[BB_CPU_POTRF_ACROSS_MAX * BB_CPU_POTRF_ACROSS_MAX * V];
+    _Alignas(64) R bbuf[BB_CPU_POTRF_ACROSS_MAX * BB_CPU_POTRS_ACROSS_MAX_NRHS * V];
+    R *ap[V] = {(R *)a}, *bp[V] = {b};
+    pack(buf, n, ap, lda, uplo == BblasUpper);
+    pack_b(bbuf, n, nrhs, bp, ldb, right);
+    potrs_across(n, nrhs, buf, bbuf);
+    unpack_b(bbuf, n, nrhs, bp, ldb, right);
+}
+
 /* One problem through the same kernel (its lane 0, the others the
    identity), so that a problem gives the same bits on every path: the
    one-problem kernel (variable batches, chol.c) calls this below the
@@ -182,6 +307,10 @@ bb_cpu_across X(cpu_across)(bb_op op, const bb_problem *gp)
 {
     bb_cpu_across a = {NULL};
     if (op == BB_OP_POTRF && gp->n >= 1 && gp->n <= BB_CPU_POTRF_ACROSS_MAX) a.run = potrf_run;
+    const int solve_ok = gp->n >= 1 && gp->n <= BB_CPU_POTRF_ACROSS_MAX && gp->nrhs >= 1 &&
+                         gp->nrhs <= BB_CPU_POTRS_ACROSS_MAX_NRHS;
+    if (op == BB_OP_POTRS && solve_ok) a.run = potrs_run;
+    if (op == BB_OP_POSV && solve_ok) a.run = posv_run;
     return a;
 }
 

@@ -518,6 +518,13 @@ static int potrs_blas(const bb_problem *p, bb_work *w)
 int X(cpu_potrs)(bb_problem *p, bb_work *w)
 {
     if (p->n == 0 || p->nrhs == 0) return 0;
+#if !BB_COMPLEX
+    /* the kernel of the fixed and strided forms (across.c), for the same bits */
+    if (p->n <= BB_CPU_POTRF_ACROSS_MAX && p->nrhs <= BB_CPU_POTRS_ACROSS_MAX_NRHS && bb_cpu_across_on()) {
+        X(potrs_across1)(p->uplo, p->n, p->nrhs, p->a, p->lda, p->b, p->ldb, p->rhs_right);
+        return 0;
+    }
+#endif
     return p->n > OWN_MAX(POTRS) ? potrs_blas(p, w) : potrs_own(p, w);
 }
 

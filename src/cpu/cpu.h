@@ -76,6 +76,8 @@ BB_KERNEL(lange); BB_KERNEL(gecond); BB_KERNEL(gecon); BB_KERNEL(geinv);
 #if !BB_COMPLEX
 /* across.c: one problem through the across-problems potrf (n <= its bound) */
 BB_INTERNAL int X(potrf_across1)(int uplo, int n, R *a, int64_t lda);
+BB_INTERNAL void X(potrs_across1)(int uplo, int n, int nrhs, const R *a, int64_t lda, R *b, int64_t ldb,
+                                   int right);
 #endif
 #endif
 

@@ -93,6 +93,10 @@
    each) up to this order, real precisions; above, one problem at a time */
 #ifndef BB_CPU_POTRF_ACROSS_MAX
 #define BB_CPU_POTRF_ACROSS_MAX 16
+#endif
+/* potrs and posv across problems: n as potrf, nrhs up to this */
+#ifndef BB_CPU_POTRS_ACROSS_MAX_NRHS
+#define BB_CPU_POTRS_ACROSS_MAX_NRHS 16
 #define BB_CPU_POTRS_OWN_MAX_S 96
 #define BB_CPU_POTRS_OWN_MAX_D 96
 #define BB_CPU_POTRS_OWN_MAX_C 20
