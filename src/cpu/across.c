@@ -49,26 +49,44 @@ typedef R vec __attribute__((vector_size(64)));
 /* Packs V problems (ap[l], or the identity where ap[l] is NULL) of an
    n x n lower triangle, element by element, the lanes of one element
    together: upper = 1 reads the upper triangle transposed. */
-static void pack(R *buf, int n, R *const *ap, int64_t lda, int upper)
+CLONES static void pack(R *buf, int n, R *const *ap, int64_t lda, int upper)
 {
+    int full = 1;
+    for (int l = 0; l < V; l++) full &= ap[l] != NULL;
     for (int j = 0; j < n; j++)
         for (int i = j; i < n; i++) {
             const int64_t off = upper ? j + (int64_t)i * lda : i + (int64_t)j * lda;
             R *dst = buf + ((size_t)j * n + i) * V;
-            for (int l = 0; l < V; l++) dst[l] = ap[l] ? ap[l][off] : (R)(i == j);
+            if (full) { /* the usual block: no lane to fill in */
+#ifdef _OPENMP
+#pragma omp simd
+#endif
+                for (int l = 0; l < V; l++) dst[l] = ap[l][off];
+            } else {
+                for (int l = 0; l < V; l++) dst[l] = ap[l] ? ap[l][off] : (R)(i == j);
+            }
         }
 }
 
 /* Unpacks every lane l whose ap[l] is not NULL, whole (the lanes of one
    element together). */
-static void unpack_all(const R *buf, int n, R *const *ap, int64_t lda, int upper)
+CLONES static void unpack_all(const R *buf, int n, R *const *ap, int64_t lda, int upper)
 {
+    int full = 1;
+    for (int l = 0; l < V; l++) full &= ap[l] != NULL;
     for (int j = 0; j < n; j++)
         for (int i = j; i < n; i++) {
             const int64_t off = upper ? j + (int64_t)i * lda : i + (int64_t)j * lda;
             const R *src = buf + ((size_t)j * n + i) * V;
-            for (int l = 0; l < V; l++)
-                if (ap[l]) ap[l][off] = src[l];
+            if (full) {
+#ifdef _OPENMP
+#pragma omp simd
+#endif
+                for (int l = 0; l < V; l++) ap[l][off] = src[l];
+            } else {
+                for (int l = 0; l < V; l++)
+                    if (ap[l]) ap[l][off] = src[l];
+            }
         }
 }
 
