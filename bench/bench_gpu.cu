@@ -172,7 +172,9 @@ static void usage(void)
            "       [--sizes 4,8,16,32,64,128,256] [--precs d,s,c,z] [--reps N] [--batch N]\n"
            "       [--csv FILE] [--quick] [--no-vendor] [--extras] [--link]\n"
            "  --link: only the host link: pinned copies host to device, device to host\n"
-           "          and both at once (the rates the host-data path is measured against)\n");
+           "          and both at once (the rates the host-data path is measured against),\n"
+           "          host memcpy into pinned memory by threads, and registering the\n"
+           "          user's memory (cudaHostRegister) instead of copying it\n");
 }
 
 static opts parse(int argc, char **argv)
@@ -1243,6 +1245,37 @@ static int link_probe(void)
             printf("link: host memcpy pageable -> pinned, 1 GiB, %2d threads%s: %.1f GB/s\n", T,
                    dma ? " (while both DMA directions run)" : "", bytes / ts[1] / 1e9);
         }
+    /* the alternative to the copies: pinning the user's (pageable, touched)
+       memory for the call, copying from and to it directly, unpinning */
+    {
+        std::vector<double> reg, h2d, d2h, unreg;
+        for (int r = 0; r < 3; r++) {
+            double t = tu_now();
+            if (cudaHostRegister(pg.data(), bytes, cudaHostRegisterDefault) != cudaSuccess) {
+                printf("link: cudaHostRegister of 1 GiB failed\n");
+                (void)cudaGetLastError();
+                break;
+            }
+            reg.push_back(tu_now() - t);
+            t = tu_now();
+            CK(cudaMemcpyAsync(d1, pg.data(), bytes, cudaMemcpyHostToDevice, s1));
+            CK(cudaStreamSynchronize(s1));
+            h2d.push_back(tu_now() - t);
+            t = tu_now();
+            CK(cudaMemcpyAsync(pg.data(), d1, bytes, cudaMemcpyDeviceToHost, s1));
+            CK(cudaStreamSynchronize(s1));
+            d2h.push_back(tu_now() - t);
+            t = tu_now();
+            CK(cudaHostUnregister(pg.data()));
+            unreg.push_back(tu_now() - t);
+        }
+        if (reg.size() == 3) {
+            for (auto *v : {&reg, &h2d, &d2h, &unreg}) std::sort(v->begin(), v->end());
+            printf("link: registering the user's 1 GiB instead: cudaHostRegister %.1f ms (%.1f GB/s), copies from it "
+                   "%.1f GB/s to the device, %.1f GB/s back, cudaHostUnregister %.1f ms\n",
+                   reg[1] * 1e3, bytes / reg[1] / 1e9, bytes / h2d[1] / 1e9, bytes / d2h[1] / 1e9, unreg[1] * 1e3);
+        }
+    }
     cudaStreamDestroy(s1);
     cudaStreamDestroy(s2);
     cudaFree(d1);
