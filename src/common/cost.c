@@ -43,6 +43,7 @@
 #include <string.h>
 #include "backend.h"
 #include "cost.h"
+#include "plan.h"
 
 static const char *const op_names[BB_NOPS] = {
     "gemm", "symm", "hemm", "syrk", "herk", "syr2k", "her2k", "trmm", "trsm",
@@ -178,22 +179,14 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 void bb_cost_work(const bb_batch *b, bb_work *w)
 {
     double by = 0, fl = 0, np = 0;
-    size_t es = bb_prec_size(b->prec);
     int64_t step = b->ngroups > 4096 ? b->ngroups / 4096 : 1; /* sample big variable batches */
     for (int64_t g = 0; g < b->ngroups; g += step) {
         int64_t cnt = bb_group_first(b, g + 1) - bb_group_first(b, g);
         if (cnt == 0) continue;
         bb_problem p;
         bb_group_problem(b, g, &p);
-        double pb = 0;
-        for (int o = BB_A; o <= BB_C; o++) {
-            int r, c;
-            bb_operand_dims(b->op, &p, o, &r, &c);
-            if (r <= 0 || c <= 0) continue;
-            double mat = (double)r * c * (double)es;
-            pb += bb_op_writes(b->op, o) ? 2 * mat : mat;
-        }
-        by += pb * (double)cnt * (double)step;
+        /* bytes: the split planner's count (plan.c), without flops */
+        by += bb_plan_problem_cost(b, &p, 0) * (double)cnt * (double)step;
         fl += bb_problem_flops(b, &p) * (double)cnt * (double)step;
         np += (double)cnt * (double)step;
     }

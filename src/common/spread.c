@@ -338,9 +338,9 @@ static void spread_any(bb_batch *b, int with_cpu)
     }
     double bpf, min_share;
     bb_split_policy(&bpf, &min_share);
+    bb_work w; /* the batch's bytes and flops, for the two decisions below */
+    if ((dflt && n > 1) || with_cpu) bb_cost_work(b, &w);
     if (dflt && n > 1) { /* the default list: only as many devices as shares pay */
-        bb_work w;
-        bb_cost_work(b, &w);
         double bytes = w.bytes + w.flops * bpf;
         int want = bytes >= min_share * n ? n : (int)(bytes / min_share);
         if (want < n) n = want < 1 ? 1 : want;
@@ -360,8 +360,6 @@ static void spread_any(bb_batch *b, int with_cpu)
         for (int k = 0; k < n; k++) mean += ids[k] >= 0 ? dev_rate[ids[k]] : 1.0;
         mean /= n;
         double forced = bb_spread_cpu_share_forced();
-        bb_work w;
-        bb_cost_work(b, &w);
         double r_cpu, r_gpu;
         if (forced > 0) {
             r_cpu = forced;

@@ -68,13 +68,13 @@ CLONES static void pack(R *buf, int n, R *const *ap, int64_t lda, int upper)
         }
 }
 
-/* Unpacks every lane l whose ap[l] is not NULL, whole (the lanes of one
-   element together). */
-CLONES static void unpack_all(const R *buf, int n, R *const *ap, int64_t lda, int upper)
+/* Unpacks columns [0, cols) of every lane l whose ap[l] is not NULL (the
+   lanes of one element together). */
+CLONES static void unpack(const R *buf, int n, int cols, R *const *ap, int64_t lda, int upper)
 {
     int full = 1;
     for (int l = 0; l < V; l++) full &= ap[l] != NULL;
-    for (int j = 0; j < n; j++)
+    for (int j = 0; j < cols; j++)
         for (int i = j; i < n; i++) {
             const int64_t off = upper ? j + (int64_t)i * lda : i + (int64_t)j * lda;
             const R *src = buf + ((size_t)j * n + i) * V;
@@ -90,17 +90,14 @@ CLONES static void unpack_all(const R *buf, int n, R *const *ap, int64_t lda, in
         }
 }
 
-/* Unpacks lane l: columns [0, cols) of the factor, and, when the lane
-   failed at column k = cols, A(k,k) = pivot. */
-static void unpack(const R *buf, int n, int l, R *a, int64_t lda, int upper, int cols, int failed, R pivot)
+/* A lane whose factorisation failed at column k (1-based): LAPACK's partial
+   result, the columns before k and the failing pivot at A(k,k). */
+static void unpack_failed(const R *buf, int n, int l, R *a, int64_t lda, int upper, int k, R pivot)
 {
-    for (int j = 0; j < cols; j++)
-        for (int i = j; i < n; i++) {
-            R v = buf[((size_t)j * n + i) * V + l];
-            if (upper) a[j + (size_t)i * lda] = v;
-            else a[i + (size_t)j * lda] = v;
-        }
-    if (failed) a[cols + (size_t)cols * lda] = pivot;
+    R *one[V] = {NULL};
+    one[l] = a;
+    unpack(buf, n, k - 1, one, lda, upper);
+    a[(k - 1) + (size_t)(k - 1) * lda] = pivot;
 }
 
 /* L L^T of V interleaved lower triangles in place, left-looking (column j:
@@ -111,7 +108,7 @@ static void unpack(const R *buf, int n, int l, R *a, int64_t lda, int upper, int
 CLONES static void potrf_across(int n, R *buf, int *fail, R *piv)
 {
     vec *A = (vec *)buf;
-    const vec one = A[0] * 0 + 1;
+    const vec one = (vec){0} + 1;
     for (int l = 0; l < V; l++) fail[l] = 0;
     for (int j = 0; j < n; j++) {
         vec d = A[(size_t)j * n + j];
@@ -198,97 +195,62 @@ CLONES static void potrs_across(int n, int nrhs, const R *lbuf, R *bbuf)
     }
 }
 
-static int64_t potrf_run(const bb_problem *gp, const bb_views *v, int64_t i0, int64_t cnt, int *pinfo, bb_work *w)
+/* The block runner: V problems at a time, factor (potrf), solve (potrs)
+   or both (posv); the scratch holds the triangles and the right-hand
+   sides, 64-byte aligned. */
+static int64_t block_run(const bb_problem *gp, const bb_views *v, int64_t i0, int64_t cnt, int *pinfo,
+                         bb_work *w, int factor, int solve)
 {
-    const int n = gp->n, upper = gp->uplo == BblasUpper;
-    R *buf = bb_work_get(w, (size_t)n * n * V * sizeof(R) + 64);
-    if (!buf) return -1;
-    buf = (R *)(((uintptr_t)buf + 63) & ~(uintptr_t)63);
-    int fail[V];
-    R piv[V];
-    for (int64_t b0 = 0; b0 < cnt; b0 += V) {
-        const int m = cnt - b0 < V ? (int)(cnt - b0) : V;
-        R *ap[V];
-        for (int l = 0; l < V; l++) {
-            int64_t i = i0 + b0 + l;
-            ap[l] = l < m && !pinfo[i] ? (R *)bb_view_ptr(&v->a, i) : NULL;
-        }
-        pack(buf, n, ap, gp->lda, upper);
-        potrf_across(n, buf, fail, piv);
-        R *ok[V];
-        for (int l = 0; l < V; l++) ok[l] = fail[l] ? NULL : ap[l];
-        unpack_all(buf, n, ok, gp->lda, upper);
-        for (int l = 0; l < m; l++) {
-            if (!ap[l] || !fail[l]) continue;
-            /* LAPACK's partial result: the columns before the failing one */
-            unpack(buf, n, l, ap[l], gp->lda, upper, fail[l] - 1, 1, piv[l]);
-            pinfo[i0 + b0 + l] = fail[l];
-        }
-    }
-    return 0;
-}
-
-/* Scratch of a block: the triangle (n x n lanes) and the right-hand sides,
-   64-byte aligned. */
-static R *block_scratch(bb_work *w, int n, int nrhs, R **bbuf)
-{
+    const int n = gp->n, nrhs = solve ? gp->nrhs : 0, upper = gp->uplo == BblasUpper;
     R *buf = bb_work_get(w, ((size_t)n * n + (size_t)n * nrhs) * V * sizeof(R) + 64);
-    if (!buf) return NULL;
-    buf = (R *)(((uintptr_t)buf + 63) & ~(uintptr_t)63);
-    *bbuf = buf + (size_t)n * n * V;
-    return buf;
-}
-
-/* potrs (solve == 1) or posv (factor first): the problems' A and B. */
-static int64_t solve_run(const bb_problem *gp, const bb_views *v, int64_t i0, int64_t cnt, int *pinfo,
-                         bb_work *w, int factor)
-{
-    const int n = gp->n, nrhs = gp->nrhs, upper = gp->uplo == BblasUpper;
-    R *bbuf, *buf = block_scratch(w, n, nrhs, &bbuf);
     if (!buf) return -1;
-    int fail[V];
+    buf = (R *)(((uintptr_t)buf + 63) & ~(uintptr_t)63);
+    R *bbuf = buf + (size_t)n * n * V;
+    int fail[V] = {0};
     R piv[V];
     for (int64_t b0 = 0; b0 < cnt; b0 += V) {
         const int m = cnt - b0 < V ? (int)(cnt - b0) : V;
-        R *ap[V], *bp[V];
+        R *ap[V], *bp[V], *oka[V], *okb[V];
         for (int l = 0; l < V; l++) {
             int64_t i = i0 + b0 + l;
             int on = l < m && !pinfo[i];
             ap[l] = on ? (R *)bb_view_ptr(&v->a, i) : NULL;
-            bp[l] = on ? (R *)bb_view_ptr(&v->b, i) : NULL;
+            bp[l] = on && solve ? (R *)bb_view_ptr(&v->b, i) : NULL;
         }
         pack(buf, n, ap, gp->lda, upper);
-        if (factor) {
-            potrf_across(n, buf, fail, piv);
-        } else {
-            for (int l = 0; l < V; l++) fail[l] = 0;
+        if (factor) potrf_across(n, buf, fail, piv);
+        if (solve) {
+            pack_b(bbuf, n, nrhs, bp, gp->ldb, gp->rhs_right);
+            potrs_across(n, nrhs, buf, bbuf);
         }
-        pack_b(bbuf, n, nrhs, bp, gp->ldb, gp->rhs_right);
-        potrs_across(n, nrhs, buf, bbuf);
-        R *okb[V], *oka[V];
-        for (int l = 0; l < V; l++) {
-            okb[l] = fail[l] ? NULL : bp[l]; /* a failed factorisation leaves B alone */
+        for (int l = 0; l < V; l++) { /* a failed factorisation leaves B alone */
             oka[l] = fail[l] ? NULL : ap[l];
+            okb[l] = fail[l] ? NULL : bp[l];
         }
-        if (factor) unpack_all(buf, n, oka, gp->lda, upper);
-        unpack_b(bbuf, n, nrhs, okb, gp->ldb, gp->rhs_right);
+        if (factor) unpack(buf, n, n, oka, gp->lda, upper);
+        if (solve) unpack_b(bbuf, n, nrhs, okb, gp->ldb, gp->rhs_right);
         for (int l = 0; l < m; l++) {
             if (!ap[l] || !fail[l]) continue;
-            unpack(buf, n, l, ap[l], gp->lda, upper, fail[l] - 1, 1, piv[l]);
+            unpack_failed(buf, n, l, ap[l], gp->lda, upper, fail[l], piv[l]);
             pinfo[i0 + b0 + l] = fail[l];
         }
     }
     return 0;
 }
 
+static int64_t potrf_run(const bb_problem *gp, const bb_views *v, int64_t i0, int64_t cnt, int *pinfo, bb_work *w)
+{
+    return block_run(gp, v, i0, cnt, pinfo, w, 1, 0);
+}
+
 static int64_t potrs_run(const bb_problem *gp, const bb_views *v, int64_t i0, int64_t cnt, int *pinfo, bb_work *w)
 {
-    return solve_run(gp, v, i0, cnt, pinfo, w, 0);
+    return block_run(gp, v, i0, cnt, pinfo, w, 0, 1);
 }
 
 static int64_t posv_run(const bb_problem *gp, const bb_views *v, int64_t i0, int64_t cnt, int *pinfo, bb_work *w)
 {
-    return solve_run(gp, v, i0, cnt, pinfo, w, 1);
+    return block_run(gp, v, i0, cnt, pinfo, w, 1, 1);
 }
 
 /* One potrs through the same kernel (lane 0), for the same bits on every
@@ -317,7 +279,8 @@ int X(potrf_across1)(int uplo, int n, R *a, int64_t lda)
     R *ap[V] = {a};
     pack(buf, n, ap, lda, upper);
     potrf_across(n, buf, fail, piv);
-    unpack(buf, n, 0, a, lda, upper, fail[0] ? fail[0] - 1 : n, fail[0] != 0, piv[0]);
+    if (fail[0]) unpack_failed(buf, n, 0, a, lda, upper, fail[0], piv[0]);
+    else unpack(buf, n, n, ap, lda, upper);
     return fail[0];
 }
 

@@ -180,31 +180,24 @@ static void run_groups(bb_batch *b, bb_cpu_kernel k)
             bb_views v;
             bb_problem_views(b, &gp, &v);
             bb_problem p = gp;
+            /* an across-problems kernel takes blocks of ACROSS_BLOCK (several
+               problems at once inside); else blocks of one */
             bb_cpu_across ak = across_for(b, &gp);
-            if (ak.run) { /* blocks of ACROSS_BLOCK problems, several at once inside */
-                const int64_t nblk = (last - first + ACROSS_BLOCK - 1) / ACROSS_BLOCK;
+            const int64_t bs = ak.run ? ACROSS_BLOCK : 1;
+            const int64_t nblk = (last - first + bs - 1) / bs;
 #pragma omp for schedule(static) nowait
-                for (int64_t blk = 0; blk < nblk; blk++) {
-                    const int64_t i0 = first + blk * ACROSS_BLOCK;
-                    const int64_t cnt = last - i0 < ACROSS_BLOCK ? last - i0 : ACROSS_BLOCK;
-                    if (ak.run(&gp, &v, i0, cnt, b->pinfo, &w) == 0) continue;
-                    for (int64_t i = i0; i < i0 + cnt; i++) { /* no scratch: one at a time */
-                        if (b->pinfo[i]) continue;
-                        bb_problem_at(&v, i, &p);
-                        b->pinfo[i] = k(&p, &w);
+            for (int64_t blk = 0; blk < nblk; blk++) {
+                const int64_t i0 = first + blk * bs, i1 = last - i0 < bs ? last : i0 + bs;
+                if (ak.run && ak.run(&gp, &v, i0, i1 - i0, b->pinfo, &w) == 0) continue;
+                for (int64_t i = i0; i < i1; i++) { /* one at a time (also when the block's scratch failed) */
+                    if (b->pinfo[i]) continue;
+                    if (dk.run) {
+                        dk.run(dk.kernel, bb_view_ptr(&v.a, i), bb_view_ptr(&v.b, i), bb_view_ptr(&v.c, i));
+                        continue;
                     }
+                    bb_problem_at(&v, i, &p);
+                    b->pinfo[i] = k(&p, &w);
                 }
-                continue;
-            }
-#pragma omp for schedule(static) nowait
-            for (int64_t i = first; i < last; i++) {
-                if (b->pinfo[i]) continue;
-                if (dk.run) {
-                    dk.run(dk.kernel, bb_view_ptr(&v.a, i), bb_view_ptr(&v.b, i), bb_view_ptr(&v.c, i));
-                    continue;
-                }
-                bb_problem_at(&v, i, &p);
-                b->pinfo[i] = k(&p, &w);
             }
         }
         free(w.p);
