@@ -265,7 +265,16 @@ int main(void)
     static const int quick[] = {5, 33, 65};
     const int q = getenv("BB_ISO_QUICK") && atoi(getenv("BB_ISO_QUICK"));
     const int *sz = q ? quick : sizes;
-    const int nsz = q ? 3 : 7;
+    int nsz = q ? 3 : 7;
+    /* BB_ISO_N=n: only that size of the list (a part of a part) */
+    static int one[1];
+    if (getenv("BB_ISO_N")) {
+        one[0] = atoi(getenv("BB_ISO_N"));
+        int found = 0;
+        for (int i = 0; i < nsz; i++) found |= sz[i] == one[0];
+        sz = one;
+        nsz = found;
+    }
     long batches = 0;
     for (int si = 0; si < nsz; si++) {
         const int n = sz[si];

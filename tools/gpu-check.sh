@@ -25,7 +25,8 @@
 # (BB_LOOP_PART: the slow cases under the sanitizers are cut so that each
 # part fits one device call); device is tests/test_device; iso:P:OP
 # a part of the isolation test (BB_ISO_QUICK=1, BB_ISO_PREC=P, BB_ISO_OP=OP:
-# tests/test_isolation.c); threads the thread test.
+# tests/test_isolation.c), iso:P:OP:N its size N alone (BB_ISO_N); threads
+# the thread test.
 SWEEP_TOOLS="memcheck racecheck initcheck synccheck"
 sweep_units() {
     for p in s d c z; do echo "blas3:${p}blas3"; done
@@ -41,7 +42,7 @@ sweep_units() {
     echo library:library
     echo library:threads
     echo device
-    for p in s d; do for op in potrf getrf gesv; do echo "iso:$p:$op"; done; done
+    for p in s d; do for op in potrf getrf gesv; do for n in 5 33 65; do echo "iso:$p:$op:$n"; done; done; done
     echo threads
 }
 sweep_list() { # "number tool unit", one a line
@@ -80,9 +81,9 @@ if [ -n "${GPU_SANITIZE_ALL:-}" ]; then
         device) run "${tool}_device" "$T" $san "$D/bin/test_device" ;;
         threads) BB_STRESS_ROUNDS=2 BATCHBLAS_BACKEND=cuda OMP_NUM_THREADS=2 \
             run "${tool}_threads" "$T" $san "$D/bin/thread_stress" ;;
-        iso:*) ip=${unit#iso:}; ip=${ip%%:*}; iop=${unit##*:}
-            BB_ISO_QUICK=1 BB_ISO_PREC=$ip BB_ISO_OP=$iop BATCHBLAS_BACKEND=cuda OMP_NUM_THREADS=2 \
-                run "${tool}_isolation_${ip}_$iop" "$T" $san "$D/bin/test_isolation" ;;
+        iso:*) ip=${unit#iso:}; iop=${ip#*:}; ip=${ip%%:*}; isz=${iop#*:}; iop=${iop%%:*}
+            BB_ISO_QUICK=1 BB_ISO_PREC=$ip BB_ISO_OP=$iop BB_ISO_N=$isz BATCHBLAS_BACKEND=cuda OMP_NUM_THREADS=2 \
+                run "${tool}_isolation_${ip}_${iop}_$isz" "$T" $san "$D/bin/test_isolation" ;;
         *:*) s=${unit%%:*}; c=${unit#*:}; part=
             case $c in *@*) part=${c#*@}; c=${c%@*} ;; esac
             n="${tool}_${s}_$c${part:+_part$(echo "$part" | tr / o)}"
