@@ -902,6 +902,34 @@ START_TEST(test_empty_batch)
 }
 END_TEST
 
+/* trsm at the CPU's across-problems bound (16, src/cpu/across.c): batches
+   of 35 problems (full blocks of 8 doubles and 16 floats, and a partial
+   one), every option combination, both layouts, the fixed and strided
+   forms, m and n from 1 to 17 (odd sizes, each with the other size cycling
+   through 1..17), padded leading dimensions, alpha cycling (never 0). */
+START_TEST(test_trsm_across)
+{
+    const int layout = _i % 2 ? BblasRowMajor : BblasColMajor, form = _i / 2 ? F_STRIDED : F_FIXED;
+    tu_seed(4000 + 7 * (uint64_t)_i + 101 * TU_PREC_ID);
+    int z = 0;
+    for (int c = 0; c < ncombo(OP_TRSM); c++)
+        for (int m = 1 + c % 2; m <= 17; m += 2) {
+            spec sp[1];
+            int gsz[1] = {35};
+            memset(sp, 0, sizeof sp);
+            set_combo(OP_TRSM, c, &sp[0]);
+            sp[0].m = m;
+            sp[0].n = 1 + (m * 7 + c) % 17;
+            sp[0].k = 1;
+            sp[0].ld[OA] = z % 3;
+            sp[0].ld[OB] = (z + 1) % 3;
+            set_scalars(OP_TRSM, &sp[0], z++);
+            kase kc = {OP_TRSM, form, layout, 1, sp, gsz};
+            run(&kc);
+        }
+}
+END_TEST
+
 void X(add_blas3_tests)(Suite *s)
 {
     TCase *tc = tcase_create(TU_PNAME "blas3");
@@ -912,5 +940,6 @@ void X(add_blas3_tests)(Suite *s)
     BB_ADD_LOOP(tc, test_zero_sizes, 0, NOPS_PREC);
     BB_ADD_LOOP(tc, test_free_dim, 0, NOPS_PREC);
     BB_ADD_LOOP(tc, test_empty_batch, 0, NOPS_PREC);
+    BB_ADD_LOOP(tc, test_trsm_across, 0, 4);
     suite_add_tcase(s, tc);
 }

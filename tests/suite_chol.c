@@ -509,7 +509,7 @@ static const int sizes[] = {0, 1, 2, 3, 4, 5, 7, 8, 9, 11, 13, 15, 16, 17, 19, 2
    faster up to 256 */
 static int big_size(int op) { return op == OP_TRTRI || op == OP_POTRI ? 200 : 130; }
 
-/* parameters for size n, variant v: nrhs cycles 1, 3, n; leading dimensions
+/* parameters for size n, variant v: nrhs cycles through tu_nrhs_cycle; leading dimensions
    alternately tight and padded */
 static pset make_pset_n(int op, int layout, int uplo, int diag, int n, int v)
 {
@@ -517,7 +517,7 @@ static pset make_pset_n(int op, int layout, int uplo, int diag, int n, int v)
     p.uplo = uplo;
     p.diag = diag;
     p.n = n;
-    p.nrhs = has_b(op) ? (v % 3 == 0 ? 1 : v % 3 == 1 ? 3 : n) : 0;
+    p.nrhs = has_b(op) ? tu_nrhs_cycle(n, v) : 0;
     int pad = (v / 2) % 2 ? 0 : 2;
     p.lda = (n > 0 ? n : 1) + pad;
     int brows = layout == BblasColMajor ? n : p.nrhs; /* ld counts these */

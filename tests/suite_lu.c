@@ -578,14 +578,14 @@ static const int transes[3] = {BblasNoTrans, BblasTrans, BblasConjTrans};
 static const int norms[2] = {BblasOneNorm, BblasInfNorm};
 
 /* parameters: size m x n (square routines: n), option index o, variant v
-   (nrhs cycles 1, 3, n; leading dimensions alternately tight and padded) */
+   (nrhs cycles through tu_nrhs_cycle; leading dimensions alternately tight and padded) */
 static pset make_pset(int op, int layout, int m, int n, int o, int v)
 {
     pset p;
     p.m = is_sq(op) ? n : m;
     p.n = n;
     p.opt = op == OP_GETRS ? transes[o % 3] : op == OP_GECON ? norms[o % 2] : 0;
-    p.nrhs = (op == OP_GETRS || op == OP_GESV) ? (v % 3 == 0 ? 1 : v % 3 == 1 ? 3 : n) : 0;
+    p.nrhs = (op == OP_GETRS || op == OP_GESV) ? tu_nrhs_cycle(n, v) : 0;
     int pad = v % 2 ? 0 : 2;
     int ca = layout == BblasColMajor ? p.m : n; /* what lda counts */
     p.lda = (ca > 0 ? ca : 1) + pad;
@@ -744,6 +744,118 @@ END_TEST
 START_TEST(t_geinv) { sweep_test(OP_GEINV, _i); }
 END_TEST
 
+/*
+ * getrf, getrs and gesv at the CPU's across-problems bound (16,
+ * src/cpu/across.c): batches of 35 problems (full blocks of 8 doubles and
+ * 16 floats, and a partial one), n = 1..17, every trans of getrs, singular
+ * members (a zero column, a NaN) at lanes 1, 9, 17 and 34.  Loop index:
+ * op (getrf, getrs, gesv) x form (fixed, strided) x layout.
+ */
+START_TEST(t_across)
+{
+    static const int ops[3] = {OP_GETRF, OP_GETRS, OP_GESV};
+    const int op = ops[_i / 4], form = (_i / 2) % 2 ? F_STRIDED : F_FIXED;
+    const int layout = _i % 2 ? BblasRowMajor : BblasColMajor;
+    tu_seed(5000 + 13 * (uint64_t)_i);
+    for (int n = 1; n <= 17; n++)
+        for (int o = 0; o < (op == OP_GETRS ? 3 : 1); o++) {
+            pset p = make_pset(op, layout, n, n, o, n + o);
+            int cnt = 35;
+            defect d[35];
+            for (int i = 0; i < cnt; i++) d[i] = (defect){D_NONE, 0, 0};
+            if (op != OP_GETRS) {
+                d[1] = make_defect(op, n, n, 0);
+                d[9] = make_defect(op, n, n, 1);
+                d[17] = make_defect(op, n, n, n);
+                d[34] = make_defect(op, n, n, n + 1);
+            }
+            run(op, form, layout, 1, &cnt, &p, d);
+        }
+}
+END_TEST
+
+/*
+ * The pivots of getrf at the across bound: every multiplier |L(i,k)| <= 1
+ * (the pivot is the column's largest entry; complex: sqrt(2), the pivot
+ * measure being |re| + |im|), a NaN or zero member changes
+ * nothing in the others, and every member's factors, pivots and info are
+ * bitwise those of the same problem in the variable form (one problem at a
+ * time) and alone.  n = 1..17, both layouts, 35 members (every fifth a
+ * NaN, every seventh a zero column).
+ */
+START_TEST(t_across_pivots)
+{
+    const int layout = _i % 2 ? BblasRowMajor : BblasColMajor;
+    tu_seed(6000 + (uint64_t)_i);
+    enum { CNT = 35 };
+    for (int n = 1; n <= 17; n++) {
+        const int lda = n + 1 + _i / 2, sa = lda * n + GAP;
+        T *A = tu_alloc(CNT, sa), *Av = tu_alloc(CNT, sa), *A1 = tu_alloc(1, sa);
+        int piv[CNT * 17], pivv[CNT * 17], piv1[17], info[CNT + 1], infov[CNT + 1], info1[2];
+        for (int i = 0; i < CNT; i++) {
+            T *a = A + (int64_t)i * sa;
+            tu_fill(a, lda, layout, n, n);
+            if (i % 5 == 2) a[tu_idx(lda, layout, (i / 5) % n, (i / 3) % n)] = NAN;
+            if (i % 7 == 3)
+                for (int r = 0; r < n; r++) a[tu_idx(lda, layout, r, (i / 7) % n)] = 0;
+        }
+        memcpy(Av, A, sizeof(T) * (size_t)(CNT * sa));
+        T *A0 = tu_alloc(CNT, sa);
+        memcpy(A0, A, sizeof(T) * (size_t)(CNT * sa));
+        info[0] = infov[0] = BblasErrorsReportAll;
+        FN(getrf, batch_strided)(layout, n, n, A, lda, sa, piv, n, CNT, info);
+        T *pa[CNT];
+        int *pp[CNT], vn[CNT], vld[CNT];
+        for (int i = 0; i < CNT; i++) {
+            pa[i] = Av + (int64_t)i * sa;
+            pp[i] = pivv + i * n;
+            vn[i] = n;
+            vld[i] = lda;
+        }
+        FN(getrf, batchv)(CNT, layout, vn, vn, pa, vld, pp, infov);
+        for (int i = 0; i < CNT; i++) {
+            const T *a = A + (int64_t)i * sa;
+            char where[120];
+            snprintf(where, sizeof where, "%sgetrf %s n=%d lda=%d member %d", TU_PNAME, tu_layout_name(layout), n,
+                     lda, i);
+            ck_assert_msg(!memcmp(a, Av + (int64_t)i * sa, sizeof(T) * (size_t)sa) &&
+                              !memcmp(piv + i * n, pivv + i * n, sizeof(int) * (size_t)n) &&
+                              info[1 + i] == infov[1 + i],
+                          "%s: strided and variable forms differ", where);
+            int nan = 0;
+            for (int k = 0; k < n; k++) {
+                ck_assert_msg(piv[i * n + k] >= k + 1 && piv[i * n + k] <= n, "%s: ipiv[%d] = %d", where, k,
+                              piv[i * n + k]);
+                for (int r = k + 1; r < n; r++) {
+                    double l = cabs(tu_z(a[tu_idx(lda, layout, r, k)]));
+                    nan |= l != l;
+                    if (!nan && info[1 + i] == 0)
+                        ck_assert_msg(l <= (BB_COMPLEX ? 1.41422 : 1), "%s: |L(%d,%d)| = %g", where, r, k, l);
+                }
+            }
+            ck_assert_msg(i % 5 != 2 || (info[1 + i] > 0 && info[1 + i] <= n), "%s: NaN member info %d", where,
+                          info[1 + i]);
+            if (i % 7 == 3 && i % 5 != 2)
+                ck_assert_msg(info[1 + i] > 0 && info[1 + i] <= (i / 7) % n + 1, "%s: zero column, info %d", where,
+                              info[1 + i]);
+        }
+        /* members alone (a batch of one: a single lane of the block): the same bits */
+        for (int i = 1; i < CNT; i += 8) {
+            memcpy(A1, A0 + (int64_t)i * sa, sizeof(T) * (size_t)sa);
+            T *p1[1] = {A1};
+            int *q1[1] = {piv1};
+            info1[0] = BblasErrorsReportAll;
+            FN(getrf, batchf)(1, layout, n, n, p1, lda, q1, info1);
+            ck_assert_msg(!memcmp(A1, A + (int64_t)i * sa, sizeof(T) * (size_t)sa) &&
+                              !memcmp(piv1, piv + i * n, sizeof(int) * (size_t)n) && info1[1] == info[1 + i],
+                          "%sgetrf %s n=%d member %d: alone differs from the batch", TU_PNAME,
+                          tu_layout_name(layout), n, i);
+        }
+        free(A); free(Av); free(A1); free(A0);
+    }
+}
+END_TEST
+
 /* Empty batches: NULL arrays everywhere, a no-op with info[0] = 0. */
 START_TEST(t_empty)
 {
@@ -872,6 +984,8 @@ void X(add_lu_tests)(Suite *s)
     BB_ADD_LOOP(tc, t_getri_oop, 0, 2 * NFORM);
     BB_ADD_LOOP(tc, t_gecon, 0, 2 * NFORM);
     BB_ADD_LOOP(tc, t_geinv, 0, 2 * NFORM);
+    BB_ADD_LOOP(tc, t_across, 0, 12);
+    BB_ADD_LOOP(tc, t_across_pivots, 0, 4);
     tcase_add_test(tc, t_empty);
     tcase_add_test(tc, t_layouts_agree);
     suite_add_tcase(s, tc);

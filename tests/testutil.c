@@ -22,6 +22,17 @@ int tu_rand_int(int lo, int hi) { return lo + (int)(next() % (uint64_t)(hi - lo 
 
 double tu_eps(int prec) { return (prec == 0 || prec == 2) ? FLT_EPSILON : DBL_EPSILON; }
 
+int tu_nrhs_cycle(int n, int v)
+{
+    switch (v % 5) {
+    case 0: return 1;
+    case 1: return 3;
+    case 2: return n;
+    case 3: return n / 2 + 5;
+    default: return n + 7;
+    }
+}
+
 double tu_ratio(double err, double scale, double n, int prec)
 {
     if (!(scale > 0)) scale = 1.0;

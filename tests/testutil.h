@@ -31,6 +31,12 @@ int tu_accept(double ratio);
    outside an output (and nothing of a skipped problem) was written. */
 #define TU_SENTINEL (-77.25)
 
+/* The right-hand-side counts the solve tests cycle through (variant v of
+   order n): 1, 3, n, n/2 + 5 and n + 7, so that the register kernels'
+   column blocks are met full, partly filled across their per-thread column
+   groups, and followed by a second, partial block. */
+int tu_nrhs_cycle(int n, int v);
+
 /* Wall clock in seconds. */
 double tu_now(void);
 

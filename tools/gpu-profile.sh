@@ -11,7 +11,7 @@ for c in ${GPU_PROFILE:-getrf:d:4:k_getrf getrf:d:32:k_getrf trsm:s:4:k_trsm gem
 $c
 E2
     [ "$r" = getri ] && r=inverse
-    timeout 120 "$NCU" --section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats \
+    timeout 120 "$NCU" --clock-control none --section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats \
         --section LaunchStats --section Occupancy --section ComputeWorkloadAnalysis -k "regex:$k" --launch-count 1 \
         "$D/bin/batchblas-bench-gpu" --routines "$r" --precs "$p" --sizes "$n" --reps 5 --no-vendor \
         > "$O/prof_${r}_$p$n.txt" 2>&1

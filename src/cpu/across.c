@@ -2,7 +2,7 @@
  * Kernels across problems (compiled once per precision; real precisions
  * only for now): a thread takes V problems of one group at a time (one
  * 64-byte vector: 8 doubles, 16 floats), packs them interleaved into scratch (element (i, j) of lane l at
- * [(j * n + i) * V + l]), runs one kernel in which every vector lane is a
+ * [(j * rows + i) * V + l]), runs one kernel in which every vector lane is a
  * different problem, and unpacks.  For tiny matrices this replaces scalar
  * code on one matrix (a 4 x 4 potrf is ~100 dependent scalar operations)
  * by the same operations on V matrices at once.
@@ -12,17 +12,36 @@
  * library loads (target_clones), so one binary runs at the vector width of
  * the CPU it finds.
  *
- * Semantics are those of the one-problem kernels (chol.c): a problem whose
- * pinfo is nonzero on entry is not read nor written (its lane holds the
- * identity); a failing problem reports LAPACK's k and keeps LAPACK's
- * partial result (columns before k final, A(k,k) the non-positive or NaN
- * pivot, the rest untouched).  The operations of one lane do not depend on
- * the other lanes, so a problem gives the same bits in any batch, alone or
- * not (tests/test_isolation.c).
+ * One packing (pack/unpack: any rows x columns band of a matrix, read
+ * directly or transposed), one block runner (block_one: pack, the
+ * routine's kernels, unpack, for V problems) for every routine, and one
+ * one-problem entry (one_problem: the same block with lane 0 only, the
+ * others the identity), which the one-problem kernels (chol.c, lu.c,
+ * blas3.c) call below the bounds, so that a problem gives the same bits in
+ * any batch, alone or not (tests/test_isolation.c).  The operations of one
+ * lane never depend on the other lanes: a test over the lanes (any, all)
+ * only chooses between paths that give each lane the same result.
  *
- * Today: potrf, potrs, posv, n <= BB_CPU_POTRF_ACROSS_MAX and nrhs <=
- * BB_CPU_POTRS_ACROSS_MAX_NRHS (cpu_policy.h), both triangles (upper is
- * packed transposed: U = L^T, so one lower kernel serves both).
+ * Today (bounds in cpu_policy.h):
+ *   - potrf, potrs, posv: n <= BB_CPU_POTRF_ACROSS_MAX, nrhs <=
+ *     BB_CPU_POTRS_ACROSS_MAX_NRHS, both triangles (upper is packed
+ *     transposed: U = L^T, so one lower kernel serves both).  The semantics
+ *     of chol.c: a failing problem reports LAPACK's k and keeps LAPACK's
+ *     partial result (columns before k final, A(k,k) the non-positive or NaN
+ *     pivot, the rest untouched); posv leaves its B alone.
+ *   - trsm: m, n <= BB_CPU_TRSM_ACROSS_MAX, every side/uplo/trans/diag,
+ *     alpha != 0 (alpha == 0 zeroes B without reading A: blas3.c).  op(A)
+ *     is packed as the triangle the substitution reads (only the uplo
+ *     triangle, not the diagonal when unit); a right-side solve runs as the
+ *     left one on the transposed B.
+ *   - getrf (square), getrs, gesv: n <= BB_CPU_GETRF_ACROSS_MAX, nrhs <=
+ *     BB_CPU_GETRS_ACROSS_MAX_NRHS; row-major problems packed transposed.
+ *     getrf is lu.c's getf2 lane by lane (each lane pivots on its own: the
+ *     search by compare/select, the row interchanges by select); info is
+ *     the first zero or NaN pivot, the factorisation going on after it, as
+ *     LAPACK; gesv leaves B alone where the factorisation fails.
+ * A problem whose pinfo is nonzero on entry is not read nor written (its
+ * lane holds the identity, B zero).
  */
 #include <stdint.h>
 #include <string.h>
@@ -39,45 +58,96 @@
 /* lanes: one 64-byte vector (8 doubles, 16 floats) */
 enum { V = 64 / sizeof(R) };
 typedef R vec __attribute__((vector_size(64)));
+typedef __typeof__((vec){0} < (vec){0}) ivec; /* lane masks: 0 or -1 */
+
+#define MAX2(a, b) ((a) > (b) ? (a) : (b))
+/* the largest order and number of right-hand sides of any kernel here */
+enum {
+    NMAX = MAX2(MAX2(BB_CPU_POTRF_ACROSS_MAX, BB_CPU_TRSM_ACROSS_MAX), BB_CPU_GETRF_ACROSS_MAX),
+    RMAX = MAX2(MAX2(BB_CPU_POTRS_ACROSS_MAX_NRHS, BB_CPU_TRSM_ACROSS_MAX), BB_CPU_GETRS_ACROSS_MAX_NRHS)
+};
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
 #  define CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 #else
 #  define CLONES
 #endif
+#define INL static inline __attribute__((always_inline))
 
-/* Packs V problems (ap[l], or the identity where ap[l] is NULL) of an
-   n x n lower triangle, element by element, the lanes of one element
-   together: upper = 1 reads the upper triangle transposed. */
-CLONES static void pack(R *buf, int n, R *const *ap, int64_t lda, int upper)
+/* (macros, not functions: a 64-byte vector argument or result of a
+   function compiled for the baseline draws GCC's ABI warning) */
+#define splat(x) ((vec){0} + (R)(x))
+#define sel(m, a, b) ((vec)(((ivec)(a) & (m)) | ((ivec)(b) & ~(m))))
+#define vabs(x) ((vec)((ivec)(x) & ~(ivec)(-(vec){0}))) /* clears the sign bit (-0.0) */
+/* whether any lane of m is set: the halves or-ed together down to 16 bytes
+   (a test lane by lane lets GCC turn the comparison that made m into
+   scalar code) */
+INL int any(const ivec *m)
+{
+    typedef long long h32 __attribute__((vector_size(32)));
+    typedef long long h16 __attribute__((vector_size(16)));
+    h32 a, b;
+    h16 c, d;
+    memcpy(&a, m, 32);
+    memcpy(&b, (const char *)m + 32, 32);
+    a |= b;
+    memcpy(&c, &a, 16);
+    memcpy(&d, (const char *)&a + 16, 16);
+    c |= d;
+    return (c[0] | c[1]) != 0;
+}
+
+/* ---- packing ------------------------------------------------------------ */
+
+/* One packed operand: an r x c matrix whose element (i, j) is src[i + j *
+   ld] (trans: src[j + i * ld]), only the band lo <= i - j <= hi (a
+   triangle, with or without its diagonal, or everything) read and written;
+   a lane without a problem holds the identity (ident) or zero there. */
+typedef struct {
+    int r, c, trans, lo, hi, ident;
+} shape;
+
+static shape full_shape(int r, int c, int trans, int ident)
+{
+    shape s = {r, c, trans, -c, r, ident};
+    return s;
+}
+
+/* Packs V problems (ap[l], or the empty lane where ap[l] is NULL), element
+   by element, the lanes of one element together. */
+CLONES static void pack(R *buf, shape s, R *const *ap, int64_t ld)
 {
     int full = 1;
     for (int l = 0; l < V; l++) full &= ap[l] != NULL;
-    for (int j = 0; j < n; j++)
-        for (int i = j; i < n; i++) {
-            const int64_t off = upper ? j + (int64_t)i * lda : i + (int64_t)j * lda;
-            R *dst = buf + ((size_t)j * n + i) * V;
+    for (int j = 0; j < s.c; j++) {
+        const int i0 = j + s.lo > 0 ? j + s.lo : 0, i1 = j + s.hi < s.r - 1 ? j + s.hi : s.r - 1;
+        for (int i = i0; i <= i1; i++) {
+            const int64_t off = s.trans ? j + (int64_t)i * ld : i + (int64_t)j * ld;
+            R *dst = buf + ((size_t)j * s.r + i) * V;
             if (full) { /* the usual block: no lane to fill in */
 #ifdef _OPENMP
 #pragma omp simd
 #endif
                 for (int l = 0; l < V; l++) dst[l] = ap[l][off];
             } else {
-                for (int l = 0; l < V; l++) dst[l] = ap[l] ? ap[l][off] : (R)(i == j);
+                const R e = s.ident && i == j;
+                for (int l = 0; l < V; l++) dst[l] = ap[l] ? ap[l][off] : e;
             }
         }
+    }
 }
 
 /* Unpacks columns [0, cols) of every lane l whose ap[l] is not NULL (the
    lanes of one element together). */
-CLONES static void unpack(const R *buf, int n, int cols, R *const *ap, int64_t lda, int upper)
+CLONES static void unpack(const R *buf, shape s, int cols, R *const *ap, int64_t ld)
 {
     int full = 1;
     for (int l = 0; l < V; l++) full &= ap[l] != NULL;
-    for (int j = 0; j < cols; j++)
-        for (int i = j; i < n; i++) {
-            const int64_t off = upper ? j + (int64_t)i * lda : i + (int64_t)j * lda;
-            const R *src = buf + ((size_t)j * n + i) * V;
+    for (int j = 0; j < cols; j++) {
+        const int i0 = j + s.lo > 0 ? j + s.lo : 0, i1 = j + s.hi < s.r - 1 ? j + s.hi : s.r - 1;
+        for (int i = i0; i <= i1; i++) {
+            const int64_t off = s.trans ? j + (int64_t)i * ld : i + (int64_t)j * ld;
+            const R *src = buf + ((size_t)j * s.r + i) * V;
             if (full) {
 #ifdef _OPENMP
 #pragma omp simd
@@ -88,17 +158,10 @@ CLONES static void unpack(const R *buf, int n, int cols, R *const *ap, int64_t l
                     if (ap[l]) ap[l][off] = src[l];
             }
         }
+    }
 }
 
-/* A lane whose factorisation failed at column k (1-based): LAPACK's partial
-   result, the columns before k and the failing pivot at A(k,k). */
-static void unpack_failed(const R *buf, int n, int l, R *a, int64_t lda, int upper, int k, R pivot)
-{
-    R *one[V] = {NULL};
-    one[l] = a;
-    unpack(buf, n, k - 1, one, lda, upper);
-    a[(k - 1) + (size_t)(k - 1) * lda] = pivot;
-}
+/* ---- Cholesky ----------------------------------------------------------- */
 
 /* L L^T of V interleaved lower triangles in place, left-looking (column j:
    its pivot from the row j of the earlier columns, then the rest of the
@@ -108,7 +171,7 @@ static void unpack_failed(const R *buf, int n, int l, R *a, int64_t lda, int upp
 CLONES static void potrf_across(int n, R *buf, int *fail, R *piv)
 {
     vec *A = (vec *)buf;
-    const vec one = (vec){0} + 1;
+    const vec one = splat(1);
     for (int l = 0; l < V; l++) fail[l] = 0;
     for (int j = 0; j < n; j++) {
         vec d = A[(size_t)j * n + j];
@@ -117,17 +180,14 @@ CLONES static void potrf_across(int n, R *buf, int *fail, R *piv)
             d -= x * x;
         }
         /* every lane positive (the rule; NaN is not): one vector test */
-        __typeof__(d > 0) ok = d > 0;
-        int all = 1;
-        for (int l = 0; l < V; l++) all &= ok[l] != 0;
-        if (!all) {
+        const ivec ok = d > 0, notok = ~ok;
+        if (any(&notok)) {
             for (int l = 0; l < V; l++)
                 if (!ok[l] && !fail[l]) {
                     fail[l] = j + 1;
                     piv[l] = d[l];
                 }
-            typedef __typeof__(ok) ivec;
-            d = (vec)(((ivec)d & ok) | ((ivec)one & ~ok)); /* failed lanes: 1 */
+            d = sel(ok, d, one); /* failed lanes: 1 */
         }
         R dv[V], sv[V];
         memcpy(dv, &d, sizeof d);
@@ -147,30 +207,6 @@ CLONES static void potrf_across(int n, R *buf, int *fail, R *piv)
     }
 }
 
-/* Packs V right-hand sides (bp[l], n x nrhs, ldb; zero where bp[l] is
-   NULL), element (i, c) of lane l at [(c * n + i) * V + l]; right = 1:
-   stored transposed (nrhs x n: row-major input, bb_problem.rhs_right). */
-static void pack_b(R *buf, int n, int nrhs, R *const *bp, int64_t ldb, int right)
-{
-    for (int c = 0; c < nrhs; c++)
-        for (int i = 0; i < n; i++) {
-            const int64_t off = right ? c + (int64_t)i * ldb : i + (int64_t)c * ldb;
-            R *dst = buf + ((size_t)c * n + i) * V;
-            for (int l = 0; l < V; l++) dst[l] = bp[l] ? bp[l][off] : (R)0;
-        }
-}
-
-static void unpack_b(const R *buf, int n, int nrhs, R *const *bp, int64_t ldb, int right)
-{
-    for (int c = 0; c < nrhs; c++)
-        for (int i = 0; i < n; i++) {
-            const int64_t off = right ? c + (int64_t)i * ldb : i + (int64_t)c * ldb;
-            const R *src = buf + ((size_t)c * n + i) * V;
-            for (int l = 0; l < V; l++)
-                if (bp[l]) bp[l][off] = src[l];
-        }
-}
-
 /* L L^T X = B for V interleaved factors (lower, as potrf_across leaves
    them) and right-hand sides: forward, then backward substitution, one
    column of B at a time. */
@@ -178,7 +214,7 @@ CLONES static void potrs_across(int n, int nrhs, const R *lbuf, R *bbuf)
 {
     const vec *L = (const vec *)lbuf;
     vec *B = (vec *)bbuf;
-    vec inv[BB_CPU_POTRF_ACROSS_MAX]; /* the diagonal's reciprocals, once */
+    vec inv[NMAX]; /* the diagonal's reciprocals, once */
     for (int i = 0; i < n; i++) inv[i] = 1 / L[(size_t)i * n + i];
     for (int c = 0; c < nrhs; c++) {
         vec *x = B + (size_t)c * n;
@@ -195,103 +231,434 @@ CLONES static void potrs_across(int n, int nrhs, const R *lbuf, R *bbuf)
     }
 }
 
-/* The block runner: V problems at a time, factor (potrf), solve (potrs)
-   or both (posv); the scratch holds the triangles and the right-hand
-   sides, 64-byte aligned. */
-static int64_t block_run(const bb_problem *gp, const bb_views *v, int64_t i0, int64_t cnt, int *pinfo,
-                         bb_work *w, int factor, int solve)
+/* ---- triangular solve --------------------------------------------------- */
+
+/* M X = alpha X for V interleaved ka x ka triangles M (lower or upper; unit:
+   the diagonal is 1 and not read) and ka x nb right-hand sides X, in place:
+   substitution by columns of M (x_k final, then subtracted from the rows
+   still to come), two columns of X at a time. */
+CLONES static void trsm_across(int ka, int nb, const R *mbuf, R *xbuf, int lower, int unit, R alpha)
 {
-    const int n = gp->n, nrhs = solve ? gp->nrhs : 0, upper = gp->uplo == BblasUpper;
-    R *buf = bb_work_get(w, ((size_t)n * n + (size_t)n * nrhs) * V * sizeof(R) + 64);
+    const vec *M = (const vec *)mbuf;
+    vec *X = (vec *)xbuf;
+    vec d[NMAX];
+    const vec al = splat(alpha);
+    for (int i = 0; i < ka; i++) d[i] = unit ? splat(1) : 1 / M[(size_t)i * ka + i];
+    int c = 0;
+    for (; c + 2 <= nb; c += 2) {
+        vec *x = X + (size_t)c * ka, *y = x + ka;
+        for (int i = 0; i < ka; i++) {
+            x[i] *= al;
+            y[i] *= al;
+        }
+        for (int q = 0; q < ka; q++) {
+            const int k = lower ? q : ka - 1 - q, i0 = lower ? k + 1 : 0, i1 = lower ? ka : k;
+            const vec *m = M + (size_t)k * ka;
+            const vec xk = x[k] * d[k], yk = y[k] * d[k];
+            x[k] = xk;
+            y[k] = yk;
+            for (int i = i0; i < i1; i++) {
+                x[i] -= m[i] * xk;
+                y[i] -= m[i] * yk;
+            }
+        }
+    }
+    for (; c < nb; c++) {
+        vec *x = X + (size_t)c * ka;
+        for (int i = 0; i < ka; i++) x[i] *= al;
+        for (int q = 0; q < ka; q++) {
+            const int k = lower ? q : ka - 1 - q, i0 = lower ? k + 1 : 0, i1 = lower ? ka : k;
+            const vec *m = M + (size_t)k * ka;
+            const vec xk = x[k] * d[k];
+            x[k] = xk;
+            for (int i = i0; i < i1; i++) x[i] -= m[i] * xk;
+        }
+    }
+}
+
+/* ---- LU ----------------------------------------------------------------- */
+
+/* Interchanges row k with row p[l] (> k, or k: none) of lane l in columns
+   [0, ncol) of the ld-row interleaved X, by selects on rows k+1..ld-1
+   (at[i]: the lanes whose p is i). */
+INL void swap_rows(vec *X, int ld, int ncol, int k, const ivec *at)
+{
+    for (int j = 0; j < ncol; j++) {
+        vec *x = X + (size_t)j * ld;
+        const vec t = x[k];
+        vec nk = t;
+        for (int i = k + 1; i < ld; i++) {
+            const vec xi = x[i];
+            nk = sel(at[i], xi, nk);
+            x[i] = sel(at[i], t, xi);
+        }
+        x[k] = nk;
+    }
+}
+
+/* at[i] = the lanes of p that are i (k < i < n); returns whether any lane
+   of p is not k (a row to interchange). */
+INL int pivot_masks(int n, int k, const vec *pk, ivec *at)
+{
+    const vec p = *pk;
+    const ivec moved = p != splat(k);
+    for (int i = k + 1; i < n; i++) at[i] = p == splat(i);
+    return any(&moved);
+}
+
+/* LU with partial pivoting of V interleaved n x n matrices in place: lu.c's
+   getf2 lane by lane.  Step k: the pivot is the first NaN of column k from
+   row k on, else its first entry of largest magnitude; the rows are
+   interchanged across all n columns (a zero pivot is at row k: none); the
+   column below the pivot is scaled by the pivot's reciprocal (divided by
+   it where |pivot| < safmin; left alone where it is zero); the trailing
+   rank-1 update (the interchange of the trailing columns done in the same
+   pass).  pv[k]: each lane's pivot row at step k (0-based, as R); info[l]:
+   the first zero or NaN pivot (1-based), 0 if none. */
+CLONES static void getrf_across(int n, R *buf, vec *pv, int *info)
+{
+    vec *A = (vec *)buf;
+    const vec zero = splat(0), one = splat(1);
+    vec bad = zero; /* the first singular step, 1-based */
+    ivec at[NMAX];
+    for (int k = 0; k < n; k++) {
+        vec *ak = A + (size_t)k * n;
+        vec best = splat(-1), p = splat(k), piv = ak[k];
+        ivec done = zero < zero; /* a NaN found */
+        for (int i = k; i < n; i++) {
+            const vec x = ak[i], v = vabs(x);
+            /* (gt ^ nan: the two never meet; GCC 12 turns an | of two
+               comparisons into scalar code in target_clones functions) */
+            const ivec gt = v > best, nan = v != v, take = (gt ^ nan) & ~done;
+            p = sel(take, splat(i), p);
+            piv = sel(take, x, piv);
+            best = sel(gt & ~done, v, best);
+            done |= nan;
+        }
+        pv[k] = p;
+        bad = sel((bad == zero) & ((piv == zero) ^ (piv != piv)), splat(k + 1), bad);
+        const int moved = pivot_masks(n, k, &p, at);
+        if (moved) swap_rows(A, n, k, k, at); /* the columns of L */
+        /* the pivot column: interchanged, then scaled */
+        const vec akk = ak[k];
+        ak[k] = piv;
+        const ivec big = vabs(piv) >= splat(R_SAFMIN), small = ~big;
+        const vec r = one / sel(big, piv, one);
+        if (!any(&small)) {
+            for (int i = k + 1; i < n; i++) ak[i] = sel(at[i], akk, ak[i]) * r;
+        } else { /* a tiny, zero or NaN pivot in some lane */
+            const ivec nz = piv != zero;
+            for (int i = k + 1; i < n; i++) {
+                const vec x = sel(at[i], akk, ak[i]);
+                ak[i] = sel(nz, sel(big, x * r, x / sel(nz, piv, one)), x);
+            }
+        }
+        /* the trailing columns: interchange and update */
+        for (int j = k + 1; j < n; j++) {
+            vec *aj = A + (size_t)j * n;
+            const vec t = aj[k];
+            if (moved) {
+                vec u = t;
+                for (int i = k + 1; i < n; i++) {
+                    const vec x = aj[i];
+                    u = sel(at[i], x, u);
+                }
+                aj[k] = u;
+                for (int i = k + 1; i < n; i++) aj[i] = sel(at[i], t, aj[i]) - ak[i] * u;
+            } else {
+                for (int i = k + 1; i < n; i++) aj[i] -= ak[i] * t;
+            }
+        }
+    }
+    for (int l = 0; l < V; l++) info[l] = (int)bad[l];
+}
+
+/* op(A) X = B for V interleaved LU factors (as getrf_across leaves them),
+   pivots pv and n x nrhs right-hand sides X, in place: NoTrans P, L, U;
+   Trans U^T, L^T, then P^T; substitution by columns (rows) of the factor. */
+CLONES static void getrs_across(int n, int nrhs, const R *abuf, const vec *pv, R *xbuf, int trans)
+{
+    const vec *A = (const vec *)abuf;
+    vec *X = (vec *)xbuf;
+    vec rd[NMAX];
+    for (int k = 0; k < n; k++) rd[k] = 1 / A[(size_t)k * n + k];
+    ivec at[NMAX];
+    if (!trans)
+        for (int k = 0; k < n; k++)
+            if (pivot_masks(n, k, &pv[k], at)) swap_rows(X, n, nrhs, k, at);
+    for (int c = 0; c < nrhs; c++) {
+        vec *x = X + (size_t)c * n;
+        if (!trans) {
+            for (int k = 0; k < n; k++) { /* L y = P b */
+                const vec *a = A + (size_t)k * n, xk = x[k];
+                for (int i = k + 1; i < n; i++) x[i] -= a[i] * xk;
+            }
+            for (int k = n - 1; k >= 0; k--) { /* U x = y */
+                const vec *a = A + (size_t)k * n, xk = x[k] * rd[k];
+                x[k] = xk;
+                for (int i = 0; i < k; i++) x[i] -= a[i] * xk;
+            }
+        } else {
+            for (int k = 0; k < n; k++) { /* U^T y = b */
+                const vec xk = x[k] * rd[k];
+                x[k] = xk;
+                for (int j = k + 1; j < n; j++) x[j] -= A[(size_t)j * n + k] * xk;
+            }
+            for (int k = n - 1; k >= 0; k--) { /* L^T z = y */
+                const vec xk = x[k];
+                for (int j = 0; j < k; j++) x[j] -= A[(size_t)j * n + k] * xk;
+            }
+        }
+    }
+    if (trans)
+        for (int k = n - 1; k >= 0; k--)
+            if (pivot_masks(n, k, &pv[k], at)) swap_rows(X, n, nrhs, k, at);
+}
+
+/* ---- the block runner --------------------------------------------------- */
+
+enum { K_POTRF, K_POTRS, K_POSV, K_TRSM, K_GETRF, K_GETRS, K_GESV };
+
+/* What a routine packs and runs, from its group parameters. */
+typedef struct {
+    int kind, n; /* the order of the packed A (trsm: of op(A)) */
+    shape sa, sb; /* A (read, and written by the factorisations), B (sb.r == 0: none) */
+    int64_t lda, ldb;
+    int lower, unit, trans; /* trsm: op(A) lower, unit diagonal; getrs: transposed */
+    R alpha;
+} plan;
+
+static plan plan_of(int kind, const bb_problem *gp)
+{
+    plan P;
+    memset(&P, 0, sizeof P);
+    P.kind = kind;
+    P.n = gp->n;
+    P.lda = gp->lda;
+    P.ldb = gp->ldb;
+    switch (kind) {
+    case K_POTRF: case K_POTRS: case K_POSV: {
+        const shape lower = {P.n, P.n, gp->uplo == BblasUpper, 0, P.n, 1};
+        P.sa = lower;
+        if (kind != K_POTRF) P.sb = full_shape(P.n, gp->nrhs, gp->rhs_right, 0);
+        break;
+    }
+    case K_TRSM: { /* the left solve op'(A) X = alpha B; right: X^T, op'(A) = op(A)^T */
+        const int left = gp->side == BblasLeft, ka = left ? gp->m : gp->n, nb = left ? gp->n : gp->m;
+        const int tr = (gp->trans != BblasNoTrans) == left;
+        P.n = ka;
+        P.lower = (gp->uplo == BblasLower) != tr;
+        P.unit = gp->diag == BblasUnit;
+        const shape t = {ka, ka, tr, P.lower ? P.unit : -ka, P.lower ? ka : -P.unit, 1};
+        P.sa = t;
+        P.sb = full_shape(ka, nb, !left, 0);
+        P.alpha = (R)gp->alpha[0];
+        break;
+    }
+    default: /* getrf, getrs, gesv: row-major packed transposed */
+        P.sa = full_shape(P.n, P.n, gp->rowmajor, 1);
+        if (kind != K_GETRF) P.sb = full_shape(P.n, gp->nrhs, gp->rowmajor, 0);
+        P.trans = kind == K_GETRS && gp->trans != BblasNoTrans;
+        break;
+    }
+    return P;
+}
+
+/* Scratch of one block, in R (64-byte aligned). */
+static size_t block_elems(const plan *P)
+{
+    return ((size_t)P->sa.r * P->sa.c + (size_t)P->sb.r * P->sb.c + (size_t)P->n) * V;
+}
+
+/* A failed Cholesky lane (column k, 1-based): LAPACK's partial result, the
+   columns before k and the failing pivot at A(k,k). */
+static void unpack_failed(const R *buf, const plan *P, int l, R *a, int k, R pivot)
+{
+    R *one[V] = {NULL};
+    one[l] = a;
+    unpack(buf, P->sa, k - 1, one, P->lda);
+    a[(k - 1) + (size_t)(k - 1) * P->lda] = pivot;
+}
+
+/* V problems (lane l: ap[l], bp[l], ip[l]; ap[l] NULL: none) through the
+   routine's kernels; code[l]: the lane's info.  buf: block_elems(P). */
+static void block_one(const plan *P, R *buf, R *const *ap, R *const *bp, int *const *ip, int *code)
+{
+    const int n = P->n, factor = P->kind == K_POTRF || P->kind == K_POSV || P->kind == K_GETRF ||
+                                 P->kind == K_GESV;
+    R *bbuf = buf + (size_t)P->sa.r * P->sa.c * V;
+    vec *pv = (vec *)(bbuf + (size_t)P->sb.r * P->sb.c * V);
+    R piv[V];
+    for (int l = 0; l < V; l++) code[l] = 0;
+    pack(buf, P->sa, ap, P->lda);
+    if (P->sb.r) pack(bbuf, P->sb, bp, P->ldb);
+    switch (P->kind) {
+    case K_POTRF: case K_POSV: potrf_across(n, buf, code, piv); break;
+    case K_GETRF: case K_GESV: getrf_across(n, buf, pv, code); break;
+    case K_GETRS: /* the caller's pivots, lane by lane */
+        for (int k = 0; k < n; k++)
+            for (int l = 0; l < V; l++) pv[k][l] = ip[l] ? (R)(ip[l][k] - 1) : (R)k;
+        break;
+    default: break;
+    }
+    switch (P->kind) {
+    case K_POTRS: case K_POSV: potrs_across(n, P->sb.c, buf, bbuf); break;
+    case K_GETRS: case K_GESV: getrs_across(n, P->sb.c, buf, pv, bbuf, P->trans); break;
+    case K_TRSM: trsm_across(n, P->sb.c, buf, bbuf, P->lower, P->unit, P->alpha); break;
+    default: break;
+    }
+    R *oka[V], *okb[V]; /* a failed factorisation leaves B alone */
+    for (int l = 0; l < V; l++) {
+        oka[l] = code[l] ? NULL : ap[l];
+        okb[l] = code[l] ? NULL : bp[l];
+    }
+    if (P->kind == K_POTRF || P->kind == K_POSV) {
+        unpack(buf, P->sa, n, oka, P->lda);
+        for (int l = 0; l < V; l++)
+            if (ap[l] && code[l]) unpack_failed(buf, P, l, ap[l], code[l], piv[l]);
+    } else if (factor) { /* LU: every lane's factors and pivots */
+        unpack(buf, P->sa, n, ap, P->lda);
+        for (int l = 0; l < V; l++)
+            if (ap[l])
+                for (int k = 0; k < n; k++) ip[l][k] = (int)pv[k][l] + 1;
+    }
+    if (P->sb.r) unpack(bbuf, P->sb, P->sb.c, okb, P->ldb);
+}
+
+/* Problems [i0, i0 + cnt) of a group, V at a time (bb_cpu_across.run). */
+static int64_t block_run(const bb_problem *gp, const bb_views *v, int64_t i0, int64_t cnt, int *pinfo,
+                         bb_work *w, int kind)
+{
+    const plan P = plan_of(kind, gp);
+    R *buf = bb_work_get(w, block_elems(&P) * sizeof(R) + 64);
     if (!buf) return -1;
     buf = (R *)(((uintptr_t)buf + 63) & ~(uintptr_t)63);
-    R *bbuf = buf + (size_t)n * n * V;
-    int fail[V] = {0};
-    R piv[V];
+    const int sb = P.sb.r != 0, sp = kind == K_GETRF || kind == K_GETRS || kind == K_GESV;
     for (int64_t b0 = 0; b0 < cnt; b0 += V) {
         const int m = cnt - b0 < V ? (int)(cnt - b0) : V;
-        R *ap[V], *bp[V], *oka[V], *okb[V];
+        R *ap[V], *bp[V];
+        int *ip[V], code[V];
         for (int l = 0; l < V; l++) {
             int64_t i = i0 + b0 + l;
             int on = l < m && !pinfo[i];
             ap[l] = on ? (R *)bb_view_ptr(&v->a, i) : NULL;
-            bp[l] = on && solve ? (R *)bb_view_ptr(&v->b, i) : NULL;
+            bp[l] = on && sb ? (R *)bb_view_ptr(&v->b, i) : NULL;
+            ip[l] = on && sp ? (int *)bb_view_ptr(&v->ipiv, i) : NULL;
         }
-        pack(buf, n, ap, gp->lda, upper);
-        if (factor) potrf_across(n, buf, fail, piv);
-        if (solve) {
-            pack_b(bbuf, n, nrhs, bp, gp->ldb, gp->rhs_right);
-            potrs_across(n, nrhs, buf, bbuf);
-        }
-        for (int l = 0; l < V; l++) { /* a failed factorisation leaves B alone */
-            oka[l] = fail[l] ? NULL : ap[l];
-            okb[l] = fail[l] ? NULL : bp[l];
-        }
-        if (factor) unpack(buf, n, n, oka, gp->lda, upper);
-        if (solve) unpack_b(bbuf, n, nrhs, okb, gp->ldb, gp->rhs_right);
-        for (int l = 0; l < m; l++) {
-            if (!ap[l] || !fail[l]) continue;
-            unpack_failed(buf, n, l, ap[l], gp->lda, upper, fail[l], piv[l]);
-            pinfo[i0 + b0 + l] = fail[l];
-        }
+        block_one(&P, buf, ap, bp, ip, code);
+        for (int l = 0; l < m; l++)
+            if (ap[l] && code[l]) pinfo[i0 + b0 + l] = code[l];
     }
     return 0;
 }
 
-static int64_t potrf_run(const bb_problem *gp, const bb_views *v, int64_t i0, int64_t cnt, int *pinfo, bb_work *w)
+#define RUNNER(name, kind)                                                                                  \
+    static int64_t name(const bb_problem *gp, const bb_views *v, int64_t i0, int64_t cnt, int *pinfo,      \
+                        bb_work *w)                                                                         \
+    {                                                                                                       \
+        return block_run(gp, v, i0, cnt, pinfo, w, kind);                                                   \
+    }
+RUNNER(potrf_run, K_POTRF)
+RUNNER(potrs_run, K_POTRS)
+RUNNER(posv_run, K_POSV)
+RUNNER(trsm_run, K_TRSM)
+RUNNER(getrf_run, K_GETRF)
+RUNNER(getrs_run, K_GETRS)
+RUNNER(gesv_run, K_GESV)
+
+/* One problem through the block (its lane 0, the others empty), so that a
+   problem gives the same bits on every path: the one-problem kernels call
+   this below the bounds.  Returns the problem's info. */
+static int one_problem(int kind, const bb_problem *p)
 {
-    return block_run(gp, v, i0, cnt, pinfo, w, 1, 0);
+    _Alignas(64) R buf[(NMAX * NMAX + NMAX * RMAX + NMAX) * V];
+    const plan P = plan_of(kind, p);
+    R *ap[V] = {(R *)p->a}, *bp[V] = {(R *)p->b};
+    int *ip[V] = {p->ipiv}, code[V];
+    block_one(&P, buf, ap, bp, ip, code);
+    return code[0];
 }
 
-static int64_t potrs_run(const bb_problem *gp, const bb_views *v, int64_t i0, int64_t cnt, int *pinfo, bb_work *w)
-{
-    return block_run(gp, v, i0, cnt, pinfo, w, 0, 1);
-}
-
-static int64_t posv_run(const bb_problem *gp, const bb_views *v, int64_t i0, int64_t cnt, int *pinfo, bb_work *w)
-{
-    return block_run(gp, v, i0, cnt, pinfo, w, 1, 1);
-}
-
-/* One potrs through the same kernel (lane 0), for the same bits on every
-   path (n, nrhs within the bounds). */
-void X(potrs_across1)(int uplo, int n, int nrhs, const R *a, int64_t lda, R *b, int64_t ldb, int right)
-{
-    _Alignas(64) R buf[BB_CPU_POTRF_ACROSS_MAX * BB_CPU_POTRF_ACROSS_MAX * V];
-    _Alignas(64) R bbuf[BB_CPU_POTRF_ACROSS_MAX * BB_CPU_POTRS_ACROSS_MAX_NRHS * V];
-    R *ap[V] = {(R *)a}, *bp[V] = {b};
-    pack(buf, n, ap, lda, uplo == BblasUpper);
-    pack_b(bbuf, n, nrhs, bp, ldb, right);
-    potrs_across(n, nrhs, buf, bbuf);
-    unpack_b(bbuf, n, nrhs, bp, ldb, right);
-}
-
-/* One problem through the same kernel (its lane 0, the others the
-   identity), so that a problem gives the same bits on every path: the
-   one-problem kernel (variable batches, chol.c) calls this below the
-   bound. */
 int X(potrf_across1)(int uplo, int n, R *a, int64_t lda)
 {
-    _Alignas(64) R buf[BB_CPU_POTRF_ACROSS_MAX * BB_CPU_POTRF_ACROSS_MAX * V];
-    int fail[V];
-    R piv[V];
-    const int upper = uplo == BblasUpper;
-    R *ap[V] = {a};
-    pack(buf, n, ap, lda, upper);
-    potrf_across(n, buf, fail, piv);
-    if (fail[0]) unpack_failed(buf, n, 0, a, lda, upper, fail[0], piv[0]);
-    else unpack(buf, n, n, ap, lda, upper);
-    return fail[0];
+    bb_problem p;
+    memset(&p, 0, sizeof p);
+    p.uplo = uplo;
+    p.n = n;
+    p.a = a;
+    p.lda = lda;
+    return one_problem(K_POTRF, &p);
+}
+
+void X(potrs_across1)(int uplo, int n, int nrhs, const R *a, int64_t lda, R *b, int64_t ldb, int right)
+{
+    bb_problem p;
+    memset(&p, 0, sizeof p);
+    p.uplo = uplo;
+    p.n = n;
+    p.nrhs = nrhs;
+    p.a = (R *)a;
+    p.lda = lda;
+    p.b = b;
+    p.ldb = ldb;
+    p.rhs_right = right;
+    one_problem(K_POTRS, &p);
+}
+
+void X(trsm_across1)(const bb_problem *p) { one_problem(K_TRSM, p); }
+
+int X(getrf_across1)(int n, R *a, int64_t lda, int *ipiv)
+{
+    bb_problem p;
+    memset(&p, 0, sizeof p);
+    p.m = p.n = n;
+    p.a = a;
+    p.lda = lda;
+    p.ipiv = ipiv;
+    return one_problem(K_GETRF, &p);
+}
+
+void X(getrs_across1)(int trans, int n, int nrhs, const R *a, int64_t lda, const int *ipiv, R *b, int64_t ldb)
+{
+    bb_problem p;
+    memset(&p, 0, sizeof p);
+    p.trans = trans;
+    p.n = n;
+    p.nrhs = nrhs;
+    p.a = (R *)a;
+    p.lda = lda;
+    p.ipiv = (int *)ipiv;
+    p.b = b;
+    p.ldb = ldb;
+    one_problem(K_GETRS, &p);
+}
+
+int X(trsm_across_fits)(const bb_problem *p)
+{
+    return p->m >= 1 && p->m <= BB_CPU_TRSM_ACROSS_MAX && p->n >= 1 && p->n <= BB_CPU_TRSM_ACROSS_MAX &&
+           (p->alpha[0] != 0 || p->alpha[1] != 0);
 }
 
 bb_cpu_across X(cpu_across)(bb_op op, const bb_problem *gp)
 {
     bb_cpu_across a = {NULL};
-    if (op == BB_OP_POTRF && gp->n >= 1 && gp->n <= BB_CPU_POTRF_ACROSS_MAX) a.run = potrf_run;
-    const int solve_ok = gp->n >= 1 && gp->n <= BB_CPU_POTRF_ACROSS_MAX && gp->nrhs >= 1 &&
-                         gp->nrhs <= BB_CPU_POTRS_ACROSS_MAX_NRHS;
-    if (op == BB_OP_POTRS && solve_ok) a.run = potrs_run;
-    if (op == BB_OP_POSV && solve_ok) a.run = posv_run;
+    const int n = gp->n, nrhs = gp->nrhs;
+    const int chol_ok = n >= 1 && n <= BB_CPU_POTRF_ACROSS_MAX;
+    const int chol_rhs = chol_ok && nrhs >= 1 && nrhs <= BB_CPU_POTRS_ACROSS_MAX_NRHS;
+    const int lu_ok = n >= 1 && n <= BB_CPU_GETRF_ACROSS_MAX;
+    const int lu_rhs = lu_ok && nrhs >= 1 && nrhs <= BB_CPU_GETRS_ACROSS_MAX_NRHS;
+    switch (op) {
+    case BB_OP_POTRF: if (chol_ok) a.run = potrf_run; break;
+    case BB_OP_POTRS: if (chol_rhs) a.run = potrs_run; break;
+    case BB_OP_POSV: if (chol_rhs) a.run = posv_run; break;
+    case BB_OP_TRSM:
+        if (X(trsm_across_fits)(gp)) a.run = trsm_run;
+        break;
+    case BB_OP_GETRF: if (lu_ok && gp->m == n) a.run = getrf_run; break;
+    case BB_OP_GETRS: if (lu_rhs) a.run = getrs_run; break;
+    case BB_OP_GESV: if (lu_rhs) a.run = gesv_run; break;
+    default: break;
+    }
     return a;
 }
 

@@ -1108,6 +1108,13 @@ int X(cpu_trsm)(bb_problem *p, bb_work *w)
         zero_b(m, n, B, ldb);
         return 0;
     }
+#if !BB_COMPLEX
+    /* the kernel of the fixed and strided forms (across.c), for the same bits */
+    if (X(trsm_across_fits)(p) && bb_cpu_across_on()) {
+        X(trsm_across1)(p);
+        return 0;
+    }
+#endif
     const int64_t work = (int64_t)m * n * ka;
     const int tiny = work <= TRSM_TINY && ka <= TRSM_TINY_KA;
     if (!tiny && (work > (left ? TRSM_LEFT_MAX : TRSM_RIGHT_MAX) || (left && work < TRSM_LEFT_MIN))) {

@@ -74,10 +74,18 @@ BB_KERNEL(getrf); BB_KERNEL(getrfnp); BB_KERNEL(getrs); BB_KERNEL(gesv); BB_KERN
 BB_KERNEL(getri_oop);
 BB_KERNEL(lange); BB_KERNEL(gecond); BB_KERNEL(gecon); BB_KERNEL(geinv);
 #if !BB_COMPLEX
-/* across.c: one problem through the across-problems potrf (n <= its bound) */
+/* across.c: one problem through the across-problems kernels (within their
+   bounds, cpu_policy.h), for the same bits as in a batch */
 BB_INTERNAL int X(potrf_across1)(int uplo, int n, R *a, int64_t lda);
 BB_INTERNAL void X(potrs_across1)(int uplo, int n, int nrhs, const R *a, int64_t lda, R *b, int64_t ldb,
                                    int right);
+/* trsm: whether p is within the bounds (and alpha != 0); the solve */
+BB_INTERNAL int X(trsm_across_fits)(const bb_problem *p);
+BB_INTERNAL void X(trsm_across1)(const bb_problem *p);
+/* getrf of the column-major n x n a (info), getrs on column-major factors */
+BB_INTERNAL int X(getrf_across1)(int n, R *a, int64_t lda, int *ipiv);
+BB_INTERNAL void X(getrs_across1)(int trans, int n, int nrhs, const R *a, int64_t lda, const int *ipiv, R *b,
+                                   int64_t ldb);
 #endif
 #endif
 

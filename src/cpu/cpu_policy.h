@@ -79,6 +79,12 @@
 #ifndef BB_CPU_TRSM_TINY_MNK_C
 #define BB_CPU_TRSM_TINY_MNK_C 125
 #endif
+/* trsm across problems (across.c: V problems at once, a vector lane each),
+   real precisions, every side/uplo/trans/diag, alpha != 0: while m and n
+   are both <= this (0: never); above, one problem at a time */
+#ifndef BB_CPU_TRSM_ACROSS_MAX
+#define BB_CPU_TRSM_ACROSS_MAX 16
+#endif
 
 /* ---- Cholesky family (src/cpu/chol.c) ---- */
 /* Own loops while n <= the constant, LAPACKE/CBLAS above; one constant per
@@ -88,7 +94,6 @@
 #define BB_CPU_POTRF_OWN_MAX_D 56
 #define BB_CPU_POTRF_OWN_MAX_C 20
 #define BB_CPU_POTRF_OWN_MAX_Z 20
-#endif
 /* potrf across problems (across.c: V problems at once, a vector lane
    each) up to this order, real precisions; above, one problem at a time */
 #ifndef BB_CPU_POTRF_ACROSS_MAX
@@ -97,6 +102,7 @@
 /* potrs and posv across problems: n as potrf, nrhs up to this */
 #ifndef BB_CPU_POTRS_ACROSS_MAX_NRHS
 #define BB_CPU_POTRS_ACROSS_MAX_NRHS 16
+#endif
 #define BB_CPU_POTRS_OWN_MAX_S 96
 #define BB_CPU_POTRS_OWN_MAX_D 96
 #define BB_CPU_POTRS_OWN_MAX_C 20
@@ -153,6 +159,15 @@
 #endif
 #ifndef BB_CPU_GETRFNP_OWN_MAX_Z
 #define BB_CPU_GETRFNP_OWN_MAX_Z 24
+#endif
+/* getrf across problems (across.c: V problems at once, each lane pivoting
+   on its own), real precisions, square n <= this (0: never); getrs and gesv
+   across problems: n as getrf, nrhs <= BB_CPU_GETRS_ACROSS_MAX_NRHS */
+#ifndef BB_CPU_GETRF_ACROSS_MAX
+#define BB_CPU_GETRF_ACROSS_MAX 16
+#endif
+#ifndef BB_CPU_GETRS_ACROSS_MAX_NRHS
+#define BB_CPU_GETRS_ACROSS_MAX_NRHS 16
 #endif
 #ifndef BB_CPU_LU_REC_BASE
 #define BB_CPU_LU_REC_BASE 16

@@ -274,6 +274,11 @@ static int getrf_lapacke(int m, int n, T *a, int64_t lda, int *ipiv)
 static int lu_factor(int m, int n, T *a, int64_t lda, int *ipiv)
 {
     int mn = imin(m, n);
+#if !BB_COMPLEX
+    /* the kernel of the fixed and strided forms (across.c), for the same bits */
+    if (ipiv && m == n && n <= BB_CPU_GETRF_ACROSS_MAX && bb_cpu_across_on())
+        return X(getrf_across1)(n, a, lda, ipiv);
+#endif
     if (ipiv) return mn <= OWN_MAX(GETRF) ? getf2(m, n, a, lda, ipiv) : getrf_lapacke(m, n, a, lda, ipiv);
     return mn <= OWN_MAX(GETRFNP) ? getf2(m, n, a, lda, NULL) : lu_rec_np(m, n, a, lda);
 }
@@ -371,6 +376,13 @@ static void recip_diag(int n, const T *a, int64_t lda, int cj, T *rd)
 static void getrs_cm(int trans, int n, int nrhs, const T *a, int64_t lda, const int *ipiv,
                      T *b, int64_t ldb, T *work)
 {
+#if !BB_COMPLEX
+    /* the kernel of the fixed and strided forms (across.c), for the same bits */
+    if (n <= BB_CPU_GETRF_ACROSS_MAX && nrhs <= BB_CPU_GETRS_ACROSS_MAX_NRHS && bb_cpu_across_on()) {
+        X(getrs_across1)(trans, n, nrhs, a, lda, ipiv, b, ldb);
+        return;
+    }
+#endif
     if (n > (nrhs == 1 ? OWN_MAX(GETRS) : OWN_MAX(GETRSM))) {
         char t = trans == BblasNoTrans ? 'N' : trans == BblasTrans ? 'T' : 'C';
         LAPACKE(getrs_work)(LAPACK_COL_MAJOR, t, n, nrhs, a, lda, ipiv, b, ldb);
