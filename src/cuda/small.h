@@ -337,6 +337,75 @@ __device__ __forceinline__ void bb_left_solve(T (&b)[N], int i, int nr, const T 
 }
 
 /*
+ * bb_left_solve on a 2-D tile, for blocks of right-hand sides: the group's N
+ * threads hold the nr x W block of B (W = R * WC <= N) as R rows x WC
+ * columns each: thread t holds rows t % G + G * r (G = N / R, r < R) and
+ * columns (t / G) * WC + j (j < WC).  Row k of X goes through rb in pieces of
+ * WC columns, and each broadcast element feeds R FMAs (bb_left_solve, one
+ * row a thread, spends a 16-byte shared load per E FMAs: at n = 32 the
+ * shared-memory feed, not the bytes, set its time).  M(i,k) = S[i*si +
+ * k*sk], conjugated if cj; lower: forward substitution, else backward;
+ * dinv[r] = 1 / M(i,i) of row r (unit: rows are not scaled).  Column pieces
+ * from nb on are skipped.  Every element sees the same operations in the
+ * same order as in bb_left_solve, so the bits do not depend on R.
+ */
+template <typename T, int N, int R, int WC>
+__device__ __forceinline__ void bb_tile_solve(T (&b)[R][WC], int t, int nr, int nb, const T *S, int si, int sk,
+                                              bool lower, bool cj, bool unit, const T (&dinv)[R], T *rb)
+{
+    constexpr int G = N / R, E = bb_vec<T>::E;
+    static_assert(G * R == N && R * WC <= N && WC % E == 0, "bb_tile_solve: tile shape");
+    const int rg = t % G, c0 = (t / G) * WC;
+    const bool live = c0 < nb;
+#pragma unroll (N <= 8 ? N : 1)
+    for (int s = 0; s < nr; s++) {
+        const int k = lower ? s : nr - 1 - s;
+        T *buf = rb + (s & 1) * N + c0;
+        if (rg == k % G) {
+            const int kr = k / G;
+#pragma unroll
+            for (int r = 0; r < R; r++)
+                if (r == kr) {
+                    if (!unit) {
+#pragma unroll
+                        for (int j = 0; j < WC; j++) b[r][j] = b[r][j] * dinv[r];
+                    }
+#pragma unroll
+                    for (int j = 0; j < WC; j += E) bb_st16(buf + j, &b[r][j]);
+                }
+        }
+        __syncwarp();
+        if (live) {
+            T x[WC];
+#pragma unroll
+            for (int j = 0; j < WC; j += E) bb_ld16(buf + j, &x[j]);
+#pragma unroll
+            for (int r = 0; r < R; r++) {
+                const int i = rg + G * r;
+                if (lower ? (i > k && i < nr) : i < k) {
+                    const T c = bb_conj_if(S[i * si + k * sk], cj);
+#pragma unroll
+                    for (int j = 0; j < WC; j++) b[r][j] = b[r][j] - c * x[j];
+                }
+            }
+        }
+    }
+    __syncwarp();
+}
+
+/* Rows a thread in bb_tile_solve's tiles, for a group of N (LU: the solves
+   of getrs/gesv, else those of potrs/posv/trsm).  The tiles cut the shared
+   loads but hold more registers (d potrs N = 32: 128 -> 182, half the warps
+   an SM); measured on the H100 (doc/performance.md, session 6) they pay for
+   complex types from N = 16 (1.03-1.67x) and for the real LU solves at
+   N = 32 (1.04-1.27x), and cost 0.73-0.93x elsewhere: one row a thread
+   there. */
+template <typename T, int N, bool LU> struct bb_tile_rows {
+    static constexpr bool CPLX = sizeof(T) > sizeof(typename bb_real<T>::type);
+    static constexpr int value = N < 16 ? 1 : CPLX ? (N >= 32 ? 4 : 2) : (LU && N >= 32 ? 4 : 1);
+};
+
+/*
  * Cholesky A = L L^H of the rows held by a group (right-looking, step k
  * unrolled): thread i holds row i of A's lower triangle (zeros elsewhere)
  * and ends with row i of L.  (The upper case is the same on A^H: the

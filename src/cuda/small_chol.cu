@@ -47,10 +47,12 @@ template <typename T, int N> struct __align__(16) potrs_smem {
 /*
  * Solves A X = B with A = L L^H, L = the factor (U^H for upper) held in S.
  * B is n x nrhs, done in blocks of WB columns (N; 16 for posv at N = 32),
- * thread i holding row i.
+ * thread i holding row i (bb_left_solve), or in bb_tile_solve's 2-D tiles
+ * where bb_tile_rows says (R rows x WB/R columns a thread: complex types
+ * from N = 16).
  * rhs_right (the row-major normalisation): B is stored nrhs x n and
  * X A = B is solved as conj(A) X^T = B^T: the same two solves on the
- * conjugated factor, thread i holding column i of B (strided loads).
+ * conjugated factor, rows of the tile being columns of B (strided loads).
  * FACTOR: posv, A is factored first (and written back).
  */
 template <typename T, int N, int BS, bool FACTOR>
@@ -82,20 +84,63 @@ __global__ void __launch_bounds__(BS) k_potrs(const bb_dev_batch d, int n, int n
         }
 #pragma unroll
         for (int j = 0; j < N; j++) S[i + j * LD] = r[j];
-        const T di = i < n ? bb_inv(S[i * (LD + 1)]) : bb_zero<T>(), dic = bb_conj(di);
-        __syncwarp();
-        const bool write = mine && info == 0;
-        for (int cb = 0; cb < nrhs; cb += WB) {
-            T b[WB];
+        constexpr int R = bb_tile_rows<T, N, false>::value;
+        if constexpr (R == 1) { /* one row a thread */
+            const T di = i < n ? bb_inv(S[i * (LD + 1)]) : bb_zero<T>(), dic = bb_conj(di);
+            __syncwarp();
+            const bool write = mine && info == 0;
+            for (int cb = 0; cb < nrhs; cb += WB) {
+                T b[WB];
 #pragma unroll
-            for (int j = 0; j < WB; j++) b[j] = (mine && cb + j < nrhs) ? B[i * bi + (cb + j) * bj] : bb_zero<T>();
+                for (int j = 0; j < WB; j++) b[j] = (mine && cb + j < nrhs) ? B[i * bi + (cb + j) * bj] : bb_zero<T>();
+                /* L Y = B, L^H X = Y (right: conj(L) Y = B^T, L^T X^T = Y) */
+                bb_left_solve<T, WB>(b, i, n, S, LD, true, false, right, right ? dic : di, sm[g].rb);
+                bb_left_solve<T, WB>(b, i, n, S, LD, false, true, !right, right ? di : dic, sm[g].rb);
+                if (write) {
+#pragma unroll
+                    for (int j = 0; j < WB; j++)
+                        if (cb + j < nrhs) B[i * bi + (cb + j) * bj] = b[j];
+                }
+            }
+            if (FACTOR && s.active && i == 0 && d.info) d.info[s.pid] = info;
+            __syncwarp();
+            continue;
+        }
+        /* the solve in bb_tile_solve's tiles: thread i holds rows
+           i % G + G r (r < R), columns c0 .. c0 + WC - 1 of a block */
+        constexpr int WC = WB / R, G = N / R;
+        const int rg = i % G, c0 = (i / G) * WC;
+        __syncwarp(); /* S complete: the tiles' rows are other threads' */
+        T di[R], dic[R];
+#pragma unroll
+        for (int r = 0; r < R; r++) {
+            const int row = rg + G * r;
+            di[r] = row < n ? bb_inv(S[row * (LD + 1)]) : bb_zero<T>();
+            dic[r] = bb_conj(di[r]);
+        }
+        const bool write = s.active && info == 0;
+        for (int cb = 0; cb < nrhs; cb += WB) {
+            const int nb = nrhs - cb < WB ? nrhs - cb : WB;
+            T b[R][WC];
+#pragma unroll
+            for (int r = 0; r < R; r++) {
+                const int row = rg + G * r;
+                const bool in = s.active && row < n;
+#pragma unroll
+                for (int j = 0; j < WC; j++)
+                    b[r][j] = (in && c0 + j < nb) ? B[row * bi + (cb + c0 + j) * bj] : bb_zero<T>();
+            }
             /* L Y = B, L^H X = Y (right: conj(L) Y = B^T, L^T X^T = Y) */
-            bb_left_solve<T, WB>(b, i, n, S, LD, true, false, right, right ? dic : di, sm[g].rb);
-            bb_left_solve<T, WB>(b, i, n, S, LD, false, true, !right, right ? di : dic, sm[g].rb);
+            bb_tile_solve<T, N, R, WC>(b, i, n, nb, S, 1, LD, true, right, false, right ? dic : di, sm[g].rb);
+            bb_tile_solve<T, N, R, WC>(b, i, n, nb, S, LD, 1, false, !right, false, right ? di : dic, sm[g].rb);
             if (write) {
 #pragma unroll
-                for (int j = 0; j < WB; j++)
-                    if (cb + j < nrhs) B[i * bi + (cb + j) * bj] = b[j];
+                for (int r = 0; r < R; r++)
+                    if (rg + G * r < n) {
+#pragma unroll
+                        for (int j = 0; j < WC; j++)
+                            if (c0 + j < nb) B[(rg + G * r) * bi + (cb + c0 + j) * bj] = b[r][j];
+                    }
             }
         }
         if (FACTOR && s.active && i == 0 && d.info) d.info[s.pid] = info;

@@ -18,17 +18,18 @@
  *     does.  Either way perm[p] = the original row that ends at position p.
  *   - The solve (the shape of small_chol.cu's k_potrs), B in blocks of W
  *     columns (W = 1 for one right-hand side, else N: the whole B at
- *     nrhs <= N), straight from B into registers: thread p holds row
- *     perm[p] of the block (NoTrans: P^T B, the interchanges cost nothing)
- *     or row p (Trans/ConjTrans), read column by column (coalesced across
- *     the group for column-major B; row-major B: thread p reads its row
- *     B[row*ldb + j]), runs two triangular solves in which thread p reads
- *     its coefficient M(p,k) from shared memory (M = L, U or their
+ *     nrhs <= N), straight from B into registers: row p of the solved
+ *     system is row perm[p] of B (NoTrans: P^T B, the interchanges cost
+ *     nothing) or row p (Trans/ConjTrans); two triangular solves in which
+ *     the coefficient M(i,k) comes from shared memory (M = L, U or their
  *     (conjugate) transposes: a row or a column of the factors, both
- *     conflict-free with the odd leading dimension) and x_k is broadcast by
- *     shuffle (W = 1) or through the double-buffered row buffer (W
- *     FMAs a thread a step; 8-column pieces of the block past nrhs are
- *     skipped); then writes row p (NoTrans) or row perm[p] (Trans: X = P Z).
+ *     conflict-free with the odd leading dimension).  W = 1: thread p holds
+ *     row p, x_k is broadcast by shuffle.  W = N: bb_tile_solve's 2-D tiles
+ *     (small.h: R rows x W/R columns a thread, bb_tile_rows: R = 4 at N = 32,
+ *     2 at complex N = 16, else 1),
+ *     row k of X broadcast through the double-buffered row buffer, column
+ *     pieces past nrhs skipped; then row p is written (NoTrans) or row
+ *     perm[p] (Trans: X = P Z).
  *     Both layouts load the same logical values and run the same arithmetic
  *     (bit-identical results).  B is read once and written once.
  *   - gesv on a singular problem (info = first exactly zero or NaN pivot, as
@@ -85,62 +86,24 @@ __device__ __forceinline__ void stage_out(T *P, int64_t ld, int mr, int mc, cons
 }
 
 /*
- * One triangular solve on the block of B held by the group (bb_left_solve
- * with a unit-diagonal option and skipped pieces): thread p holds row p
- * (b[W], columns j < nb live); M(p,k) = S[p*si + k*sk] (conjugated if cj),
- * lower (forward) or upper (backward); dinv = 1 / M(p,p) unless unit (then
- * nothing is scaled).  W = 1: x_k by shuffle; else row k of X goes through
- * rb ([2][W], 16-byte aligned) in pieces of C = min(W, 8) columns, the
- * pieces at or past nb (uniform over the group) skipped.
+ * One triangular solve on one right-hand side (W = 1): thread p holds
+ * B(p) in b; M(p,k) = S[p*si + k*sk] (conjugated if cj), lower (forward)
+ * or upper (backward); dinv = 1 / M(p,p) unless unit (then nothing is
+ * scaled); x_k is broadcast by shuffle.  Blocks of right-hand sides go
+ * through bb_tile_solve (small.h) instead.
  */
-template <typename T, int N, int W>
-__device__ __forceinline__ void lu_solve(T (&b)[W], int p, int n, int nb, const T *S, int si, int sk, bool cj,
-                                         bool lower, bool unit, T dinv, T *rb)
+template <typename T, int N>
+__device__ __forceinline__ void lu_solve1(T &b, int p, int n, const T *S, int si, int sk, bool cj, bool lower,
+                                          bool unit, T dinv)
 {
-    constexpr int E = bb_vec<T>::E;
-    constexpr int C = W < 8 ? W : 8;
-#pragma unroll (N <= 8 && W * sizeof(T) <= 64 ? N : 1)
+#pragma unroll (N <= 8 ? N : 1)
     for (int s = 0; s < n; s++) {
         const int k = lower ? s : n - 1 - s;
         const bool upd = lower ? (p > k && p < n) : p < k;
-        if (W == 1) {
-            if (!unit && p == k) b[0] = b[0] * dinv;
-            const T x = bb_shfl(b[0], k, N);
-            if (upd) b[0] = b[0] - bb_conj_if(S[p * si + k * sk], cj) * x;
-        } else {
-            T *buf = rb + (s & 1) * W;
-            if (p == k) {
-#pragma unroll
-                for (int j0 = 0; j0 < W; j0 += C)
-                    if (j0 == 0 || j0 < nb) {
-#pragma unroll
-                        for (int j = j0; j < j0 + C; j += E) {
-                            if (!unit) {
-#pragma unroll
-                                for (int e = 0; e < E; e++) b[j + e] = b[j + e] * dinv;
-                            }
-                            bb_st16(buf + j, &b[j]);
-                        }
-                    }
-            }
-            __syncwarp();
-            if (upd) {
-                const T c = bb_conj_if(S[p * si + k * sk], cj);
-#pragma unroll
-                for (int j0 = 0; j0 < W; j0 += C)
-                    if (j0 == 0 || j0 < nb) {
-#pragma unroll
-                        for (int j = j0; j < j0 + C; j += E) {
-                            T x[E];
-                            bb_ld16(buf + j, x);
-#pragma unroll
-                            for (int e = 0; e < E; e++) b[j + e] = b[j + e] - c * x[e];
-                        }
-                    }
-            }
-        }
+        if (!unit && p == k) b = b * dinv;
+        const T x = bb_shfl(b, k, N);
+        if (upd) b = b - bb_conj_if(S[p * si + k * sk], cj) * x;
     }
-    if (W > 1) __syncwarp(); /* the next solve reuses rb */
 }
 
 template <typename T, int N, int W, int BS, bool FACTOR>
@@ -238,33 +201,72 @@ __global__ void __launch_bounds__(BS) k_getrs(const bb_dev_batch d, int n, int n
             if (t < n) sm[g].perm[pos] = t;
             __syncwarp();
         }
-        const int orig = t < n ? sm[g].perm[t] : t;
-        const T dinv = t < n ? bb_inv(bb_conj_if(S[t * (LD + 1)], cj)) : bb_zero<T>();
-        const bool io = s.active && info == 0 && t < n; /* row t of B is read and written */
-        T *B = io ? bb_dev_ptr<T>(d.opd[BB_B], s.pid) : NULL;
-        const int src = tr ? t : orig, dst = tr ? orig : t;
-        __syncwarp();
-        for (int cb = 0; cb < nrhs; cb += W) {
-            const int nb = nrhs - cb < W ? nrhs - cb : W;
-            /* logical B(i,j) at B[i*bi + j*bj]; laundered here, so the
-               offsets are not held across blocks */
-            const int64_t ldb = bb_opaque(ldb0);
-            const int64_t bi = rowmajor ? ldb : 1, bj = rowmajor ? 1 : ldb;
-            T b[W];
-#pragma unroll
-            for (int j = 0; j < W; j++) b[j] = (io && j < nb) ? B[src * bi + (cb + j) * bj] : bb_zero<T>();
-            __syncwarp(); /* every row read before any is written (Trans writes row perm[t]) */
-            if (tr) { /* op(U) Y = B (lower, diagonal), op(L) Z = Y (upper, unit) */
-                lu_solve<T, N, W>(b, t, n, nb, S, si, sk, cj, true, false, dinv, rb);
-                lu_solve<T, N, W>(b, t, n, nb, S, si, sk, cj, false, true, dinv, rb);
-            } else {      /* L Y = P^T B, U X = Y */
-                lu_solve<T, N, W>(b, t, n, nb, S, si, sk, cj, true, true, dinv, rb);
-                lu_solve<T, N, W>(b, t, n, nb, S, si, sk, cj, false, false, dinv, rb);
+        const bool ok = s.active && info == 0; /* B is read and written */
+        T *B = ok ? bb_dev_ptr<T>(d.opd[BB_B], s.pid) : NULL;
+        if constexpr (W == 1) {
+            const int orig = t < n ? sm[g].perm[t] : t;
+            const T dinv = t < n ? bb_inv(bb_conj_if(S[t * (LD + 1)], cj)) : bb_zero<T>();
+            const bool io = ok && t < n; /* row t of B */
+            const int src = tr ? t : orig, dst = tr ? orig : t;
+            __syncwarp();
+            for (int cb = 0; cb < nrhs; cb++) {
+                const int64_t ldb = bb_opaque(ldb0);
+                const int64_t bi = rowmajor ? ldb : 1, bj = rowmajor ? 1 : ldb;
+                T b = io ? B[src * bi + cb * bj] : bb_zero<T>();
+                if (tr) { /* op(U) Y = B (lower, diagonal), op(L) Z = Y (upper, unit) */
+                    lu_solve1<T, N>(b, t, n, S, si, sk, cj, true, false, dinv);
+                    lu_solve1<T, N>(b, t, n, S, si, sk, cj, false, true, dinv);
+                } else {      /* L Y = P^T B, U X = Y */
+                    lu_solve1<T, N>(b, t, n, S, si, sk, cj, true, true, dinv);
+                    lu_solve1<T, N>(b, t, n, S, si, sk, cj, false, false, dinv);
+                }
+                if (io) B[dst * bi + cb * bj] = b;
             }
-            if (io) {
+        } else {
+            /* blocks of W columns in bb_tile_solve's tiles: thread t holds
+               rows t % G + G r (r < R), columns c0 .. c0 + WC - 1 */
+            constexpr int R = bb_tile_rows<T, N, true>::value, WC = W / R, G = N / R;
+            const int rg = t % G, c0 = (t / G) * WC;
+            int src[R], dst[R];
+            T dinv[R];
 #pragma unroll
-                for (int j = 0; j < W; j++)
-                    if (j < nb) B[dst * bi + (cb + j) * bj] = b[j];
+            for (int r = 0; r < R; r++) {
+                const int i = rg + G * r;
+                const int orig = i < n ? sm[g].perm[i] : i;
+                src[r] = tr ? i : orig;
+                dst[r] = tr ? orig : i;
+                dinv[r] = i < n ? bb_inv(bb_conj_if(S[i * (LD + 1)], cj)) : bb_zero<T>();
+            }
+            __syncwarp();
+            for (int cb = 0; cb < nrhs; cb += W) {
+                const int nb = nrhs - cb < W ? nrhs - cb : W;
+                /* logical B(i,j) at B[i*bi + j*bj]; laundered here, so the
+                   offsets are not held across blocks */
+                const int64_t ldb = bb_opaque(ldb0);
+                const int64_t bi = rowmajor ? ldb : 1, bj = rowmajor ? 1 : ldb;
+                T b[R][WC];
+#pragma unroll
+                for (int r = 0; r < R; r++) {
+                    const bool io = ok && rg + G * r < n;
+#pragma unroll
+                    for (int j = 0; j < WC; j++)
+                        b[r][j] = (io && c0 + j < nb) ? B[src[r] * bi + (cb + c0 + j) * bj] : bb_zero<T>();
+                }
+                __syncwarp(); /* every row read before any is written (Trans writes row perm[i]) */
+                if (tr) { /* op(U) Y = B (lower, diagonal), op(L) Z = Y (upper, unit) */
+                    bb_tile_solve<T, N, R, WC>(b, t, n, nb, S, si, sk, true, cj, false, dinv, rb);
+                    bb_tile_solve<T, N, R, WC>(b, t, n, nb, S, si, sk, false, cj, true, dinv, rb);
+                } else {      /* L Y = P^T B, U X = Y */
+                    bb_tile_solve<T, N, R, WC>(b, t, n, nb, S, si, sk, true, cj, true, dinv, rb);
+                    bb_tile_solve<T, N, R, WC>(b, t, n, nb, S, si, sk, false, cj, false, dinv, rb);
+                }
+#pragma unroll
+                for (int r = 0; r < R; r++)
+                    if (ok && rg + G * r < n) {
+#pragma unroll
+                        for (int j = 0; j < WC; j++)
+                            if (c0 + j < nb) B[dst[r] * bi + (cb + c0 + j) * bj] = b[r][j];
+                    }
             }
         }
         if (FACTOR && s.active && t == 0 && d.info) d.info[s.pid] = info;

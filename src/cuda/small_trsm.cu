@@ -2,10 +2,12 @@
  * Register kernel for trsm, m, n <= 32, every side/uplo/trans/diag:
  *   op(A) X = alpha B (left) or X op(A) = alpha B (right), X overwrites B.
  * A's triangle goes to shared memory (the other triangle, and the diagonal
- * when unit, are never read); the solve is bb_left_solve with a row of the
- * right-hand side per thread.  Left: thread i holds row i of B (coalesced).
- * Right: X op(A) = alpha B is solved as op(A)^T X^T = alpha B^T, thread i
- * holding column i of B (strided loads, served by L1).
+ * when unit, are never read); the solve is bb_left_solve (a row of the
+ * right-hand side a thread), or bb_tile_solve where bb_tile_rows says (R
+ * rows x N/R columns a thread: complex types from N = 16).  Left: the rows of the tiles are
+ * rows of B (coalesced).  Right: X op(A) = alpha B is solved as
+ * op(A)^T X^T = alpha B^T, the rows of the tiles being columns of B
+ * (strided loads, served by L1).
  * The free dimension of B (n left, m right) may exceed 32 when cut into
  * chunks of cw <= N (the blocked driver): chunk c of problem p is the
  * launch's item p * nch + c, so one launch solves every chunk.
@@ -62,18 +64,47 @@ __global__ void __launch_bounds__(BS) k_trsm(const bb_dev_batch d, int left, int
             const bool in = mine && j < nr && (upper ? j >= i : j <= i) && !(unit && j == i);
             S[i + j * LD] = in ? A[i + j * lda] : bb_zero<T>();
         }
-        /* 1/M(i,i) (own store: no barrier needed) */
-        const T di = (!unit && i < nr) ? bb_inv(bb_conj_if(S[i * (LD + 1)], cj != 0)) : bb_one<T>();
-        T b[N];
+        constexpr int R = bb_tile_rows<T, N, false>::value;
+        if constexpr (R == 1) { /* one row a thread */
+            /* 1/M(i,i) (own store: no barrier needed) */
+            const T di = (!unit && i < nr) ? bb_inv(bb_conj_if(S[i * (LD + 1)], cj != 0)) : bb_one<T>();
+            T b[N];
 #pragma unroll
-        for (int j = 0; j < N; j++) b[j] = (mine && j < len) ? alpha * B[i * bi + j * bj] : bb_zero<T>();
-        __syncwarp();
-        bb_left_solve<T, N>(b, i, nr, S, LD, mlower, mt, cj != 0, di, sm[g].rb);
-        if (mine) {
+            for (int j = 0; j < N; j++) b[j] = (mine && j < len) ? alpha * B[i * bi + j * bj] : bb_zero<T>();
+            __syncwarp();
+            bb_left_solve<T, N>(b, i, nr, S, LD, mlower, mt, cj != 0, di, sm[g].rb);
+            if (mine) {
 #pragma unroll
-            for (int j = 0; j < N; j++)
-                if (j < len) B[i * bi + j * bj] = b[j];
+                for (int j = 0; j < N; j++)
+                    if (j < len) B[i * bi + j * bj] = b[j];
+            }
+            __syncwarp();
+            continue;
         }
+        /* the solve in bb_tile_solve's tiles: thread i holds rows i % G +
+           G r (r < R) of the system, columns c0 .. c0 + WC - 1 */
+        constexpr int WC = N / R, G = N / R;
+        const int rg = i % G, c0 = (i / G) * WC;
+        __syncwarp();
+        T di[R], b[R][WC];
+#pragma unroll
+        for (int r = 0; r < R; r++) {
+            const int row = rg + G * r;
+            const bool in = s.active && row < nr;
+            di[r] = (!unit && row < nr) ? bb_inv(bb_conj_if(S[row * (LD + 1)], cj != 0)) : bb_one<T>();
+#pragma unroll
+            for (int j = 0; j < WC; j++)
+                b[r][j] = (in && c0 + j < len) ? alpha * B[row * bi + (c0 + j) * bj] : bb_zero<T>();
+        }
+        bb_tile_solve<T, N, R, WC>(b, i, nr, len, S, mt ? LD : 1, mt ? 1 : LD, mlower, cj != 0, unit != 0, di,
+                                   sm[g].rb);
+#pragma unroll
+        for (int r = 0; r < R; r++)
+            if (s.active && rg + G * r < nr) {
+#pragma unroll
+                for (int j = 0; j < WC; j++)
+                    if (c0 + j < len) B[(rg + G * r) * bi + (c0 + j) * bj] = b[r][j];
+            }
         __syncwarp();
     }
 }
