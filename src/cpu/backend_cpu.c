@@ -2,8 +2,9 @@
  * The CPU backend driver: OpenMP over the problems, one kernel call per
  * problem, BLAS single-threaded inside.
  *   - one parameter set (fixed, strided) or few groups: each group's problems
- *     split into contiguous blocks, one per thread (static schedule), so
- *     neighbouring tiny matrices never share cache lines across cores;
+ *     handed out in contiguous chunks (dynamic schedule, chunk_blocks), so
+ *     neighbouring tiny matrices share cache lines across cores only at
+ *     chunk ends and a thread that loses its core does not hold the rest;
  *   - variable sizes (one parameter set per problem): largest problems first,
  *     dynamic schedule, so all threads finish together.
  */
@@ -163,6 +164,31 @@ static bb_cpu_across across_for(const bb_batch *b, const bb_problem *gp)
    vectors' worth: the kernel's scratch is reused within the block). */
 enum { ACROSS_BLOCK = 64 };
 
+/* Blocks are handed out dynamically in contiguous chunks of about
+   BB_CPU_CHUNK_COST of work (problem_cost; a long run of neighbouring
+   problems, which the hardware prefetcher follows), at most an eighth of a
+   thread's even share: a thread that loses its core for a while (a shared
+   machine, another process's threads) does not hold the whole call up.
+   The loop of one OpenBLAS call per problem ran up to 7% faster with
+   schedule(dynamic) than with schedule(static) at n = 64..256 on a loaded
+   2-core machine; chunks of one problem cost up to 8% at n = 64 (own
+   getrf, single), chunks of an eighth of the share up to 5% at n = 256.
+   Tiny problems share cache lines across threads only at chunk ends. */
+static const double BB_CPU_CHUNK_COST = 2e6;
+enum { BB_CPU_CHUNKS = 8 };
+
+static int64_t chunk_blocks(double block_cost, int64_t nblk)
+{
+    int nt = 1;
+#ifdef _OPENMP
+    nt = omp_get_num_threads();
+#endif
+    const int64_t share = (nblk + nt - 1) / nt, most = (share + BB_CPU_CHUNKS - 1) / BB_CPU_CHUNKS;
+    const double want = block_cost > 0 ? BB_CPU_CHUNK_COST / block_cost : (double)most;
+    const int64_t c = want >= (double)most ? most : (int64_t)want;
+    return c < 1 ? 1 : c;
+}
+
 static void run_groups(bb_batch *b, bb_cpu_kernel k)
 {
 #pragma omp parallel if (parallel_pays(b))
@@ -185,7 +211,8 @@ static void run_groups(bb_batch *b, bb_cpu_kernel k)
             bb_cpu_across ak = across_for(b, &gp);
             const int64_t bs = ak.run ? ACROSS_BLOCK : 1;
             const int64_t nblk = (last - first + bs - 1) / bs;
-#pragma omp for schedule(static) nowait
+            const int64_t chunk = chunk_blocks(problem_cost(b, &gp) * (double)bs, nblk);
+#pragma omp for schedule(dynamic, chunk) nowait
             for (int64_t blk = 0; blk < nblk; blk++) {
                 const int64_t i0 = first + blk * bs, i1 = last - i0 < bs ? last : i0 + bs;
                 if (ak.run && ak.run(&gp, &v, i0, i1 - i0, b->pinfo, &w) == 0) continue;

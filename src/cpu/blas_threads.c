@@ -7,6 +7,8 @@
 
 #ifdef HAVE_OPENBLAS_SET_NUM_THREADS
 void openblas_set_num_threads(int);
+/* weak: configure checks only for the setter */
+int openblas_get_num_threads(void) __attribute__((weak));
 #endif
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -26,4 +28,14 @@ static void single(void)
 #endif
 }
 
-void bb_cpu_blas_single_thread(void) { pthread_once(&once, single); }
+/* Once per process, and again whenever the application has raised
+   OpenBLAS's thread count since (openblas_set_num_threads between our
+   calls): OpenBLAS threads inside each of our threads would oversubscribe
+   the cores.  Setting 1 again is idempotent, so concurrent calls agree. */
+void bb_cpu_blas_single_thread(void)
+{
+    pthread_once(&once, single);
+#ifdef HAVE_OPENBLAS_SET_NUM_THREADS
+    if (openblas_get_num_threads && openblas_get_num_threads() != 1) single();
+#endif
+}

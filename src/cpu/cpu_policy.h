@@ -55,8 +55,12 @@
 #ifndef BB_CPU_TRMM_RIGHT_OWN_MAX_MNK_C
 #define BB_CPU_TRMM_RIGHT_OWN_MAX_MNK_C 64
 #endif
+/* left, real: ours beat the loop of OpenBLAS calls at every square size
+   of 32..256 in batches on 2 threads (Intel Xeon, AVX-512, OpenBLAS 0.3.21:
+   1.41x double, 1.12x single at 256, where OpenBLAS was ~1.00x); right:
+   ours lost at every size of 32..256 (0.6-0.8x), so it stays tiny-only */
 #ifndef BB_CPU_TRSM_LEFT_OWN_MAX_MNK_R
-#define BB_CPU_TRSM_LEFT_OWN_MAX_MNK_R 262144
+#define BB_CPU_TRSM_LEFT_OWN_MAX_MNK_R 16777216
 #endif
 #ifndef BB_CPU_TRSM_LEFT_OWN_MAX_MNK_C
 #define BB_CPU_TRSM_LEFT_OWN_MAX_MNK_C 262144
@@ -89,11 +93,27 @@
 /* ---- Cholesky family (src/cpu/chol.c) ---- */
 /* Own loops while n <= the constant, LAPACKE/CBLAS above; one constant per
    precision (_S, _D, _C, _Z) as in the LU family.  posv, potri and poti
-   follow the potrf, potrs, trtri and lauum decisions. */
-#define BB_CPU_POTRF_OWN_MAX_S 64
-#define BB_CPU_POTRF_OWN_MAX_D 56
+   follow the potrf, potrs, trtri and lauum decisions.  Each can be
+   overridden with -D.  Real precisions re-measured in batches (the bench's
+   loop of one LAPACKE call per problem, 2 threads, Intel Xeon with
+   AVX-512, OpenBLAS 0.3.21, n = 32..256, medians of alternated runs):
+   potrf ours 1.06x/1.22x (d/s) at 64, 0.94x/1.13x at 80, 0.76x/0.95x at
+   96; trtri ours 1.14x/1.46x at 96, 0.98x/1.40x at 112, 0.98x/1.27x at
+   128, 1.06x (s) at 224, 0.74x/0.98x at 256 (LAPACKE ~1.00x at every
+   size); lauum unblocked 1.18x/1.16x at 64, where the blocked one was
+   0.75x/0.82x. */
+#ifndef BB_CPU_POTRF_OWN_MAX_S
+#define BB_CPU_POTRF_OWN_MAX_S 80
+#endif
+#ifndef BB_CPU_POTRF_OWN_MAX_D
+#define BB_CPU_POTRF_OWN_MAX_D 64
+#endif
+#ifndef BB_CPU_POTRF_OWN_MAX_C
 #define BB_CPU_POTRF_OWN_MAX_C 20
+#endif
+#ifndef BB_CPU_POTRF_OWN_MAX_Z
 #define BB_CPU_POTRF_OWN_MAX_Z 20
+#endif
 /* potrf across problems (across.c: V problems at once, a vector lane
    each) up to this order, real precisions; above, one problem at a time */
 #ifndef BB_CPU_POTRF_ACROSS_MAX
@@ -103,25 +123,53 @@
 #ifndef BB_CPU_POTRS_ACROSS_MAX_NRHS
 #define BB_CPU_POTRS_ACROSS_MAX_NRHS 16
 #endif
+#ifndef BB_CPU_POTRS_OWN_MAX_S
 #define BB_CPU_POTRS_OWN_MAX_S 96
+#endif
+#ifndef BB_CPU_POTRS_OWN_MAX_D
 #define BB_CPU_POTRS_OWN_MAX_D 96
+#endif
+#ifndef BB_CPU_POTRS_OWN_MAX_C
 #define BB_CPU_POTRS_OWN_MAX_C 20
+#endif
+#ifndef BB_CPU_POTRS_OWN_MAX_Z
 #define BB_CPU_POTRS_OWN_MAX_Z 12
-#define BB_CPU_TRTRI_OWN_MAX_S 192
-#define BB_CPU_TRTRI_OWN_MAX_D 256
+#endif
+#ifndef BB_CPU_TRTRI_OWN_MAX_S
+#define BB_CPU_TRTRI_OWN_MAX_S 224
+#endif
+#ifndef BB_CPU_TRTRI_OWN_MAX_D
+#define BB_CPU_TRTRI_OWN_MAX_D 96
+#endif
+#ifndef BB_CPU_TRTRI_OWN_MAX_C
 #define BB_CPU_TRTRI_OWN_MAX_C 96
+#endif
+#ifndef BB_CPU_TRTRI_OWN_MAX_Z
 #define BB_CPU_TRTRI_OWN_MAX_Z 24
+#endif
 /* lauum: unblocked while n <= this; above, LAPACK's blocked algorithm with
    blocks of BB_CPU_LAUUM_NB (CBLAS trmm, gemm, herk/syrk around our
    unblocked diagonal blocks), never OpenBLAS's lauum */
-#define BB_CPU_LAUUM_OWN_MAX_S 32
-#define BB_CPU_LAUUM_OWN_MAX_D 32
+#ifndef BB_CPU_LAUUM_OWN_MAX_S
+#define BB_CPU_LAUUM_OWN_MAX_S 64
+#endif
+#ifndef BB_CPU_LAUUM_OWN_MAX_D
+#define BB_CPU_LAUUM_OWN_MAX_D 64
+#endif
+#ifndef BB_CPU_LAUUM_OWN_MAX_C
 #define BB_CPU_LAUUM_OWN_MAX_C 16
+#endif
+#ifndef BB_CPU_LAUUM_OWN_MAX_Z
 #define BB_CPU_LAUUM_OWN_MAX_Z 16
+#endif
+#ifndef BB_CPU_LAUUM_NB
 #define BB_CPU_LAUUM_NB 16
+#endif
 /* potrs: from this many right-hand sides on they are solved side by side
    (vectorised across them), below one or two at a time down the columns */
+#ifndef BB_CPU_POTRS_ROWS_MIN_NRHS
 #define BB_CPU_POTRS_ROWS_MIN_NRHS 6
+#endif
 
 /* ---- LU family (src/cpu/lu.c) ---- */
 /* Own code while the size is <= the constant, LAPACKE/CBLAS above; one
@@ -131,14 +179,21 @@
    Measured own code against LAPACKE _work/CBLAS, one thread, one problem
    after another, sizes 2..256 (Intel Xeon VM with AVX-512, OpenBLAS of
    Ubuntu 24.04, gcc 13 -O2).  Each can be overridden with -D (e.g. huge
-   values to run the own code at every size). */
+   values to run the own code at every size).  Real precisions re-measured
+   in batches against the bench's loop of one LAPACKE call per problem (2
+   threads, Intel Xeon with AVX-512, OpenBLAS 0.3.21, medians of alternated
+   runs; the LAPACKE path ~1.00x everywhere): getrf ours 1.10x/1.38x (d/s)
+   at 64, 0.93x/1.18x at 80, 0.73x/1.05x at 96, 0.96x (s) at 112; getri
+   ours 1.12x (d) at 48, 0.95x at 64, 1.07x (s) at 112, 0.94x at 128;
+   getrs with nrhs = n, no transpose, ours 1.20x/1.37x at 64, 0.80x/0.89x
+   at 96 (transposed: ours 0.66x/0.53x already at 32). */
 /* getrf (and gesv's factorisation): unblocked LU while min(m,n) <= this,
    LAPACKE getrf above */
 #ifndef BB_CPU_GETRF_OWN_MAX_S
-#define BB_CPU_GETRF_OWN_MAX_S 64
+#define BB_CPU_GETRF_OWN_MAX_S 96
 #endif
 #ifndef BB_CPU_GETRF_OWN_MAX_D
-#define BB_CPU_GETRF_OWN_MAX_D 48
+#define BB_CPU_GETRF_OWN_MAX_D 64
 #endif
 #ifndef BB_CPU_GETRF_OWN_MAX_C
 #define BB_CPU_GETRF_OWN_MAX_C 48
@@ -173,7 +228,8 @@
 #define BB_CPU_LU_REC_BASE 16
 #endif
 /* getrs (and gesv's solve): own solves while n <= this, LAPACKE above;
-   GETRS for one right-hand side, GETRSM for several */
+   GETRS for one right-hand side, GETRSM_N for several without transpose,
+   GETRSM for several with (op(A) = A^T or A^H) */
 #ifndef BB_CPU_GETRS_OWN_MAX_S
 #define BB_CPU_GETRS_OWN_MAX_S 48
 #endif
@@ -185,6 +241,18 @@
 #endif
 #ifndef BB_CPU_GETRS_OWN_MAX_Z
 #define BB_CPU_GETRS_OWN_MAX_Z 64
+#endif
+#ifndef BB_CPU_GETRSM_N_OWN_MAX_S
+#define BB_CPU_GETRSM_N_OWN_MAX_S 64
+#endif
+#ifndef BB_CPU_GETRSM_N_OWN_MAX_D
+#define BB_CPU_GETRSM_N_OWN_MAX_D 64
+#endif
+#ifndef BB_CPU_GETRSM_N_OWN_MAX_C
+#define BB_CPU_GETRSM_N_OWN_MAX_C 128
+#endif
+#ifndef BB_CPU_GETRSM_N_OWN_MAX_Z
+#define BB_CPU_GETRSM_N_OWN_MAX_Z 24
 #endif
 #ifndef BB_CPU_GETRSM_OWN_MAX_S
 #define BB_CPU_GETRSM_OWN_MAX_S 12
@@ -201,10 +269,10 @@
 /* getri, getri_oop: own inversion while n <= this, LAPACKE above with a
    workspace of n * BB_CPU_GETRI_NB elements */
 #ifndef BB_CPU_GETRI_OWN_MAX_S
-#define BB_CPU_GETRI_OWN_MAX_S 64
+#define BB_CPU_GETRI_OWN_MAX_S 112
 #endif
 #ifndef BB_CPU_GETRI_OWN_MAX_D
-#define BB_CPU_GETRI_OWN_MAX_D 32
+#define BB_CPU_GETRI_OWN_MAX_D 48
 #endif
 #ifndef BB_CPU_GETRI_OWN_MAX_C
 #define BB_CPU_GETRI_OWN_MAX_C 16
