@@ -930,6 +930,48 @@ START_TEST(test_trsm_across)
 }
 END_TEST
 
+/* syrk and trmm at the CPU's across-problems bounds (src/cpu/across.c,
+   cpu_policy.h) as test_trsm_across: batches of 35 problems, every option
+   combination, both layouts, the fixed and strided forms, the sizes from 1
+   to 17 (syrk: n odd and k cycling, or the reverse; trmm: m and n), padded
+   leading dimensions; alpha cycling, with 0 now and then, syrk's beta too
+   (C then NaN: not to be read).  Loop index: routine _i / 4, layout _i % 2,
+   form (_i / 2) % 2. */
+START_TEST(test_syrk_trmm_across)
+{
+    const int op = _i / 4 ? OP_TRMM : OP_SYRK;
+    const int layout = _i % 2 ? BblasRowMajor : BblasColMajor, form = (_i / 2) % 2 ? F_STRIDED : F_FIXED;
+    tu_seed(5000 + 7 * (uint64_t)_i + 101 * TU_PREC_ID);
+    int z = 0;
+    for (int c = 0; c < ncombo(op); c++)
+        for (int m = 1 + c % 2; m <= 17; m += 2) {
+            spec sp[1];
+            int gsz[1] = {35};
+            memset(sp, 0, sizeof sp);
+            set_combo(op, c, &sp[0]);
+            const int other = 1 + (m * 7 + c) % 17;
+            if (op == OP_SYRK) { /* n odd, k cycling; every other combination the reverse */
+                sp[0].n = c / 2 % 2 ? other : m;
+                sp[0].k = c / 2 % 2 ? m : other;
+                sp[0].m = sp[0].n;
+            } else {
+                sp[0].m = m;
+                sp[0].n = other;
+                sp[0].k = 1;
+            }
+            sp[0].ld[OA] = z % 3;
+            sp[0].ld[OB] = (z + 1) % 3;
+            sp[0].ld[OC] = (z + 2) % 3;
+            set_scalars(op, &sp[0], z);
+            if (z % 11 == 10) sp[0].alpha = 0;
+            if (op == OP_SYRK && z % 3 == 2) sp[0].beta = 0;
+            z++;
+            kase kc = {op, form, layout, 1, sp, gsz};
+            run(&kc);
+        }
+}
+END_TEST
+
 void X(add_blas3_tests)(Suite *s)
 {
     TCase *tc = tcase_create(TU_PNAME "blas3");
@@ -941,5 +983,6 @@ void X(add_blas3_tests)(Suite *s)
     BB_ADD_LOOP(tc, test_free_dim, 0, NOPS_PREC);
     BB_ADD_LOOP(tc, test_empty_batch, 0, NOPS_PREC);
     BB_ADD_LOOP(tc, test_trsm_across, 0, 4);
+    BB_ADD_LOOP(tc, test_syrk_trmm_across, 0, 8);
     suite_add_tcase(s, tc);
 }

@@ -40,6 +40,18 @@
  *     search by compare/select, the row interchanges by select); info is
  *     the first zero or NaN pivot, the factorisation going on after it, as
  *     LAPACK; gesv leaves B alone where the factorisation fails.
+ *   - syrk: n, k <= BB_CPU_SYRK_ACROSS_MAX, both uplo and trans, alpha != 0
+ *     (alpha == 0 scales C: blas3.c); op(A) packed as an n x k matrix, the
+ *     uplo triangle of C as a lower one (upper transposed: C symmetric);
+ *     beta == 0: C is not packed (not read), only written.
+ *   - trmm: m, n <= BB_CPU_TRMM_ACROSS_MAX, every side/uplo/trans/diag,
+ *     alpha != 0 (alpha == 0 zeroes B: blas3.c); packed as trsm.
+ *   - trtri, lauum, potri: n <= BB_CPU_TRTRI_ACROSS_MAX,
+ *     BB_CPU_LAUUM_ACROSS_MAX, BB_CPU_POTRI_ACROSS_MAX; the triangle packed
+ *     as a lower one (upper transposed: inv(U)^T = inv(U^T), and U U^T =
+ *     L^T L with L = U^T), chol.c's trti2 and lauu2 lane by lane; info the
+ *     first exactly zero diagonal entry (non-unit), the matrix then left
+ *     alone (LAPACK); potri is trtri then lauum on the packed block.
  * A problem whose pinfo is nonzero on entry is not read nor written (its
  * lane holds the identity, B zero).
  */
@@ -63,8 +75,11 @@ typedef __typeof__((vec){0} < (vec){0}) ivec; /* lane masks: 0 or -1 */
 #define MAX2(a, b) ((a) > (b) ? (a) : (b))
 /* the largest order and number of right-hand sides of any kernel here */
 enum {
-    NMAX = MAX2(MAX2(BB_CPU_POTRF_ACROSS_MAX, BB_CPU_TRSM_ACROSS_MAX), BB_CPU_GETRF_ACROSS_MAX),
-    RMAX = MAX2(MAX2(BB_CPU_POTRS_ACROSS_MAX_NRHS, BB_CPU_TRSM_ACROSS_MAX), BB_CPU_GETRS_ACROSS_MAX_NRHS)
+    NMAX = MAX2(MAX2(MAX2(BB_CPU_POTRF_ACROSS_MAX, BB_CPU_TRSM_ACROSS_MAX), BB_CPU_GETRF_ACROSS_MAX),
+                MAX2(MAX2(BB_CPU_SYRK_ACROSS_MAX, BB_CPU_TRMM_ACROSS_MAX),
+                     MAX2(MAX2(BB_CPU_TRTRI_ACROSS_MAX, BB_CPU_LAUUM_ACROSS_MAX), BB_CPU_POTRI_ACROSS_MAX))),
+    RMAX = MAX2(MAX2(MAX2(BB_CPU_POTRS_ACROSS_MAX_NRHS, BB_CPU_TRSM_ACROSS_MAX), BB_CPU_GETRS_ACROSS_MAX_NRHS),
+                MAX2(BB_CPU_SYRK_ACROSS_MAX, BB_CPU_TRMM_ACROSS_MAX))
 };
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
@@ -415,17 +430,151 @@ CLONES static void getrs_across(int n, int nrhs, const R *abuf, const vec *pv, R
             if (pivot_masks(n, k, &pv[k], at)) swap_rows(X, n, nrhs, k, at);
 }
 
+/* ---- triangular product, symmetric rank-k update ----------------------- */
+
+/* X = alpha M X for V interleaved ka x ka triangles M (lower or upper; unit:
+   the diagonal is 1 and not read) and ka x nb X, in place (BLAS's trmm):
+   by columns of M, each x_k (still the input) added to the rows it reaches
+   that are not final yet (lower: from the last column back), then scaled;
+   two columns of X at a time. */
+CLONES static void trmm_across(int ka, int nb, const R *mbuf, R *xbuf, int lower, int unit, R alpha)
+{
+    const vec *M = (const vec *)mbuf;
+    vec *X = (vec *)xbuf;
+    const vec al = splat(alpha);
+    int c = 0;
+    for (; c + 2 <= nb; c += 2) {
+        vec *x = X + (size_t)c * ka, *y = x + ka;
+        for (int q = 0; q < ka; q++) {
+            const int k = lower ? ka - 1 - q : q, i0 = lower ? k + 1 : 0, i1 = lower ? ka : k;
+            const vec *m = M + (size_t)k * ka;
+            const vec xk = x[k] * al, yk = y[k] * al;
+            for (int i = i0; i < i1; i++) {
+                x[i] += m[i] * xk;
+                y[i] += m[i] * yk;
+            }
+            x[k] = unit ? xk : m[k] * xk;
+            y[k] = unit ? yk : m[k] * yk;
+        }
+    }
+    for (; c < nb; c++) {
+        vec *x = X + (size_t)c * ka;
+        for (int q = 0; q < ka; q++) {
+            const int k = lower ? ka - 1 - q : q, i0 = lower ? k + 1 : 0, i1 = lower ? ka : k;
+            const vec *m = M + (size_t)k * ka;
+            const vec xk = x[k] * al;
+            for (int i = i0; i < i1; i++) x[i] += m[i] * xk;
+            x[k] = unit ? xk : m[k] * xk;
+        }
+    }
+}
+
+/* The lower triangle of C = alpha P P^T + beta C for V interleaved n x k P
+   and n x n C (beta0: C = alpha P P^T, C not read): column j of C, four rows
+   at a time (the row j of P loaded once for four dots). */
+CLONES static void syrk_across(int n, int k, const R *pbuf, R *cbuf, R alpha, R beta, int beta0)
+{
+    const vec *P = (const vec *)pbuf;
+    vec *C = (vec *)cbuf;
+    const vec al = splat(alpha), be = splat(beta);
+    for (int j = 0; j < n; j++) {
+        vec *c = C + (size_t)j * n;
+        int i = j;
+        for (; i + 4 <= n; i += 4) {
+            vec s0 = splat(0), s1 = s0, s2 = s0, s3 = s0;
+            for (int l = 0; l < k; l++) {
+                const vec *p = P + (size_t)l * n, pj = p[j];
+                s0 += p[i] * pj;
+                s1 += p[i + 1] * pj;
+                s2 += p[i + 2] * pj;
+                s3 += p[i + 3] * pj;
+            }
+            if (beta0) {
+                c[i] = al * s0;
+                c[i + 1] = al * s1;
+                c[i + 2] = al * s2;
+                c[i + 3] = al * s3;
+            } else {
+                c[i] = al * s0 + be * c[i];
+                c[i + 1] = al * s1 + be * c[i + 1];
+                c[i + 2] = al * s2 + be * c[i + 2];
+                c[i + 3] = al * s3 + be * c[i + 3];
+            }
+        }
+        for (; i < n; i++) {
+            vec s = splat(0);
+            for (int l = 0; l < k; l++) s += P[(size_t)l * n + i] * P[(size_t)l * n + j];
+            c[i] = beta0 ? al * s : al * s + be * c[i];
+        }
+    }
+}
+
+/* ---- triangular inverse, L^T L ------------------------------------------ */
+
+/* inv(L) of V interleaved lower triangles in place (unit: the diagonal is 1
+   and not read), chol.c's trtri_lower lane by lane: column j from the last
+   back, the inverse of the trailing block (already in place) applied to
+   it, then scaled by -1/L(j,j).  info[l]: the first exactly zero diagonal
+   entry (1-based; 0: none); such a lane computes on (its result is never
+   unpacked). */
+CLONES static void trtri_across(int n, R *buf, int unit, int *info)
+{
+    vec *A = (vec *)buf;
+    const vec zero = splat(0);
+    vec bad = zero;
+    if (!unit)
+        for (int j = 0; j < n; j++)
+            bad = sel((bad == zero) & (A[(size_t)j * n + j] == zero), splat(j + 1), bad);
+    for (int j = n - 1; j >= 0; j--) {
+        vec *cj = A + (size_t)j * n;
+        vec ajj = splat(-1);
+        if (!unit) {
+            const vec r = 1 / cj[j];
+            cj[j] = r;
+            ajj = -r;
+        }
+        for (int k = n - 1; k > j; k--) {
+            const vec *ck = A + (size_t)k * n, x = cj[k];
+            for (int i = k + 1; i < n; i++) cj[i] += x * ck[i];
+            cj[k] = unit ? x : x * ck[k];
+        }
+        for (int i = j + 1; i < n; i++) cj[i] *= ajj;
+    }
+    for (int l = 0; l < V; l++) info[l] = (int)bad[l];
+}
+
+/* L^T L of V interleaved lower triangles in place (its lower triangle),
+   chol.c's lauum_lower lane by lane: row i from the rows >= i, which are
+   still the factor. */
+CLONES static void lauum_across(int n, R *buf)
+{
+    vec *A = (vec *)buf;
+    for (int i = 0; i < n; i++) {
+        vec *ci = A + (size_t)i * n;
+        const vec aii = ci[i];
+        for (int c = 0; c < i; c++) {
+            vec *cc = A + (size_t)c * n, s = aii * cc[i];
+            for (int r = i + 1; r < n; r++) s += ci[r] * cc[r];
+            cc[i] = s;
+        }
+        vec d = aii * aii;
+        for (int r = i + 1; r < n; r++) d += ci[r] * ci[r];
+        ci[i] = d;
+    }
+}
+
 /* ---- the block runner --------------------------------------------------- */
 
-enum { K_POTRF, K_POTRS, K_POSV, K_TRSM, K_GETRF, K_GETRS, K_GESV };
+enum { K_POTRF, K_POTRS, K_POSV, K_TRSM, K_GETRF, K_GETRS, K_GESV, K_SYRK, K_TRMM, K_TRTRI, K_LAUUM, K_POTRI };
 
 /* What a routine packs and runs, from its group parameters. */
 typedef struct {
-    int kind, n; /* the order of the packed A (trsm: of op(A)) */
-    shape sa, sb; /* A (read, and written by the factorisations), B (sb.r == 0: none) */
+    int kind, n; /* the order of the packed A (trsm, trmm: of op(A); syrk: of C) */
+    shape sa, sb; /* A (read, and written by the factorisations), B (sb.r == 0: none; syrk: C) */
     int64_t lda, ldb;
-    int lower, unit, trans; /* trsm: op(A) lower, unit diagonal; getrs: transposed */
-    R alpha;
+    int lower, unit, trans; /* trsm, trmm: op(A) lower, unit diagonal; getrs: transposed; trtri: unit */
+    int bout; /* B only written, never read (syrk with beta == 0): not packed */
+    R alpha, beta;
 } plan;
 
 static plan plan_of(int kind, const bb_problem *gp)
@@ -443,7 +592,7 @@ static plan plan_of(int kind, const bb_problem *gp)
         if (kind != K_POTRF) P.sb = full_shape(P.n, gp->nrhs, gp->rhs_right, 0);
         break;
     }
-    case K_TRSM: { /* the left solve op'(A) X = alpha B; right: X^T, op'(A) = op(A)^T */
+    case K_TRSM: case K_TRMM: { /* the left solve (product) op'(A) X = alpha B; right: X^T, op'(A) = op(A)^T */
         const int left = gp->side == BblasLeft, ka = left ? gp->m : gp->n, nb = left ? gp->n : gp->m;
         const int tr = (gp->trans != BblasNoTrans) == left;
         P.n = ka;
@@ -453,6 +602,22 @@ static plan plan_of(int kind, const bb_problem *gp)
         P.sa = t;
         P.sb = full_shape(ka, nb, !left, 0);
         P.alpha = (R)gp->alpha[0];
+        break;
+    }
+    case K_SYRK: { /* P = op(A), n x k; the uplo triangle of C as a lower one */
+        const shape c = {P.n, P.n, gp->uplo == BblasUpper, 0, P.n, 0};
+        P.sa = full_shape(P.n, gp->k, gp->trans != BblasNoTrans, 0);
+        P.sb = c;
+        P.ldb = gp->ldc;
+        P.alpha = (R)gp->alpha[0];
+        P.beta = (R)gp->beta[0];
+        P.bout = gp->beta[0] == 0;
+        break;
+    }
+    case K_TRTRI: case K_LAUUM: case K_POTRI: { /* the uplo triangle as a lower one */
+        P.unit = kind == K_TRTRI && gp->diag == BblasUnit;
+        const shape t = {P.n, P.n, gp->uplo == BblasUpper, P.unit, P.n, 1};
+        P.sa = t;
         break;
     }
     default: /* getrf, getrs, gesv: row-major packed transposed */
@@ -491,10 +656,11 @@ static void block_one(const plan *P, R *buf, R *const *ap, R *const *bp, int *co
     R piv[V];
     for (int l = 0; l < V; l++) code[l] = 0;
     pack(buf, P->sa, ap, P->lda);
-    if (P->sb.r) pack(bbuf, P->sb, bp, P->ldb);
+    if (P->sb.r && !P->bout) pack(bbuf, P->sb, bp, P->ldb);
     switch (P->kind) {
     case K_POTRF: case K_POSV: potrf_across(n, buf, code, piv); break;
     case K_GETRF: case K_GESV: getrf_across(n, buf, pv, code); break;
+    case K_TRTRI: case K_POTRI: trtri_across(n, buf, P->unit, code); break;
     case K_GETRS: /* the caller's pivots, lane by lane */
         for (int k = 0; k < n; k++)
             for (int l = 0; l < V; l++) pv[k][l] = ip[l] ? (R)(ip[l][k] - 1) : (R)k;
@@ -505,6 +671,9 @@ static void block_one(const plan *P, R *buf, R *const *ap, R *const *bp, int *co
     case K_POTRS: case K_POSV: potrs_across(n, P->sb.c, buf, bbuf); break;
     case K_GETRS: case K_GESV: getrs_across(n, P->sb.c, buf, pv, bbuf, P->trans); break;
     case K_TRSM: trsm_across(n, P->sb.c, buf, bbuf, P->lower, P->unit, P->alpha); break;
+    case K_TRMM: trmm_across(n, P->sb.c, buf, bbuf, P->lower, P->unit, P->alpha); break;
+    case K_SYRK: syrk_across(n, P->sa.c, buf, bbuf, P->alpha, P->beta, P->bout); break;
+    case K_LAUUM: case K_POTRI: lauum_across(n, buf); break;
     default: break;
     }
     R *oka[V], *okb[V]; /* a failed factorisation leaves B alone */
@@ -516,6 +685,8 @@ static void block_one(const plan *P, R *buf, R *const *ap, R *const *bp, int *co
         unpack(buf, P->sa, n, oka, P->lda);
         for (int l = 0; l < V; l++)
             if (ap[l] && code[l]) unpack_failed(buf, P, l, ap[l], code[l], piv[l]);
+    } else if (P->kind == K_TRTRI || P->kind == K_LAUUM || P->kind == K_POTRI) {
+        unpack(buf, P->sa, n, oka, P->lda); /* a singular lane: left alone */
     } else if (factor) { /* LU: every lane's factors and pivots */
         unpack(buf, P->sa, n, ap, P->lda);
         for (int l = 0; l < V; l++)
@@ -542,7 +713,7 @@ static int64_t block_run(const bb_problem *gp, const bb_views *v, int64_t i0, in
             int64_t i = i0 + b0 + l;
             int on = l < m && !pinfo[i];
             ap[l] = on ? (R *)bb_view_ptr(&v->a, i) : NULL;
-            bp[l] = on && sb ? (R *)bb_view_ptr(&v->b, i) : NULL;
+            bp[l] = on && sb ? (R *)bb_view_ptr(kind == K_SYRK ? &v->c : &v->b, i) : NULL;
             ip[l] = on && sp ? (int *)bb_view_ptr(&v->ipiv, i) : NULL;
         }
         block_one(&P, buf, ap, bp, ip, code);
@@ -565,6 +736,11 @@ RUNNER(trsm_run, K_TRSM)
 RUNNER(getrf_run, K_GETRF)
 RUNNER(getrs_run, K_GETRS)
 RUNNER(gesv_run, K_GESV)
+RUNNER(syrk_run, K_SYRK)
+RUNNER(trmm_run, K_TRMM)
+RUNNER(trtri_run, K_TRTRI)
+RUNNER(lauum_run, K_LAUUM)
+RUNNER(potri_run, K_POTRI)
 
 /* One problem through the block (its lane 0, the others empty), so that a
    problem gives the same bits on every path: the one-problem kernels call
@@ -573,7 +749,7 @@ static int one_problem(int kind, const bb_problem *p)
 {
     _Alignas(64) R buf[(NMAX * NMAX + NMAX * RMAX + NMAX) * V];
     const plan P = plan_of(kind, p);
-    R *ap[V] = {(R *)p->a}, *bp[V] = {(R *)p->b};
+    R *ap[V] = {(R *)p->a}, *bp[V] = {(R *)(kind == K_SYRK ? p->c : p->b)};
     int *ip[V] = {p->ipiv}, code[V];
     block_one(&P, buf, ap, bp, ip, code);
     return code[0];
@@ -639,6 +815,40 @@ int X(trsm_across_fits)(const bb_problem *p)
            (p->alpha[0] != 0 || p->alpha[1] != 0);
 }
 
+void X(syrk_across1)(const bb_problem *p) { one_problem(K_SYRK, p); }
+
+int X(syrk_across_fits)(const bb_problem *p)
+{
+    return p->n >= 1 && p->n <= BB_CPU_SYRK_ACROSS_MAX && p->k >= 1 && p->k <= BB_CPU_SYRK_ACROSS_MAX &&
+           (p->alpha[0] != 0 || p->alpha[1] != 0);
+}
+
+void X(trmm_across1)(const bb_problem *p) { one_problem(K_TRMM, p); }
+
+int X(trmm_across_fits)(const bb_problem *p)
+{
+    return p->m >= 1 && p->m <= BB_CPU_TRMM_ACROSS_MAX && p->n >= 1 && p->n <= BB_CPU_TRMM_ACROSS_MAX &&
+           (p->alpha[0] != 0 || p->alpha[1] != 0);
+}
+
+/* trtri (kind K_TRTRI, diag), lauum, potri of the column-major uplo
+   triangle: the info */
+static int tri_one(int kind, int uplo, int diag, int n, R *a, int64_t lda)
+{
+    bb_problem p;
+    memset(&p, 0, sizeof p);
+    p.uplo = uplo;
+    p.diag = diag;
+    p.n = n;
+    p.a = a;
+    p.lda = lda;
+    return one_problem(kind, &p);
+}
+
+int X(trtri_across1)(int uplo, int diag, int n, R *a, int64_t lda) { return tri_one(K_TRTRI, uplo, diag, n, a, lda); }
+void X(lauum_across1)(int uplo, int n, R *a, int64_t lda) { tri_one(K_LAUUM, uplo, BblasNonUnit, n, a, lda); }
+int X(potri_across1)(int uplo, int n, R *a, int64_t lda) { return tri_one(K_POTRI, uplo, BblasNonUnit, n, a, lda); }
+
 bb_cpu_across X(cpu_across)(bb_op op, const bb_problem *gp)
 {
     bb_cpu_across a = {NULL};
@@ -654,6 +864,11 @@ bb_cpu_across X(cpu_across)(bb_op op, const bb_problem *gp)
     case BB_OP_TRSM:
         if (X(trsm_across_fits)(gp)) a.run = trsm_run;
         break;
+    case BB_OP_SYRK: if (X(syrk_across_fits)(gp)) a.run = syrk_run; break;
+    case BB_OP_TRMM: if (X(trmm_across_fits)(gp)) a.run = trmm_run; break;
+    case BB_OP_TRTRI: if (n >= 1 && n <= BB_CPU_TRTRI_ACROSS_MAX) a.run = trtri_run; break;
+    case BB_OP_LAUUM: if (n >= 1 && n <= BB_CPU_LAUUM_ACROSS_MAX) a.run = lauum_run; break;
+    case BB_OP_POTRI: if (n >= 1 && n <= BB_CPU_POTRI_ACROSS_MAX) a.run = potri_run; break;
     case BB_OP_GETRF: if (lu_ok && gp->m == n) a.run = getrf_run; break;
     case BB_OP_GETRS: if (lu_rhs) a.run = getrs_run; break;
     case BB_OP_GESV: if (lu_rhs) a.run = gesv_run; break;

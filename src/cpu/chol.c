@@ -592,6 +592,11 @@ static int trtri_any(int uplo, int unit, int n, T *A, int64_t lda)
     if (n > OWN_MAX(TRTRI))
         return (int)LAPACKE(trtri_work)(LAPACK_COL_MAJOR, lp_uplo(uplo), unit ? 'U' : 'N', n, A,
                                         (lapack_int)lda);
+#if !BB_COMPLEX
+    /* the kernel of the fixed and strided forms (across.c), for the same bits */
+    if (n <= BB_CPU_TRTRI_ACROSS_MAX && bb_cpu_across_on())
+        return X(trtri_across1)(uplo, unit ? BblasUnit : BblasNonUnit, n, A, lda);
+#endif
     if (!unit)
         for (int j = 0; j < n; j++)
             if (A[j + j * lda] == (T)0) return j + 1;
@@ -716,6 +721,11 @@ static void lauum_any(int uplo, int n, T *A, int64_t lda)
     if (n == 0) return;
     if (n > OWN_MAX(LAUUM))
         lauum_blocked(uplo, n, A, lda);
+#if !BB_COMPLEX
+    /* the kernel of the fixed and strided forms (across.c), for the same bits */
+    else if (n <= BB_CPU_LAUUM_ACROSS_MAX && bb_cpu_across_on())
+        X(lauum_across1)(uplo, n, A, lda);
+#endif
     else if (uplo == BblasUpper)
         lauum_upper(n, A, lda);
     else
@@ -737,6 +747,11 @@ int X(cpu_lauum)(bb_problem *p, bb_work *w)
 int X(cpu_potri)(bb_problem *p, bb_work *w)
 {
     (void)w;
+#if !BB_COMPLEX
+    /* the kernel of the fixed and strided forms (across.c), for the same bits */
+    if (p->n >= 1 && p->n <= BB_CPU_POTRI_ACROSS_MAX && bb_cpu_across_on())
+        return X(potri_across1)(p->uplo, p->n, p->a, p->lda);
+#endif
     int info = trtri_any(p->uplo, 0, p->n, p->a, p->lda);
     if (info) return info;
     lauum_any(p->uplo, p->n, p->a, p->lda);

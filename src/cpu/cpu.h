@@ -82,6 +82,16 @@ BB_INTERNAL void X(potrs_across1)(int uplo, int n, int nrhs, const R *a, int64_t
 /* trsm: whether p is within the bounds (and alpha != 0); the solve */
 BB_INTERNAL int X(trsm_across_fits)(const bb_problem *p);
 BB_INTERNAL void X(trsm_across1)(const bb_problem *p);
+/* syrk, trmm: the same (alpha != 0; syrk: k >= 1 too) */
+BB_INTERNAL int X(syrk_across_fits)(const bb_problem *p);
+BB_INTERNAL void X(syrk_across1)(const bb_problem *p);
+BB_INTERNAL int X(trmm_across_fits)(const bb_problem *p);
+BB_INTERNAL void X(trmm_across1)(const bb_problem *p);
+/* trtri (info: the first zero diagonal entry, A then untouched), lauum,
+   potri (trtri then lauum) of the column-major uplo triangle */
+BB_INTERNAL int X(trtri_across1)(int uplo, int diag, int n, R *a, int64_t lda);
+BB_INTERNAL void X(lauum_across1)(int uplo, int n, R *a, int64_t lda);
+BB_INTERNAL int X(potri_across1)(int uplo, int n, R *a, int64_t lda);
 /* getrf of the column-major n x n a (info), getrs on column-major factors */
 BB_INTERNAL int X(getrf_across1)(int n, R *a, int64_t lda, int *ipiv);
 BB_INTERNAL void X(getrs_across1)(int trans, int n, int nrhs, const R *a, int64_t lda, const int *ipiv, R *b,

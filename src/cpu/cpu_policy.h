@@ -89,6 +89,22 @@
 #ifndef BB_CPU_TRSM_ACROSS_MAX
 #define BB_CPU_TRSM_ACROSS_MAX 16
 #endif
+/* syrk across problems: n and k both <= this, both uplo and trans, alpha
+   != 0 (0: never).  Measured against BATCHBLAS_CPU_ACROSS=0 (2 threads,
+   Intel Xeon with AVX-512, strided, k = n, 64 MB, alternated runs): d
+   3.5-4.0x at n = 2, 1.6x at 4, 1.06-1.16x at 8, 0.94-1.06x at 16; s
+   3.8-4.2x, 2.4x, 1.04-1.13x, 0.82-0.91x (the packing dominates at 16,
+   where the one-problem kernel vectorises well) */
+#ifndef BB_CPU_SYRK_ACROSS_MAX
+#define BB_CPU_SYRK_ACROSS_MAX 8
+#endif
+/* trmm across problems: m and n both <= this, every side/uplo/trans/diag,
+   alpha != 0 (0: never).  Measured as syrk: d 3.3x, 2.4x, 1.2x, 2.1x at n
+   = 2, 4, 8, 16 (left, lower, N); s 4.3x, 2.3-2.6x, 0.94-3.5x (left lower N
+   the slowest), 1.5-1.7x */
+#ifndef BB_CPU_TRMM_ACROSS_MAX
+#define BB_CPU_TRMM_ACROSS_MAX 16
+#endif
 
 /* ---- Cholesky family (src/cpu/chol.c) ---- */
 /* Own loops while n <= the constant, LAPACKE/CBLAS above; one constant per
@@ -118,6 +134,21 @@
    each) up to this order, real precisions; above, one problem at a time */
 #ifndef BB_CPU_POTRF_ACROSS_MAX
 #define BB_CPU_POTRF_ACROSS_MAX 16
+#endif
+/* trtri, lauum and potri across problems up to these orders (0: never).
+   Measured against BATCHBLAS_CPU_ACROSS=0 (2 threads, Intel Xeon with
+   AVX-512, strided, lower, 64 MB, alternated runs), n = 2, 4, 8, 16:
+   trtri d 1.3x, 1.3x, 1.7x, 2.2x, s 1.3x, 1.6x, 1.5x, 1.7x; lauum d 2.4x,
+   2.0x, 1.6x, 1.6x, s 2.1x, 2.7x, 2.2x, 2.1x; potri d 2.3x, 1.8x, 2.3x,
+   2.9x, s 2.4x, 2.6x, 2.6x, 3.1x */
+#ifndef BB_CPU_TRTRI_ACROSS_MAX
+#define BB_CPU_TRTRI_ACROSS_MAX 16
+#endif
+#ifndef BB_CPU_LAUUM_ACROSS_MAX
+#define BB_CPU_LAUUM_ACROSS_MAX 16
+#endif
+#ifndef BB_CPU_POTRI_ACROSS_MAX
+#define BB_CPU_POTRI_ACROSS_MAX 16
 #endif
 /* potrs and posv across problems: n as potrf, nrhs up to this */
 #ifndef BB_CPU_POTRS_ACROSS_MAX_NRHS
