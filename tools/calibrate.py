@@ -5,8 +5,8 @@ library reads):
 
   python3 tools/calibrate.py calib.csv > cost.txt
 
-cpu_op NAME C0 F: from the n = 16 and n = 256 rows of each routine on
-every core: F = flops over core-seconds at n = 256; C0 = the core-seconds
+cpu_op NAME C0 F: from the n = 16, 64 and 256 rows of each routine on
+every core (cpu_op_mid NAME FM FPP: the n = 64 rate and flops per problem): F = flops over core-seconds at n = 256; C0 = the core-seconds
 per problem at n = 16 beyond its flops at F (0 when that row ran at the
 host's streaming rate, cpu_bw_max, which then bounds it).  cpu_bw_core, cpu_bw_max: counted bytes
 over the time of dpotrf/dsyrk n = 16 on one core and on every core (the
@@ -56,6 +56,15 @@ def main():
         if not bw_bound:
             c0 = max(0.0, (core_s(small) - float(small["flops"]) / f) / float(small["batch"]))
         name = "inverse" if routine == "inverse" else routine
+        mids = [r for r in by_n if r is not small and r is not large]
+        if mids:
+            # the mid size's rate (n = 64), and C0 from the small size at
+            # that rate (closer to it than the large one's)
+            mid = mids[0]
+            fm = float(mid["flops"]) / core_s(mid)
+            if not bw_bound:
+                c0 = max(0.0, (core_s(small) - float(small["flops"]) / fm) / float(small["batch"]))
+            out.append("cpu_op_mid %s %.3g %.3g" % (name, fm, float(mid["flops"]) / float(mid["batch"])))
         out.append("cpu_op %s %.3g %.3g" % (name, c0, f))
     gbw16 = 0.0
     for (tag, routine), rs in sorted(by.items()):

@@ -7,9 +7,10 @@
 # then either BATCHBLAS_COST_FILE=cost.txt for this machine, or the
 # numbers into the table of src/common/cost.c (the built-in model).
 # It measures, double, host data:
-#   cpu_op  every routine on every core at n = 16 and 256 (256 MB rows;
+#   cpu_op  every routine on every core at n = 16, 64 and 256 (256 MB rows;
 #           hemm, herk, her2k in double complex):
-#           the fixed work per problem and the flop rate per core (fit)
+#           the fixed work per problem and the flop rate per core at 64
+#           and 256 (fit)
 #   cpu_bw  dpotrf and dsyrk n = 16 on 1 core and on every core
 #   gpu_bw  dpotrf n = 16, 0.5 GB, through the GPU's staging path with
 #           1, 2, 4, 8, 16 host copy threads (BATCHBLAS_CUDA_STAGE_THREADS)
@@ -33,10 +34,10 @@ echo "tag,routine,prec,form,dist,n,batch,threads,impl,ms,ms_min,ms_max,gflops,gb
 cores=$(nproc)
 for r in gemm symm syrk syr2k trmm trsm potrf potrs posv trtri lauum potri poti \
          getrf getrfnp getrs gesv getri getri_oop lange gecond gecon inverse; do
-    bench cpu_op --routine $r --sizes 16,256 --mb "${CALIB_MB:-256}" --backend cpu
+    bench cpu_op --routine $r --sizes 16,64,256 --mb "${CALIB_MB:-256}" --backend cpu
 done
 for r in hemm herk her2k; do # complex only (their flops count real operations)
-    bench cpu_op --routine $r --prec z --sizes 16,256 --mb "${CALIB_MB:-256}" --backend cpu
+    bench cpu_op --routine $r --prec z --sizes 16,64,256 --mb "${CALIB_MB:-256}" --backend cpu
 done
 for r in potrf syrk; do
     bench cpu_bw --routine $r --sizes 16 --mb "${CALIB_MB:-256}" --backend cpu --threads 1

@@ -33,7 +33,8 @@
  * at the first use: the file tools/calibrate.sh writes for another machine
  * (lines "cpu_bw_core B", "cpu_bw_max B", "gpu_call S", "both_slowdown S",
  * "gpu_bw THREADS B",
- * "cpu_op NAME C0 F", "gpu_op NAME F"; '#' starts a comment; a line that
+ * "cpu_op NAME C0 F", "cpu_op_mid NAME F FLOPS_PER_PROBLEM", "gpu_op NAME F";
+ * '#' starts a comment; a line that
  * does not parse is ignored and logged).
  */
 #include <math.h>
@@ -54,7 +55,13 @@ static const char *const op_names[BB_NOPS] = {
 
 typedef struct {
     double c0; /* seconds of one problem's fixed work on one core */
-    double f;  /* flop/s of one core */
+    double f;  /* flop/s of one core (n = 256) */
+    /* flop/s of one core at a mid size (n = 64), and the flops of one
+       problem there; 0: f at every size.  Between fpp_mid and 64 fpp_mid
+       (n = 64 .. 256) the rate goes geometrically from f_mid to f: the
+       LAPACK-level routines run 2.5-3.5x slower per flop at 64 than at 256
+       (host-data rows, session 6), which a single rate missed by up to 3x */
+    double f_mid, fpp_mid;
 } cpu_op;
 
 #define GPU_BW_POINTS 5
@@ -70,20 +77,24 @@ static struct {
     /* CPU streaming: one core, and the whole host (the best counted-bytes
        rate of the host-data rows, dpotrf n = 16) */
     .cpu_bw_core = 5.5e9,
-    .cpu_bw_max = 85e9,
+    .cpu_bw_max = 100e9,
     /* per routine: potrf, trsm, syrk, potri, getrf, gesv from the host-data
-       rows (0.5 GB, n = 16 and 256); the others from tools/calibrate.sh's
-       rows (0.25 GB), whose fixed work per problem came out about 2 us
-       higher where both were measured (unexplained; it makes the CPU look
-       slower than it is for those routines' tiny sizes) */
+       rows of session 6 (tools/gpu-hostdata.sh, 1 GB, n = 16, 64 and 256,
+       after the CPU kernels across problems: C0 from n = 16 at the n = 64
+       rate, F at 256, F_mid at 64); the others from tools/calibrate.sh's
+       rows (0.25 GB, session 5), whose fixed work per problem came out
+       about 2 us higher where both were measured (unexplained; it makes the
+       CPU look slower than it is for those routines' tiny sizes) */
     .op = {
         [BB_OP_GEMM] = {6.4e-6, 34e9},   [BB_OP_SYMM] = {20e-6, 28e9},   [BB_OP_HEMM] = {24e-6, 32e9},
-        [BB_OP_SYRK] = {0, 22e9},        [BB_OP_HERK] = {21e-6, 35e9},   [BB_OP_SYR2K] = {20e-6, 24e9},
-        [BB_OP_HER2K] = {21e-6, 28e9},   [BB_OP_TRMM] = {19e-6, 27e9},   [BB_OP_TRSM] = {1.2e-6, 8.3e9},
-        [BB_OP_POTRF] = {0, 14.7e9},     [BB_OP_POTRS] = {4.6e-6, 7.9e9}, [BB_OP_POSV] = {3.1e-6, 9.7e9},
-        [BB_OP_TRTRI] = {2.3e-6, 3.2e9}, [BB_OP_LAUUM] = {1.2e-6, 5.7e9}, [BB_OP_POTRI] = {1.6e-6, 4.7e9},
-        [BB_OP_POTI] = {2.1e-6, 6e9},    [BB_OP_GETRF] = {1.7e-6, 11.9e9}, [BB_OP_GETRFNP] = {0.8e-6, 11.5e9},
-        [BB_OP_GETRS] = {21e-6, 8.6e9},  [BB_OP_GESV] = {24e-6, 8.7e9},  [BB_OP_GETRI] = {1.8e-6, 11e9},
+        [BB_OP_SYRK] = {0.74e-6, 31.3e9, 9.77e9, 2.66e5}, [BB_OP_HERK] = {21e-6, 35e9}, [BB_OP_SYR2K] = {20e-6, 24e9},
+        [BB_OP_HER2K] = {21e-6, 28e9},   [BB_OP_TRMM] = {19e-6, 27e9},
+        [BB_OP_TRSM] = {0.72e-6, 17.2e9, 8.33e9, 2.62e5},
+        [BB_OP_POTRF] = {0.38e-6, 17.3e9, 4.98e9, 8.74e4}, [BB_OP_POTRS] = {4.6e-6, 7.9e9}, [BB_OP_POSV] = {3.1e-6, 9.7e9},
+        [BB_OP_TRTRI] = {2.3e-6, 3.2e9}, [BB_OP_LAUUM] = {1.2e-6, 5.7e9},
+        [BB_OP_POTRI] = {0, 8.6e9, 3.33e9, 1.75e5},
+        [BB_OP_POTI] = {2.1e-6, 6e9},    [BB_OP_GETRF] = {0.42e-6, 12.4e9, 3.54e9, 1.75e5}, [BB_OP_GETRFNP] = {0.8e-6, 11.5e9},
+        [BB_OP_GETRS] = {21e-6, 8.6e9},  [BB_OP_GESV] = {0.02e-6, 10.3e9, 4.22e9, 6.99e5}, [BB_OP_GETRI] = {1.8e-6, 11e9},
         [BB_OP_GETRI_OOP] = {2.2e-6, 10e9}, [BB_OP_LANGE] = {1e-6, 0.65e9}, [BB_OP_GECOND] = {3.3e-6, 9.5e9},
         [BB_OP_GECON] = {1e-6, 0.53e9},  [BB_OP_GEINV] = {3.7e-6, 10e9},
     },
@@ -96,19 +107,22 @@ static struct {
        host-data rows, 1.14-2.18 */
     .both_slowdown = 1.9,
     .gpu_op = {
-        [BB_OP_GEMM] = 1.4e12, [BB_OP_SYMM] = 1.4e12, [BB_OP_HEMM] = 1.4e12, [BB_OP_SYRK] = 1.4e12,
+        [BB_OP_GEMM] = 1.4e12, [BB_OP_SYMM] = 1.4e12, [BB_OP_HEMM] = 1.4e12, [BB_OP_SYRK] = 3.1e12,
         [BB_OP_HERK] = 1.4e12, [BB_OP_SYR2K] = 1.4e12, [BB_OP_HER2K] = 1.4e12, [BB_OP_TRMM] = 1.35e12,
-        [BB_OP_TRSM] = 1.35e12, [BB_OP_POTRF] = 0.39e12, [BB_OP_POTRS] = 0.4e12, [BB_OP_POSV] = 0.4e12,
-        [BB_OP_TRTRI] = 0.4e12, [BB_OP_LAUUM] = 0.4e12, [BB_OP_POTRI] = 0.41e12, [BB_OP_POTI] = 0.4e12,
-        [BB_OP_GETRF] = 0.64e12, [BB_OP_GETRFNP] = 0.64e12, [BB_OP_GETRS] = 0.73e12, [BB_OP_GESV] = 0.73e12,
+        [BB_OP_TRSM] = 3.9e12, [BB_OP_POTRF] = 1.07e12, [BB_OP_POTRS] = 0.4e12, [BB_OP_POSV] = 0.4e12,
+        [BB_OP_TRTRI] = 0.4e12, [BB_OP_LAUUM] = 0.4e12, [BB_OP_POTRI] = 0.71e12, [BB_OP_POTI] = 0.4e12,
+        [BB_OP_GETRF] = 1.19e12, [BB_OP_GETRFNP] = 0.64e12, [BB_OP_GETRS] = 0.73e12, [BB_OP_GESV] = 1.26e12,
         [BB_OP_GETRI] = 0.4e12, [BB_OP_GETRI_OOP] = 0.4e12, [BB_OP_LANGE] = 0.4e12, [BB_OP_GECOND] = 0.4e12,
         [BB_OP_GECON] = 0.4e12, [BB_OP_GEINV] = 0.4e12,
     },
     /* the staging path by copy threads (1, 2, 4, 8, 16): 0.5 GB rows of
-       dpotrf n = 16 (16 threads: 31 GB/s; 1 GB rows reach 43 GB/s, the
-       pipeline's ends weigh less) */
+       dpotrf n = 16 (session 5); at 16 threads between the 0.5 GB rows
+       (31 GB/s) and session 6's 1 GB rows at n = 16 (median 42.7 GB/s,
+       from which the gpu_op rates of potrf, trsm, syrk, potri, getrf, gesv
+       were fitted at n = 256): the pipeline's ends weigh more in smaller
+       batches, and fresh machines differ by +-30% */
     .gpu_bw_threads = {1, 2, 4, 8, 16},
-    .gpu_bw = {6.2e9, 11.2e9, 18.5e9, 26.4e9, 31.4e9},
+    .gpu_bw = {6.2e9, 11.2e9, 18.5e9, 26.4e9, 36e9},
 };
 
 static int op_of(const char *name)
@@ -166,6 +180,11 @@ static void read_file(void)
             M.op[op_of(name)].c0 = x;
             M.op[op_of(name)].f = y;
             ok = 1;
+        } else if (!strcmp(key, "cpu_op_mid") && sscanf(line, " %*s %31s %lf %lf", name, &x, &y) == 3 &&
+                   op_of(name) >= 0 && positive(x) && positive(y)) {
+            M.op[op_of(name)].f_mid = x;
+            M.op[op_of(name)].fpp_mid = y;
+            ok = 1;
         }
         if (ok) used++;
         else bb_log("BATCHBLAS_COST_FILE=%s: line %d not understood: ignored", path, lineno);
@@ -210,7 +229,18 @@ double bb_cost_cpu(const bb_batch *b, const bb_work *w, int cores)
     if (bw > M.cpu_bw_max) bw = M.cpu_bw_max;
     const cpu_op *o = &M.op[b->op < BB_NOPS ? b->op : 0];
     double t_mem = w->bytes / bw;
-    double t_work = (w->problems * o->c0 + w->flops / o->f) / cores;
+    /* the rate at the batch's mean flops per problem (see cpu_op) */
+    double f = o->f;
+    if (o->f_mid > 0 && o->fpp_mid > 0 && w->problems > 0) {
+        const double fpp = w->flops / w->problems;
+        if (fpp <= o->fpp_mid) {
+            f = o->f_mid;
+        } else if (fpp < 64 * o->fpp_mid) {
+            const double x = log(fpp / o->fpp_mid) / log(64.0);
+            f = exp((1 - x) * log(o->f_mid) + x * log(o->f));
+        }
+    }
+    double t_work = (w->problems * o->c0 + w->flops / f) / cores;
     return t_mem > t_work ? t_mem : t_work;
 }
 

@@ -60,8 +60,8 @@ double bb_problem_flops(const bb_batch *b, const bb_problem *p)
     case BB_OP_POTRI: f = 2 * n * n * n / 3; break;
     case BB_OP_POTI: f = n * n * n; break;
     case BB_OP_GETRF: case BB_OP_GETRFNP: {
-        double mn = m < n ? m : n;
-        f = m * n * mn - (m + n) * mn * mn / 2 + mn * mn * mn / 3;
+        double mn = m < n ? m : n; /* the multiplications, and as many additions */
+        f = 2 * (m * n * mn - (m + n) * mn * mn / 2 + mn * mn * mn / 3);
         break;
     }
     case BB_OP_GETRS: f = 2 * n * n * r; break;
