@@ -129,8 +129,9 @@ static shape full_shape(int r, int c, int trans, int ident)
 }
 
 /* Packs V problems (ap[l], or the empty lane where ap[l] is NULL), element
-   by element, the lanes of one element together. */
-CLONES static void pack(R *buf, shape s, R *const *ap, int64_t ld)
+   by element, the lanes of one element together (the portable packing:
+   CPUs without AVX-512, and sanitizer builds). */
+CLONES static void pack_scalar(R *buf, shape s, R *const *ap, int64_t ld)
 {
     int full = 1;
     for (int l = 0; l < V; l++) full &= ap[l] != NULL;
@@ -154,7 +155,7 @@ CLONES static void pack(R *buf, shape s, R *const *ap, int64_t ld)
 
 /* Unpacks columns [0, cols) of every lane l whose ap[l] is not NULL (the
    lanes of one element together). */
-CLONES static void unpack(const R *buf, shape s, int cols, R *const *ap, int64_t ld)
+CLONES static void unpack_scalar(const R *buf, shape s, int cols, R *const *ap, int64_t ld)
 {
     int full = 1;
     for (int l = 0; l < V; l++) full &= ap[l] != NULL;
@@ -174,6 +175,217 @@ CLONES static void unpack(const R *buf, shape s, int cols, R *const *ap, int64_t
             }
         }
     }
+}
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+#  define PACK512 1
+#  include <immintrin.h>
+/* AVX-512 packing: a line is the band's elements that are contiguous in a
+   matrix (a column, or a row of a transposed operand: at most NMAX <= 16
+   of them); a chunk of up to V of them is loaded from each of the V
+   matrices (masked: nothing outside the band is read or written), the
+   V x V tile transposed in registers, and each element's V lanes stored
+   as one vector; unpacking is the same transpose backwards and a masked
+   store per lane (none for an absent lane).  The transposes only move
+   data: the bits are those of the scalar packing. */
+#  define T512 __attribute__((target("avx512f")))
+#  define TI static inline __attribute__((always_inline, target("avx512f")))
+#  if defined(BB_PREC_S)
+typedef __m512 zr;
+typedef __mmask16 zmask;
+#    define ZLOADU_M _mm512_maskz_loadu_ps
+#    define ZSTOREU_M _mm512_mask_storeu_ps
+#    define ZLOAD _mm512_load_ps
+#    define ZSTORE _mm512_store_ps
+#    define ZZERO _mm512_setzero_ps
+/* x[0..15] (row l: element e of lane l) -> o[e] (lane l: x[l][e]) */
+TI void tr_tile(const zr *x, zr *o)
+{
+    zr a[16], b[16];
+    _Pragma("GCC unroll 16")
+    for (int k = 0; k < 8; k++) {
+        a[2 * k] = _mm512_unpacklo_ps(x[2 * k], x[2 * k + 1]);
+        a[2 * k + 1] = _mm512_unpackhi_ps(x[2 * k], x[2 * k + 1]);
+    }
+    _Pragma("GCC unroll 16")
+    for (int g = 0; g < 4; g++) { /* b[4g + m], 128-bit lane q: element 4q + m of rows 4g..4g+3 */
+        const __m512d a0 = _mm512_castps_pd(a[4 * g]), a1 = _mm512_castps_pd(a[4 * g + 1]),
+                      a2 = _mm512_castps_pd(a[4 * g + 2]), a3 = _mm512_castps_pd(a[4 * g + 3]);
+        b[4 * g] = _mm512_castpd_ps(_mm512_unpacklo_pd(a0, a2));
+        b[4 * g + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(a0, a2));
+        b[4 * g + 2] = _mm512_castpd_ps(_mm512_unpacklo_pd(a1, a3));
+        b[4 * g + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(a1, a3));
+    }
+    _Pragma("GCC unroll 16")
+    for (int m = 0; m < 4; m++) {
+        const zr c0 = _mm512_shuffle_f32x4(b[m], b[4 + m], 0x88), c1 = _mm512_shuffle_f32x4(b[m], b[4 + m], 0xDD);
+        const zr d0 = _mm512_shuffle_f32x4(b[8 + m], b[12 + m], 0x88),
+                 d1 = _mm512_shuffle_f32x4(b[8 + m], b[12 + m], 0xDD);
+        o[m] = _mm512_shuffle_f32x4(c0, d0, 0x88);
+        o[8 + m] = _mm512_shuffle_f32x4(c0, d0, 0xDD);
+        o[4 + m] = _mm512_shuffle_f32x4(c1, d1, 0x88);
+        o[12 + m] = _mm512_shuffle_f32x4(c1, d1, 0xDD);
+    }
+}
+#  else
+typedef __m512d zr;
+typedef __mmask8 zmask;
+#    define ZLOADU_M _mm512_maskz_loadu_pd
+#    define ZSTOREU_M _mm512_mask_storeu_pd
+#    define ZLOAD _mm512_load_pd
+#    define ZSTORE _mm512_store_pd
+#    define ZZERO _mm512_setzero_pd
+TI void tr_tile(const zr *x, zr *o)
+{
+    const __m512i i0 = _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0), i1 = _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2);
+    zr t[8], u[8];
+    _Pragma("GCC unroll 16")
+    for (int k = 0; k < 4; k++) {
+        t[2 * k] = _mm512_unpacklo_pd(x[2 * k], x[2 * k + 1]);
+        t[2 * k + 1] = _mm512_unpackhi_pd(x[2 * k], x[2 * k + 1]);
+    }
+    _Pragma("GCC unroll 16")
+    for (int g = 0; g < 2; g++) { /* u[4g + m]: elements m | m + 4 of rows 4g..4g+3 */
+        u[4 * g] = _mm512_permutex2var_pd(t[4 * g], i0, t[4 * g + 2]);
+        u[4 * g + 1] = _mm512_permutex2var_pd(t[4 * g + 1], i0, t[4 * g + 3]);
+        u[4 * g + 2] = _mm512_permutex2var_pd(t[4 * g], i1, t[4 * g + 2]);
+        u[4 * g + 3] = _mm512_permutex2var_pd(t[4 * g + 1], i1, t[4 * g + 3]);
+    }
+    _Pragma("GCC unroll 16")
+    for (int m = 0; m < 4; m++) {
+        o[m] = _mm512_shuffle_f64x2(u[m], u[4 + m], 0x44);
+        o[m + 4] = _mm512_shuffle_f64x2(u[m], u[4 + m], 0xEE);
+    }
+}
+#  endif
+
+/* One line into the block: len elements from p[l] + off (lanes of pm),
+   element e to dst[e * dsv]; chunks of V, the tile's first NO outputs
+   (NO a constant: the rest of the transpose is dead code). */
+#  define PACK_CHUNK(NO)                                                                                   \
+    do {                                                                                                    \
+        zr x[V], o[V];                                                                                      \
+        _Pragma("GCC unroll 16")                                                                            \
+        for (int l = 0; l < V; l++)                                                                         \
+            x[l] = (pm >> l & 1) ? ZLOADU_M(m, p[l] + off + e0) : ZZERO();                                  \
+        tr_tile(x, o);                                                                                      \
+        _Pragma("GCC unroll 16")                                                                            \
+        for (int e = 0; e < (NO); e++)                                                                      \
+            if (e < E) ZSTORE(dst + (size_t)(e0 + e) * dsv, o[e]);                                          \
+    } while (0)
+
+TI void pack_line(R *dst, size_t dsv, R *const *p, uint32_t pm, int64_t off, int len)
+{
+    for (int e0 = 0; e0 < len; e0 += V) {
+        const int E = len - e0 < V ? len - e0 : V;
+        const zmask m = (zmask)(E == V ? ~0u : (1u << E) - 1);
+        if (E <= 2) PACK_CHUNK(2);
+        else if (E <= 4) PACK_CHUNK(4);
+        else if (E <= 8) PACK_CHUNK(8);
+        else PACK_CHUNK(V);
+    }
+}
+
+#  define UNPACK_CHUNK(NI)                                                                                  \
+    do {                                                                                                    \
+        zr x[V], o[V];                                                                                      \
+        _Pragma("GCC unroll 16")                                                                            \
+        for (int e = 0; e < V; e++)                                                                         \
+            x[e] = e < (NI) && e < E ? ZLOAD(src + (size_t)(e0 + e) * dsv) : ZZERO();                     \
+        tr_tile(x, o);                                                                                      \
+        _Pragma("GCC unroll 16")                                                                            \
+        for (int l = 0; l < V; l++)                                                                         \
+            if (pm >> l & 1) ZSTOREU_M(p[l] + off + e0, m, o[l]);                                          \
+    } while (0)
+
+TI void unpack_line(const R *src, size_t dsv, R *const *p, uint32_t pm, int64_t off, int len)
+{
+    for (int e0 = 0; e0 < len; e0 += V) {
+        const int E = len - e0 < V ? len - e0 : V;
+        const zmask m = (zmask)(E == V ? ~0u : (1u << E) - 1);
+        if (E <= 2) UNPACK_CHUNK(2);
+        else if (E <= 4) UNPACK_CHUNK(4);
+        else if (E <= 8) UNPACK_CHUNK(8);
+        else UNPACK_CHUNK(V);
+    }
+}
+
+/* The lines of the band of s in columns [0, cols): line a is column a
+   (rows b0..b1), or row a of a transposed operand (columns b0..b1); its
+   elements lie at off + [0, b1 - b0] in a matrix, at buf + d * V + [0, b1
+   - b0] * dsv in the block. */
+#  define FOR_LINES(s, cols, ld, BODY)                                                                      \
+    do {                                                                                                    \
+        const int nl_ = (s).trans ? (s).r : (cols);                                                         \
+        for (int a_ = 0; a_ < nl_; a_++) {                                                                  \
+            int b0, b1;                                                                                     \
+            size_t d, dsv;                                                                                  \
+            if (!(s).trans) {                                                                               \
+                b0 = a_ + (s).lo > 0 ? a_ + (s).lo : 0;                                                     \
+                b1 = a_ + (s).hi < (s).r - 1 ? a_ + (s).hi : (s).r - 1;                                     \
+                d = (size_t)a_ * (s).r + b0;                                                                \
+                dsv = V;                                                                                    \
+            } else {                                                                                        \
+                b0 = a_ - (s).hi > 0 ? a_ - (s).hi : 0;                                                     \
+                b1 = a_ - (s).lo < (cols) - 1 ? a_ - (s).lo : (cols) - 1;                                   \
+                d = (size_t)b0 * (s).r + a_;                                                                \
+                dsv = (size_t)(s).r * V;                                                                    \
+            }                                                                                               \
+            if (b0 > b1) continue;                                                                          \
+            const int64_t off = b0 + (int64_t)a_ * (ld);                                                    \
+            const int len = b1 - b0 + 1;                                                                    \
+            BODY;                                                                                           \
+        }                                                                                                   \
+    } while (0)
+
+T512 static void pack512(R *buf, shape s, R *const *ap, int64_t ld)
+{
+    R *p[V];
+    uint32_t pm = 0;
+    for (int l = 0; l < V; l++) {
+        p[l] = ap[l];
+        pm |= (uint32_t)(ap[l] != NULL) << l;
+    }
+    FOR_LINES(s, s.c, ld, pack_line(buf + d * V, dsv, p, pm, off, len));
+    if (s.ident && pm != (1u << V) - 1 && s.lo <= 0 && s.hi >= 0) /* the empty lanes' identity */
+        for (int i = 0; i < s.r && i < s.c; i++)
+            for (int l = 0; l < V; l++)
+                if (!(pm >> l & 1)) buf[((size_t)i * s.r + i) * V + l] = 1;
+}
+
+T512 static void unpack512(const R *buf, shape s, int cols, R *const *ap, int64_t ld)
+{
+    R *p[V];
+    uint32_t pm = 0;
+    for (int l = 0; l < V; l++) {
+        p[l] = ap[l];
+        pm |= (uint32_t)(ap[l] != NULL) << l;
+    }
+    if (!pm) return;
+    FOR_LINES(s, cols, ld, unpack_line(buf + d * V, dsv, p, pm, off, len));
+}
+#endif
+
+static void pack(R *buf, shape s, R *const *ap, int64_t ld)
+{
+#ifdef PACK512
+    if (__builtin_cpu_supports("avx512f")) {
+        pack512(buf, s, ap, ld);
+        return;
+    }
+#endif
+    pack_scalar(buf, s, ap, ld);
+}
+
+static void unpack(const R *buf, shape s, int cols, R *const *ap, int64_t ld)
+{
+#ifdef PACK512
+    if (__builtin_cpu_supports("avx512f")) {
+        unpack512(buf, s, cols, ap, ld);
+        return;
+    }
+#endif
+    unpack_scalar(buf, s, cols, ap, ld);
 }
 
 /* ---- Cholesky ----------------------------------------------------------- */
