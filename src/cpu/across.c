@@ -13,7 +13,9 @@
  * the CPU it finds.
  *
  * One packing (pack/unpack: any rows x columns band of a matrix, read
- * directly or transposed), one block runner (block_one: pack, the
+ * directly or transposed; on AVX-512 CPUs V x E tiles loaded from the V
+ * matrices and transposed in registers, pack512/unpack512, else element by
+ * element), one block runner (block_one: pack, the
  * routine's kernels, unpack, for V problems) for every routine, and one
  * one-problem entry (one_problem: the same block with lane 0 only, the
  * others the identity), which the one-problem kernels (chol.c, lu.c,
@@ -177,214 +179,382 @@ CLONES static void unpack_scalar(const R *buf, shape s, int cols, R *const *ap, 
     }
 }
 
+/* Where the AVX-512 packing finds a band (pack512/unpack512): by lines (a
+   column, or a row of a transposed operand: the band's elements contiguous
+   in a matrix), or, for a contiguous matrix (ld the length of a line) whose
+   band spans few elements, by the span from the band's first element to its
+   last, in chunks of V with the band's elements of each chunk as a mask
+   (nothing else is read or written) and each element's place in the block.
+   span == 0: by lines.  Made once per run of blocks (block_run). */
+enum { SPANMAX = 4 }; /* chunks */
+typedef struct {
+    int span, f, len; /* the span: offsets [f, f + len) */
+    uint32_t msk[SPANMAX];
+    uint16_t slot[SPANMAX * V];
+} pmap;
+
+/* band limits of line a (column, or row when trans) within columns [0, cols) */
+INL int line_of(shape s, int cols, int a, int *b0, int *b1)
+{
+    if (!s.trans) {
+        *b0 = a + s.lo > 0 ? a + s.lo : 0;
+        *b1 = a + s.hi < s.r - 1 ? a + s.hi : s.r - 1;
+    } else {
+        *b0 = a - s.hi > 0 ? a - s.hi : 0;
+        *b1 = a - s.lo < cols - 1 ? a - s.lo : cols - 1;
+    }
+    return *b0 <= *b1;
+}
+
+/* a rough count of the instructions of a chunk of e elements (loads, the
+   transpose, stores) */
+static int chunk_cost(int e)
+{
+    const int b = e <= 2 ? 2 : e <= 4 ? 4 : e <= 8 ? 8 : 16;
+    return V + (b == 2 ? 2 : b == 4 ? 8 : b == 8 ? 24 : 64) + e + 4;
+}
+
+static int line_cost(int len)
+{
+    return (len / V) * chunk_cost(V) + (len % V ? chunk_cost(len % V) : 0) + 10;
+}
+
+static void map_of(shape s, int64_t ld, pmap *mp)
+{
+    mp->span = 0;
+    const int nl = s.trans ? s.r : s.c, w = s.trans ? s.c : s.r;
+    if (ld != w) return;
+    int f = -1, t = -1, cl = 0;
+    for (int a = 0; a < nl; a++) {
+        int b0, b1;
+        if (!line_of(s, s.c, a, &b0, &b1)) continue;
+        if (f < 0) f = a * w + b0;
+        t = a * w + b1;
+        cl += line_cost(b1 - b0 + 1);
+    }
+    if (f < 0 || t - f + 1 > SPANMAX * V) return;
+    const int len = t - f + 1;
+    if (line_cost(len) - 10 + len / 2 >= cl) return; /* len / 2: finding the places */
+    memset(mp->msk, 0, sizeof mp->msk);
+    for (int e = 0; e < len; e++) {
+        const int k = f + e, a = k / w, b = k % w, i = s.trans ? a : b, j = s.trans ? b : a;
+        if (i - j >= s.lo && i - j <= s.hi) mp->msk[e / V] |= 1u << (e % V);
+        mp->slot[e] = (uint16_t)(j * s.r + i);
+    }
+    mp->f = f;
+    mp->len = len;
+    mp->span = 1;
+}
+
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
 #  define PACK512 1
 #  include <immintrin.h>
-/* AVX-512 packing: a line is the band's elements that are contiguous in a
-   matrix (a column, or a row of a transposed operand: at most NMAX <= 16
-   of them); a chunk of up to V of them is loaded from each of the V
-   matrices (masked: nothing outside the band is read or written), the
-   V x V tile transposed in registers, and each element's V lanes stored
-   as one vector; unpacking is the same transpose backwards and a masked
-   store per lane (none for an absent lane).  The transposes only move
-   data: the bits are those of the scalar packing. */
-#  define T512 __attribute__((target("avx512f")))
+/* AVX-512 packing: a chunk of up to V elements of a line or span is loaded
+   from each of the V matrices (masked: nothing outside the band is read,
+   nor written when unpacking), the V x E tile transposed in registers, and
+   each element's V lanes stored as one vector; unpacking is the same
+   transpose (an involution) backwards and a masked store per lane (none for
+   an absent lane).  A tile of E <= B elements (B = 2, 4, 8, 16) is held in
+   B registers, row l (lane l's elements) in register l % B at element
+   (l / B) * B (a load at that many elements before the row, the elements
+   before masked off), so that its transpose is B x B blocks in the
+   register's 128-, 256- or 512-bit parts.  The transposes only move data:
+   the bits are those of the scalar packing. */
 #  define TI static inline __attribute__((always_inline, target("avx512f")))
+#  define UNROLL _Pragma("GCC unroll 16")
 #  if defined(BB_PREC_S)
 typedef __m512 zr;
 typedef __mmask16 zmask;
-#    define ZLOADU_M _mm512_maskz_loadu_ps
+#    define ZLOADU_M _mm512_mask_loadu_ps
 #    define ZSTOREU_M _mm512_mask_storeu_ps
 #    define ZLOAD _mm512_load_ps
 #    define ZSTORE _mm512_store_ps
 #    define ZZERO _mm512_setzero_ps
-/* x[0..15] (row l: element e of lane l) -> o[e] (lane l: x[l][e]) */
-TI void tr_tile(const zr *x, zr *o)
+#    define PS(x) _mm512_castpd_ps(x)
+#    define PD(x) _mm512_castps_pd(x)
+TI void tr2(zr *z) /* 64-bit parts: rows 2s, 2s + 1 of 2 elements */
+{
+    const __m512i ie = _mm512_set_epi32(30, 14, 28, 12, 26, 10, 24, 8, 22, 6, 20, 4, 18, 2, 16, 0);
+    const __m512i io = _mm512_set_epi32(31, 15, 29, 13, 27, 11, 25, 9, 23, 7, 21, 5, 19, 3, 17, 1);
+    const zr a = _mm512_permutex2var_ps(z[0], ie, z[1]), b = _mm512_permutex2var_ps(z[0], io, z[1]);
+    z[0] = a;
+    z[1] = b;
+}
+TI void tr4(zr *z) /* 4 x 4 in each 128-bit part */
+{
+    const zr t0 = _mm512_unpacklo_ps(z[0], z[1]), t1 = _mm512_unpackhi_ps(z[0], z[1]);
+    const zr t2 = _mm512_unpacklo_ps(z[2], z[3]), t3 = _mm512_unpackhi_ps(z[2], z[3]);
+    z[0] = PS(_mm512_unpacklo_pd(PD(t0), PD(t2)));
+    z[1] = PS(_mm512_unpackhi_pd(PD(t0), PD(t2)));
+    z[2] = PS(_mm512_unpacklo_pd(PD(t1), PD(t3)));
+    z[3] = PS(_mm512_unpackhi_pd(PD(t1), PD(t3)));
+}
+TI void tr8(zr *z) /* 8 x 8 in each 256-bit half */
+{
+    const __m512i i0 = _mm512_set_epi32(27, 26, 25, 24, 11, 10, 9, 8, 19, 18, 17, 16, 3, 2, 1, 0);
+    const __m512i i1 = _mm512_set_epi32(31, 30, 29, 28, 15, 14, 13, 12, 23, 22, 21, 20, 7, 6, 5, 4);
+    zr a[8], b[8];
+    UNROLL for (int k = 0; k < 4; k++) {
+        a[2 * k] = _mm512_unpacklo_ps(z[2 * k], z[2 * k + 1]);
+        a[2 * k + 1] = _mm512_unpackhi_ps(z[2 * k], z[2 * k + 1]);
+    }
+    UNROLL for (int g = 0; g < 2; g++) { /* b[4g + m], 128-bit part q: element 4q + m of rows 4g..4g+3 */
+        b[4 * g] = PS(_mm512_unpacklo_pd(PD(a[4 * g]), PD(a[4 * g + 2])));
+        b[4 * g + 1] = PS(_mm512_unpackhi_pd(PD(a[4 * g]), PD(a[4 * g + 2])));
+        b[4 * g + 2] = PS(_mm512_unpacklo_pd(PD(a[4 * g + 1]), PD(a[4 * g + 3])));
+        b[4 * g + 3] = PS(_mm512_unpackhi_pd(PD(a[4 * g + 1]), PD(a[4 * g + 3])));
+    }
+    UNROLL for (int m = 0; m < 4; m++) {
+        z[m] = _mm512_permutex2var_ps(b[m], i0, b[4 + m]);
+        z[4 + m] = _mm512_permutex2var_ps(b[m], i1, b[4 + m]);
+    }
+}
+TI void tr16(zr *z)
 {
     zr a[16], b[16];
-    _Pragma("GCC unroll 16")
-    for (int k = 0; k < 8; k++) {
-        a[2 * k] = _mm512_unpacklo_ps(x[2 * k], x[2 * k + 1]);
-        a[2 * k + 1] = _mm512_unpackhi_ps(x[2 * k], x[2 * k + 1]);
+    UNROLL for (int k = 0; k < 8; k++) {
+        a[2 * k] = _mm512_unpacklo_ps(z[2 * k], z[2 * k + 1]);
+        a[2 * k + 1] = _mm512_unpackhi_ps(z[2 * k], z[2 * k + 1]);
     }
-    _Pragma("GCC unroll 16")
-    for (int g = 0; g < 4; g++) { /* b[4g + m], 128-bit lane q: element 4q + m of rows 4g..4g+3 */
-        const __m512d a0 = _mm512_castps_pd(a[4 * g]), a1 = _mm512_castps_pd(a[4 * g + 1]),
-                      a2 = _mm512_castps_pd(a[4 * g + 2]), a3 = _mm512_castps_pd(a[4 * g + 3]);
-        b[4 * g] = _mm512_castpd_ps(_mm512_unpacklo_pd(a0, a2));
-        b[4 * g + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(a0, a2));
-        b[4 * g + 2] = _mm512_castpd_ps(_mm512_unpacklo_pd(a1, a3));
-        b[4 * g + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(a1, a3));
+    UNROLL for (int g = 0; g < 4; g++) { /* b[4g + m], 128-bit part q: element 4q + m of rows 4g..4g+3 */
+        b[4 * g] = PS(_mm512_unpacklo_pd(PD(a[4 * g]), PD(a[4 * g + 2])));
+        b[4 * g + 1] = PS(_mm512_unpackhi_pd(PD(a[4 * g]), PD(a[4 * g + 2])));
+        b[4 * g + 2] = PS(_mm512_unpacklo_pd(PD(a[4 * g + 1]), PD(a[4 * g + 3])));
+        b[4 * g + 3] = PS(_mm512_unpackhi_pd(PD(a[4 * g + 1]), PD(a[4 * g + 3])));
     }
-    _Pragma("GCC unroll 16")
-    for (int m = 0; m < 4; m++) {
+    UNROLL for (int m = 0; m < 4; m++) {
         const zr c0 = _mm512_shuffle_f32x4(b[m], b[4 + m], 0x88), c1 = _mm512_shuffle_f32x4(b[m], b[4 + m], 0xDD);
         const zr d0 = _mm512_shuffle_f32x4(b[8 + m], b[12 + m], 0x88),
                  d1 = _mm512_shuffle_f32x4(b[8 + m], b[12 + m], 0xDD);
-        o[m] = _mm512_shuffle_f32x4(c0, d0, 0x88);
-        o[8 + m] = _mm512_shuffle_f32x4(c0, d0, 0xDD);
-        o[4 + m] = _mm512_shuffle_f32x4(c1, d1, 0x88);
-        o[12 + m] = _mm512_shuffle_f32x4(c1, d1, 0xDD);
+        z[m] = _mm512_shuffle_f32x4(c0, d0, 0x88);
+        z[8 + m] = _mm512_shuffle_f32x4(c0, d0, 0xDD);
+        z[4 + m] = _mm512_shuffle_f32x4(c1, d1, 0x88);
+        z[12 + m] = _mm512_shuffle_f32x4(c1, d1, 0xDD);
     }
 }
+#    define BUCKETS(TILE, D)                                                                                \
+        do {                                                                                                \
+            if (E <= 2) TILE(2, tr2, D);                                                                    \
+            else if (E <= 4) TILE(4, tr4, D);                                                               \
+            else if (E <= 8) TILE(8, tr8, D);                                                               \
+            else TILE(16, tr16, D);                                                                         \
+        } while (0)
 #  else
 typedef __m512d zr;
 typedef __mmask8 zmask;
-#    define ZLOADU_M _mm512_maskz_loadu_pd
+#    define ZLOADU_M _mm512_mask_loadu_pd
 #    define ZSTOREU_M _mm512_mask_storeu_pd
 #    define ZLOAD _mm512_load_pd
 #    define ZSTORE _mm512_store_pd
 #    define ZZERO _mm512_setzero_pd
-TI void tr_tile(const zr *x, zr *o)
+TI void tr2(zr *z) /* 2 x 2 in each 128-bit part */
+{
+    const zr a = _mm512_unpacklo_pd(z[0], z[1]), b = _mm512_unpackhi_pd(z[0], z[1]);
+    z[0] = a;
+    z[1] = b;
+}
+TI void tr4(zr *z) /* 4 x 4 in each 256-bit half */
+{
+    const __m512i i0 = _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0), i1 = _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2);
+    const zr t0 = _mm512_unpacklo_pd(z[0], z[1]), t1 = _mm512_unpackhi_pd(z[0], z[1]);
+    const zr t2 = _mm512_unpacklo_pd(z[2], z[3]), t3 = _mm512_unpackhi_pd(z[2], z[3]);
+    z[0] = _mm512_permutex2var_pd(t0, i0, t2);
+    z[1] = _mm512_permutex2var_pd(t1, i0, t3);
+    z[2] = _mm512_permutex2var_pd(t0, i1, t2);
+    z[3] = _mm512_permutex2var_pd(t1, i1, t3);
+}
+TI void tr8(zr *z)
 {
     const __m512i i0 = _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0), i1 = _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2);
     zr t[8], u[8];
-    _Pragma("GCC unroll 16")
-    for (int k = 0; k < 4; k++) {
-        t[2 * k] = _mm512_unpacklo_pd(x[2 * k], x[2 * k + 1]);
-        t[2 * k + 1] = _mm512_unpackhi_pd(x[2 * k], x[2 * k + 1]);
+    UNROLL for (int k = 0; k < 4; k++) {
+        t[2 * k] = _mm512_unpacklo_pd(z[2 * k], z[2 * k + 1]);
+        t[2 * k + 1] = _mm512_unpackhi_pd(z[2 * k], z[2 * k + 1]);
     }
-    _Pragma("GCC unroll 16")
-    for (int g = 0; g < 2; g++) { /* u[4g + m]: elements m | m + 4 of rows 4g..4g+3 */
+    UNROLL for (int g = 0; g < 2; g++) { /* u[4g + m]: elements m | m + 4 of rows 4g..4g+3 */
         u[4 * g] = _mm512_permutex2var_pd(t[4 * g], i0, t[4 * g + 2]);
         u[4 * g + 1] = _mm512_permutex2var_pd(t[4 * g + 1], i0, t[4 * g + 3]);
         u[4 * g + 2] = _mm512_permutex2var_pd(t[4 * g], i1, t[4 * g + 2]);
         u[4 * g + 3] = _mm512_permutex2var_pd(t[4 * g + 1], i1, t[4 * g + 3]);
     }
-    _Pragma("GCC unroll 16")
-    for (int m = 0; m < 4; m++) {
-        o[m] = _mm512_shuffle_f64x2(u[m], u[4 + m], 0x44);
-        o[m + 4] = _mm512_shuffle_f64x2(u[m], u[4 + m], 0xEE);
+    UNROLL for (int m = 0; m < 4; m++) {
+        z[m] = _mm512_shuffle_f64x2(u[m], u[4 + m], 0x44);
+        z[m + 4] = _mm512_shuffle_f64x2(u[m], u[4 + m], 0xEE);
     }
 }
+#    define BUCKETS(TILE, D)                                                                                \
+        do {                                                                                                \
+            if (E <= 2) TILE(2, tr2, D);                                                                    \
+            else if (E <= 4) TILE(4, tr4, D);                                                               \
+            else TILE(8, tr8, D);                                                                           \
+        } while (0)
 #  endif
 
-/* One line into the block: len elements from p[l] + off (lanes of pm),
-   element e to dst[e * dsv]; chunks of V, the tile's first NO outputs
-   (NO a constant: the rest of the transpose is dead code). */
-#  define PACK_CHUNK(NO)                                                                                   \
+/* lane l's address and mask for row l of a B-tile of the chunk at offset
+   o (absent lanes: mask 0, the address of a present one) */
+#  define LADDR(l, B) ((uintptr_t)p[l] + (uintptr_t)(o - (l) / (B) * (B)) * sizeof(R))
+#  define LMASK(l, B) ((zmask)(((pm >> (l) & 1) ? m : 0u) << ((l) / (B) * (B))))
+
+#  define PACK_TILE(B, TR, DST)                                                                             \
     do {                                                                                                    \
-        zr x[V], o[V];                                                                                      \
-        _Pragma("GCC unroll 16")                                                                            \
-        for (int l = 0; l < V; l++)                                                                         \
-            x[l] = (pm >> l & 1) ? ZLOADU_M(m, p[l] + off + e0) : ZZERO();                                  \
-        tr_tile(x, o);                                                                                      \
-        _Pragma("GCC unroll 16")                                                                            \
-        for (int e = 0; e < (NO); e++)                                                                      \
-            if (e < E) ZSTORE(dst + (size_t)(e0 + e) * dsv, o[e]);                                          \
+        zr z[B];                                                                                            \
+        UNROLL for (int a = 0; a < (B); a++) z[a] = ZZERO();                                                \
+        UNROLL for (int l = 0; l < V; l++)                                                                  \
+            z[l % (B)] = ZLOADU_M(z[l % (B)], LMASK(l, B), (const void *)LADDR(l, B));                      \
+        TR(z);                                                                                              \
+        UNROLL for (int e = 0; e < (B); e++)                                                                \
+            if (e < E) ZSTORE(DST(e), z[e]);                                                                \
     } while (0)
 
+#  define UNPACK_TILE(B, TR, SRC)                                                                           \
+    do {                                                                                                    \
+        zr z[B];                                                                                            \
+        UNROLL for (int e = 0; e < (B); e++) z[e] = e < E ? ZLOAD(SRC(e)) : ZZERO();                        \
+        TR(z);                                                                                              \
+        UNROLL for (int l = 0; l < V; l++)                                                                  \
+            ZSTOREU_M((void *)LADDR(l, B), LMASK(l, B), z[l % (B)]);                                         \
+    } while (0)
+
+/* one line: len elements at p[l] + off, element e at dst + e * dsv */
+#  define DLINE(e) (dst + (size_t)(e0 + (e)) * dsv)
 TI void pack_line(R *dst, size_t dsv, R *const *p, uint32_t pm, int64_t off, int len)
 {
     for (int e0 = 0; e0 < len; e0 += V) {
         const int E = len - e0 < V ? len - e0 : V;
-        const zmask m = (zmask)(E == V ? ~0u : (1u << E) - 1);
-        if (E <= 2) PACK_CHUNK(2);
-        else if (E <= 4) PACK_CHUNK(4);
-        else if (E <= 8) PACK_CHUNK(8);
-        else PACK_CHUNK(V);
+        const uint32_t m = (1u << E) - 1;
+        const int64_t o = off + e0;
+        BUCKETS(PACK_TILE, DLINE);
     }
 }
 
-#  define UNPACK_CHUNK(NI)                                                                                  \
-    do {                                                                                                    \
-        zr x[V], o[V];                                                                                      \
-        _Pragma("GCC unroll 16")                                                                            \
-        for (int e = 0; e < V; e++)                                                                         \
-            x[e] = e < (NI) && e < E ? ZLOAD(src + (size_t)(e0 + e) * dsv) : ZZERO();                     \
-        tr_tile(x, o);                                                                                      \
-        _Pragma("GCC unroll 16")                                                                            \
-        for (int l = 0; l < V; l++)                                                                         \
-            if (pm >> l & 1) ZSTOREU_M(p[l] + off + e0, m, o[l]);                                          \
-    } while (0)
-
-TI void unpack_line(const R *src, size_t dsv, R *const *p, uint32_t pm, int64_t off, int len)
+TI void unpack_line(const R *dst, size_t dsv, R *const *p, uint32_t pm, int64_t off, int len)
 {
     for (int e0 = 0; e0 < len; e0 += V) {
         const int E = len - e0 < V ? len - e0 : V;
-        const zmask m = (zmask)(E == V ? ~0u : (1u << E) - 1);
-        if (E <= 2) UNPACK_CHUNK(2);
-        else if (E <= 4) UNPACK_CHUNK(4);
-        else if (E <= 8) UNPACK_CHUNK(8);
-        else UNPACK_CHUNK(V);
+        const uint32_t m = (1u << E) - 1;
+        const int64_t o = off + e0;
+        BUCKETS(UNPACK_TILE, DLINE);
     }
 }
 
-/* The lines of the band of s in columns [0, cols): line a is column a
-   (rows b0..b1), or row a of a transposed operand (columns b0..b1); its
-   elements lie at off + [0, b1 - b0] in a matrix, at buf + d * V + [0, b1
-   - b0] * dsv in the block. */
-#  define FOR_LINES(s, cols, ld, BODY)                                                                      \
-    do {                                                                                                    \
-        const int nl_ = (s).trans ? (s).r : (cols);                                                         \
-        for (int a_ = 0; a_ < nl_; a_++) {                                                                  \
-            int b0, b1;                                                                                     \
-            size_t d, dsv;                                                                                  \
-            if (!(s).trans) {                                                                               \
-                b0 = a_ + (s).lo > 0 ? a_ + (s).lo : 0;                                                     \
-                b1 = a_ + (s).hi < (s).r - 1 ? a_ + (s).hi : (s).r - 1;                                     \
-                d = (size_t)a_ * (s).r + b0;                                                                \
-                dsv = V;                                                                                    \
-            } else {                                                                                        \
-                b0 = a_ - (s).hi > 0 ? a_ - (s).hi : 0;                                                     \
-                b1 = a_ - (s).lo < (cols) - 1 ? a_ - (s).lo : (cols) - 1;                                   \
-                d = (size_t)b0 * (s).r + a_;                                                                \
-                dsv = (size_t)(s).r * V;                                                                    \
-            }                                                                                               \
-            if (b0 > b1) continue;                                                                          \
-            const int64_t off = b0 + (int64_t)a_ * (ld);                                                    \
-            const int len = b1 - b0 + 1;                                                                    \
-            BODY;                                                                                           \
-        }                                                                                                   \
-    } while (0)
+enum { FULL = (int)((1ull << V) - 1) };
 
-T512 static void pack512(R *buf, shape s, R *const *ap, int64_t ld)
+/* the lanes present: bit l where ap[l] is not NULL */
+TI uint32_t lanes_of(R *const *ap)
 {
-    R *p[V];
     uint32_t pm = 0;
-    for (int l = 0; l < V; l++) {
-        p[l] = ap[l];
-        pm |= (uint32_t)(ap[l] != NULL) << l;
+    UNROLL for (int h = 0; h < V / 8; h++) {
+        const __m512i v = _mm512_loadu_si512((const void *)(ap + 8 * h));
+        pm |= (uint32_t)_mm512_test_epi64_mask(v, v) << (8 * h);
     }
-    FOR_LINES(s, s.c, ld, pack_line(buf + d * V, dsv, p, pm, off, len));
-    if (s.ident && pm != (1u << V) - 1 && s.lo <= 0 && s.hi >= 0) /* the empty lanes' identity */
+    return pm;
+}
+
+/* the pointers of the lanes, absent ones given a present one's (only ever
+   used with mask 0) */
+TI void fill_lanes(R *const *ap, uint32_t pm, R **p)
+{
+    R *any = ap[__builtin_ctz(pm)];
+    for (int l = 0; l < V; l++) p[l] = ap[l] ? ap[l] : any;
+}
+
+/* pm: the lanes (a constant FULL in the usual block: no mask per lane) */
+TI void pack_body(R *buf, shape s, R *const *p, uint32_t pm, int64_t ld, const pmap *mp)
+{
+    if (mp && mp->span) {
+#  define DSPAN(e) (buf + (size_t)sl[e] * V)
+        for (int k0 = 0; k0 < mp->len; k0 += V) {
+            const int E = mp->len - k0 < V ? mp->len - k0 : V;
+            const uint32_t m = mp->msk[k0 / V];
+            const int64_t o = mp->f + k0;
+            const uint16_t *sl = mp->slot + k0;
+            BUCKETS(PACK_TILE, DSPAN);
+        }
+    } else {
+        const int nl = s.trans ? s.r : s.c;
+        for (int a = 0; a < nl; a++) {
+            int b0, b1;
+            if (!line_of(s, s.c, a, &b0, &b1)) continue;
+            const size_t d = s.trans ? (size_t)b0 * s.r + a : (size_t)a * s.r + b0;
+            pack_line(buf + d * V, s.trans ? (size_t)s.r * V : V, p, pm, b0 + (int64_t)a * ld, b1 - b0 + 1);
+        }
+    }
+}
+
+TI void unpack_body(const R *buf, shape s, int cols, R *const *p, uint32_t pm, int64_t ld, const pmap *mp)
+{
+    if (mp && mp->span && cols == s.c) {
+        for (int k0 = 0; k0 < mp->len; k0 += V) {
+            const int E = mp->len - k0 < V ? mp->len - k0 : V;
+            const uint32_t m = mp->msk[k0 / V];
+            const int64_t o = mp->f + k0;
+            const uint16_t *sl = mp->slot + k0;
+            BUCKETS(UNPACK_TILE, DSPAN);
+        }
+    } else {
+        const int nl = s.trans ? s.r : cols;
+        for (int a = 0; a < nl; a++) {
+            int b0, b1;
+            if (!line_of(s, cols, a, &b0, &b1)) continue;
+            const size_t d = s.trans ? (size_t)b0 * s.r + a : (size_t)a * s.r + b0;
+            unpack_line(buf + d * V, s.trans ? (size_t)s.r * V : V, p, pm, b0 + (int64_t)a * ld, b1 - b0 + 1);
+        }
+    }
+}
+
+/* returns 0 (nothing done) where no lane has a problem */
+__attribute__((target("avx512f"))) static int pack512(R *buf, shape s, R *const *ap, int64_t ld, const pmap *mp)
+{
+    const uint32_t pm = lanes_of(ap);
+    if (pm == FULL) {
+        pack_body(buf, s, ap, FULL, ld, mp);
+        return 1;
+    }
+    if (!pm) return 0;
+    R *p[V];
+    fill_lanes(ap, pm, p);
+    pack_body(buf, s, p, pm, ld, mp);
+    if (s.ident && s.lo <= 0 && s.hi >= 0) /* the empty lanes' identity */
         for (int i = 0; i < s.r && i < s.c; i++)
             for (int l = 0; l < V; l++)
                 if (!(pm >> l & 1)) buf[((size_t)i * s.r + i) * V + l] = 1;
+    return 1;
 }
 
-T512 static void unpack512(const R *buf, shape s, int cols, R *const *ap, int64_t ld)
+__attribute__((target("avx512f"))) static void unpack512(const R *buf, shape s, int cols, R *const *ap, int64_t ld,
+                                                       const pmap *mp)
 {
-    R *p[V];
-    uint32_t pm = 0;
-    for (int l = 0; l < V; l++) {
-        p[l] = ap[l];
-        pm |= (uint32_t)(ap[l] != NULL) << l;
-    }
-    if (!pm) return;
-    FOR_LINES(s, cols, ld, unpack_line(buf + d * V, dsv, p, pm, off, len));
-}
-#endif
-
-static void pack(R *buf, shape s, R *const *ap, int64_t ld)
-{
-#ifdef PACK512
-    if (__builtin_cpu_supports("avx512f")) {
-        pack512(buf, s, ap, ld);
+    const uint32_t pm = lanes_of(ap);
+    if (pm == FULL) {
+        unpack_body(buf, s, cols, ap, FULL, ld, mp);
         return;
     }
+    if (!pm) return;
+    R *p[V];
+    fill_lanes(ap, pm, p);
+    unpack_body(buf, s, cols, p, pm, ld, mp);
+}
 #endif
+
+/* mp: the operand's map (block_run), or NULL: by lines */
+static void pack(R *buf, shape s, R *const *ap, int64_t ld, const pmap *mp)
+{
+#ifdef PACK512
+    if (__builtin_cpu_supports("avx512f") && pack512(buf, s, ap, ld, mp)) return;
+#endif
+    (void)mp;
     pack_scalar(buf, s, ap, ld);
 }
 
-static void unpack(const R *buf, shape s, int cols, R *const *ap, int64_t ld)
+static void unpack(const R *buf, shape s, int cols, R *const *ap, int64_t ld, const pmap *mp)
 {
 #ifdef PACK512
     if (__builtin_cpu_supports("avx512f")) {
-        unpack512(buf, s, cols, ap, ld);
+        unpack512(buf, s, cols, ap, ld, mp);
         return;
     }
 #endif
+    (void)mp;
     unpack_scalar(buf, s, cols, ap, ld);
 }
 
@@ -787,6 +957,7 @@ typedef struct {
     int lower, unit, trans; /* trsm, trmm: op(A) lower, unit diagonal; getrs: transposed; trtri: unit */
     int bout; /* B only written, never read (syrk with beta == 0): not packed */
     R alpha, beta;
+    pmap ma, mb; /* where pack512 finds A, B (block_run; span 0: by lines) */
 } plan;
 
 static plan plan_of(int kind, const bb_problem *gp)
@@ -853,7 +1024,7 @@ static void unpack_failed(const R *buf, const plan *P, int l, R *a, int k, R piv
 {
     R *one[V] = {NULL};
     one[l] = a;
-    unpack(buf, P->sa, k - 1, one, P->lda);
+    unpack(buf, P->sa, k - 1, one, P->lda, NULL);
     a[(k - 1) + (size_t)(k - 1) * P->lda] = pivot;
 }
 
@@ -867,8 +1038,8 @@ static void block_one(const plan *P, R *buf, R *const *ap, R *const *bp, int *co
     vec *pv = (vec *)(bbuf + (size_t)P->sb.r * P->sb.c * V);
     R piv[V];
     for (int l = 0; l < V; l++) code[l] = 0;
-    pack(buf, P->sa, ap, P->lda);
-    if (P->sb.r && !P->bout) pack(bbuf, P->sb, bp, P->ldb);
+    pack(buf, P->sa, ap, P->lda, &P->ma);
+    if (P->sb.r && !P->bout) pack(bbuf, P->sb, bp, P->ldb, &P->mb);
     switch (P->kind) {
     case K_POTRF: case K_POSV: potrf_across(n, buf, code, piv); break;
     case K_GETRF: case K_GESV: getrf_across(n, buf, pv, code); break;
@@ -894,25 +1065,27 @@ static void block_one(const plan *P, R *buf, R *const *ap, R *const *bp, int *co
         okb[l] = code[l] ? NULL : bp[l];
     }
     if (P->kind == K_POTRF || P->kind == K_POSV) {
-        unpack(buf, P->sa, n, oka, P->lda);
+        unpack(buf, P->sa, n, oka, P->lda, &P->ma);
         for (int l = 0; l < V; l++)
             if (ap[l] && code[l]) unpack_failed(buf, P, l, ap[l], code[l], piv[l]);
     } else if (P->kind == K_TRTRI || P->kind == K_LAUUM || P->kind == K_POTRI) {
-        unpack(buf, P->sa, n, oka, P->lda); /* a singular lane: left alone */
+        unpack(buf, P->sa, n, oka, P->lda, &P->ma); /* a singular lane: left alone */
     } else if (factor) { /* LU: every lane's factors and pivots */
-        unpack(buf, P->sa, n, ap, P->lda);
+        unpack(buf, P->sa, n, ap, P->lda, &P->ma);
         for (int l = 0; l < V; l++)
             if (ap[l])
                 for (int k = 0; k < n; k++) ip[l][k] = (int)pv[k][l] + 1;
     }
-    if (P->sb.r) unpack(bbuf, P->sb, P->sb.c, okb, P->ldb);
+    if (P->sb.r) unpack(bbuf, P->sb, P->sb.c, okb, P->ldb, &P->mb);
 }
 
 /* Problems [i0, i0 + cnt) of a group, V at a time (bb_cpu_across.run). */
 static int64_t block_run(const bb_problem *gp, const bb_views *v, int64_t i0, int64_t cnt, int *pinfo,
                          bb_work *w, int kind)
 {
-    const plan P = plan_of(kind, gp);
+    plan P = plan_of(kind, gp);
+    map_of(P.sa, P.lda, &P.ma);
+    if (P.sb.r) map_of(P.sb, P.ldb, &P.mb);
     R *buf = bb_work_get(w, block_elems(&P) * sizeof(R) + 64);
     if (!buf) return -1;
     buf = (R *)(((uintptr_t)buf + 63) & ~(uintptr_t)63);
