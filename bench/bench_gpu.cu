@@ -150,6 +150,8 @@ struct opts {
     std::vector<char> precs;
     int reps = 7;
     bool quick = false, vendor = true, extras = false, list = false, link = false;
+    bool var = false; /* --form var: variable sizes (bench_var.cuh) */
+    int dist = 0;     /* --dist: 0 uniform, 1 skewed */
     long long batch = 0;
     const char *csv = NULL;
 };
@@ -171,6 +173,10 @@ static void usage(void)
     printf("usage: batchblas-bench-gpu [--routines gemm,trsm,potrf,...] [--list]\n"
            "       [--sizes 4,8,16,32,64,128,256] [--precs d,s,c,z] [--reps N] [--batch N]\n"
            "       [--csv FILE] [--quick] [--no-vendor] [--extras] [--link]\n"
+           "       [--form fixed|var] [--dist uniform|skewed]\n"
+           "  --form var: variable sizes through the _batchv_dev calls, Nmax = each of --sizes,\n"
+           "          n uniform in [1, Nmax] (--dist uniform) or 1%% at Nmax and the rest in\n"
+           "          [1, Nmax/10] (--dist skewed); each row beside the fixed-size row at Nmax/2\n"
            "  --link: only the host link: pinned copies host to device, device to host\n"
            "          and both at once (the rates the host-data path is measured against),\n"
            "          host memcpy into pinned memory by threads, and registering the\n"
@@ -207,6 +213,15 @@ static opts parse(int argc, char **argv)
         } else if (a == "--reps") { o.reps = std::max(5, atoi(v)); i++; }
         else if (a == "--batch") { o.batch = atoll(v); i++; }
         else if (a == "--csv") { o.csv = v; i++; }
+        else if (a == "--form") {
+            if (strcmp(v, "var") && strcmp(v, "fixed")) { usage(); exit(1); }
+            o.var = !strcmp(v, "var");
+            i++;
+        } else if (a == "--dist") {
+            if (strcmp(v, "uniform") && strcmp(v, "skewed")) { usage(); exit(1); }
+            o.dist = !strcmp(v, "skewed");
+            i++;
+        }
         else { usage(); exit(1); }
     }
     if (o.quick) o.reps = 5;
@@ -350,6 +365,15 @@ struct row {
     bool ok;
 };
 
+struct vrow_out { /* a variable-size row (bench_var.cuh) */
+    const char *routine, *dist;
+    char prec;
+    int nmax, fixed_n;
+    long long batch;
+    double ms, host_us, floor_ms, share, fixed_share;
+    bool ok;
+};
+
 struct ctx {
     opts o;
     double copy_bw;           /* bytes/s, read + write */
@@ -360,6 +384,7 @@ struct ctx {
     cublasHandle_t cub;
     cusolverDnHandle_t cus;
     std::vector<row> rows;
+    std::vector<vrow_out> vrows;
     int failed = 0;
 };
 
@@ -1174,6 +1199,10 @@ template <typename T> static void bench_prec(ctx &c, size_t ridx, int n)
 }
 
 
+#ifndef BB_BENCH_DIRECT
+#include "bench_var.cuh"
+#endif
+
 /* ------------------------------------------------------------------------ */
 /* --link: the pinned copy rates of the host link                           */
 /* ------------------------------------------------------------------------ */
@@ -1476,7 +1505,10 @@ int main(int argc, char **argv)
     printf("%-9s %c %4s %8s %9s %7s %9s %7s %6s %9s %7s %9s %7s %8s %8s %-4s %s\n", "routine", 'p', "n", "batch",
            "ours_ms", "call_us", "GFLOP/s", "GB/s", "%bw", "floor_ms", "ours/fl", "vend_ms", "ven/fl", "ours/ven", "err",
            "ok", "vendor");
-    for (size_t ri = 0; ri < tab.size(); ri++) {
+#ifndef BB_BENCH_DIRECT
+    if (c.o.var) var_rows(c);
+#endif
+    for (size_t ri = 0; ri < tab.size() && !c.o.var; ri++) {
         if (!selected(c.o, tab[ri].name)) continue;
         for (char p : c.o.precs)
             for (int n : c.o.sizes) {
@@ -1492,7 +1524,22 @@ int main(int argc, char **argv)
 #ifndef BB_BENCH_DIRECT
     if (c.o.extras) extras(c);
 #endif
-    if (c.o.csv) {
+    if (c.o.csv && c.o.var) {
+        FILE *f = fopen(c.o.csv, "w");
+        if (!f) {
+            fprintf(stderr, "cannot write %s\n", c.o.csv);
+        } else {
+            fprintf(f, "# copy_GBps=%.1f dgemm_TFLOPs=%.2f device=%s\n", c.copy_bw / 1e9, c.gemm_rate[1] / 1e12,
+                    prop.name);
+            fprintf(f, "routine,prec,dist,nmax,batch,ours_ms,host_us,floor_ms,share_of_floor,fixed_n,fixed_share,"
+                       "var_over_fixed,ok\n");
+            for (const vrow_out &w : c.vrows)
+                fprintf(f, "%s,%c,%s,%d,%lld,%.6f,%.1f,%.6f,%.4f,%d,%.4f,%.3f,%s\n", w.routine, w.prec, w.dist, w.nmax,
+                        w.batch, w.ms, w.host_us, w.floor_ms, w.share, w.fixed_n, w.fixed_share,
+                        w.share / w.fixed_share, w.ok ? "ok" : "FAIL");
+            fclose(f);
+        }
+    } else if (c.o.csv) {
         FILE *f = fopen(c.o.csv, "w");
         if (!f) {
             fprintf(stderr, "cannot write %s\n", c.o.csv);
@@ -1514,6 +1561,7 @@ int main(int argc, char **argv)
 #ifndef BB_BENCH_DIRECT
     batchblas_queue_destroy(c.q);
 #endif
-    printf("GPU bench: %zu rows, %d failed checks (%.0f s)\n", c.rows.size(), c.failed, tu_now() - t0);
+    printf("GPU bench: %zu rows, %zu variable rows, %d failed checks (%.0f s)\n", c.rows.size(), c.vrows.size(), c.failed,
+           tu_now() - t0);
     return c.failed ? 1 : 0;
 }

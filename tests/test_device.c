@@ -792,10 +792,13 @@ static void run_and_free(tcase *t, batchblas_queue_t q)
    variable problems. */
 typedef prm (*var_gen)(int z, int64_t i);
 
+/* Sizes cross the register kernels' bounds (4, 8, 16, 32; 16 complex): the
+   variable form's class launches put problems of different sizes, options
+   and leading dimensions in one launch (src/cuda/varplan.cu). */
 static prm gen_gemm(int z, int64_t i)
 {
-    static const int sz[] = {1, 3, 8, 0, 5};
-    int m = sz[i % 5], n = sz[(i / 5) % 5], k = sz[(i / 25) % 5];
+    static const int sz[] = {1, 3, 8, 0, 5, 17, 12};
+    int m = sz[i % 7], n = sz[(i / 7) % 7], k = sz[(i / 3) % 7];
     prm s = mk(z, 0, 0, i % 3 == 0 ? BblasNoTrans : ctrans(z), i % 2 ? BblasNoTrans : BblasTrans, 0, m, n, k);
     if (i % 7 == 0) s.al[0] = -1.25;
     return s;
@@ -803,33 +806,47 @@ static prm gen_gemm(int z, int64_t i)
 
 static prm gen_potrf(int z, int64_t i)
 {
-    return mk(z, 0, i % 2 ? BblasUpper : BblasLower, 0, 0, 0, 0, (int)(1 + i % 12), 0);
+    static const int sz[] = {1, 3, 4, 5, 8, 9, 13, 16, 17, 24, 31, 32, 33, 7, 2};
+    return mk(z, 0, i % 2 ? BblasUpper : BblasLower, 0, 0, 0, 0, sz[(i / 2) % 15], 0);
 }
 
 static prm gen_getrf(int z, int64_t i)
 {
-    static const int sz[] = {4, 7, 1, 10};
-    return mk(z, 0, 0, 0, 0, 0, sz[i % 4], sz[(i / 4) % 4], 0);
+    static const int sz[] = {4, 7, 1, 10, 17, 32, 33, 5, 3};
+    return mk(z, 0, 0, 0, 0, 0, sz[i % 9], sz[(i / 3) % 9], 0);
 }
 
 static prm gen_trsm(int z, int64_t i)
 {
-    static const int sz[] = {2, 5, 9};
+    static const int sz[] = {2, 5, 9, 16, 31, 3};
     return mk(z, i % 2 ? BblasLeft : BblasRight, (i / 2) % 2 ? BblasUpper : BblasLower,
               (i / 4) % 2 ? BblasNoTrans : ctrans(z), 0, (i / 8) % 2 ? BblasUnit : BblasNonUnit,
-              sz[i % 3], sz[(i / 3) % 3], 0);
+              sz[i % 6], sz[(i / 4) % 6], 0);
 }
 
-static tcase var_case(const char *lbl, int r, int z, int64_t count, var_gen gen, int layout, int pad)
+/* uni: the options, alpha and beta of problem 0 for every problem (only
+   sizes and leading dimensions vary: the variable planner's fast path) */
+static tcase var_case_u(const char *lbl, int r, int z, int64_t count, var_gen gen, int layout, int pad, int uni)
 {
     tcase t = base_case(lbl, r, z, F_VAR, count);
     t.layout = layout;
+    const prm s0 = gen(z, 0);
     for (int64_t i = 0; i < count; i++) {
         prm s = gen(z, i);
+        if (uni) {
+            s.side = s0.side; s.uplo = s0.uplo; s.ta = s0.ta; s.tb = s0.tb; s.diag = s0.diag;
+            memcpy(s.al, s0.al, sizeof s.al);
+            memcpy(s.be, s0.be, sizeof s.be);
+        }
         set_lds(&t, &s, pad + (int)(i % 3));
         t.p[i] = s;
     }
     return t;
+}
+
+static tcase var_case(const char *lbl, int r, int z, int64_t count, var_gen gen, int layout, int pad)
+{
+    return var_case_u(lbl, r, z, count, gen, layout, pad, 0);
 }
 
 static void routine_tests(int r, int z, batchblas_queue_t q)
@@ -906,6 +923,18 @@ static void routine_tests(int r, int z, batchblas_queue_t q)
     t = var_case(label(r, z, "variable host-ptrs row"), r, z, 47, gen, BblasRowMajor, 1);
     t.parr = PA_HOST;
     if (r == R_TRSM) t.p[6].ldb = 0; /* argument error */
+    run_and_free(&t, q);
+    /* only sizes and leading dimensions vary (the planner's fast path):
+       column- and row-major, an argument error and a numerical failure */
+    t = var_case_u(label(r, z, "variable same-options dev-ptrs"), r, z, 67, gen, BblasColMajor, 0, 1);
+    t.p[7].lda = 0;
+    if (r == R_POTRF) t.p[11].fix = FIX_NOT_SPD;
+    if (r == R_GETRF) t.p[12].fix = FIX_SINGULAR;
+    run_and_free(&t, q);
+    t = var_case_u(label(r, z, "variable same-options host-ptrs row"), r, z, 59, gen, BblasRowMajor, 2, 1);
+    t.parr = PA_HOST;
+    if (r == R_POTRF) t.p[3].fix = FIX_NOT_SPD;
+    if (r == R_GETRF) t.p[2].fix = FIX_SINGULAR;
     run_and_free(&t, q);
 
     /* every parameter array and the group sizes in device memory */
@@ -984,6 +1013,8 @@ static void big_tests(int z, batchblas_queue_t q)
     run_and_free(&t, q);
     t = var_case(label(R_POTRF, z, "big variable host-ptrs"), R_POTRF, z, N, gen_potrf, BblasColMajor, 0);
     t.parr = PA_HOST;
+    run_and_free(&t, q);
+    t = var_case_u(label(R_POTRF, z, "big variable same-options"), R_POTRF, z, N, gen_potrf, BblasRowMajor, 1, 1);
     run_and_free(&t, q);
     t = base_case(label(R_GEMM, z, "big host strided"), R_GEMM, z, F_STRIDED, N);
     t.path = RUN_HOSTCUDA;

@@ -171,14 +171,18 @@ static int64_t check_group_problems(bb_batch *b, int64_t g, int strided)
     int64_t first = bb_group_first(b, g), last = bb_group_first(b, g + 1);
     if (first == last) return 0;
     int gc = bb_check_group(b, g);
+    /* gecon's anorm values are read per problem (host data only) */
+    int per_problem = b->op == BB_OP_GECON && !b->device_data;
+    if (b->device_data && !strided) { /* the pointer arrays may be in device memory: not read here */
+        if (!gc) return 0;
+        for (int64_t i = first; i < last; i++) b->pinfo[i] = gc;
+        return last - first;
+    }
     bb_problem gp;
     bb_group_problem(b, g, &gp);
     unsigned needed = bb_needed_operands(b, &gp);
-    /* gecon's anorm values are read per problem (host data only) */
-    int per_problem = b->op == BB_OP_GECON && !b->device_data;
     if (b->device_data || (strided && !per_problem)) {
-        /* strided: one base pointer per operand; device data: the pointer
-           arrays may be in device memory and are not read here */
+        /* strided: one base pointer per operand */
         int code = gc;
         if (strided) code = first_bad(code, bb_check_problem(b, needed, 0));
         if (!code) return 0;

@@ -153,11 +153,13 @@ int bb_cu_ndev = 0;
 static cudaStream_t *g_side = NULL; /* [bb_cu_ndev]: private streams (side_copy) */
 
 /* Gathers pointers: dst[t] = src[idx[t]] (variable form, device arrays). */
-__global__ void bb_gather_ptrs(void *const *src, const int64_t *idx, void **dst, int64_t n)
+/* dst[t] = src[map[t]] (variable form, the slots of varplan.cu; NULL for
+   padding) */
+__global__ void bb_gather_ptrs(void *const *src, const int32_t *map, void **dst, int64_t n)
 {
     int64_t step = (int64_t)gridDim.x * blockDim.x;
     for (int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; t < n; t += step)
-        dst[t] = src[idx[t]];
+        dst[t] = map[t] >= 0 ? src[map[t]] : NULL;
 }
 
 static int cu_probe(void)
@@ -271,11 +273,11 @@ static int cu_store(batchblas_queue_t pq, void *dst, const void *src, size_t byt
 
 
 /* Variable form: the launches' codes (sorted order) back to problem order. */
-__global__ void bb_scatter_codes(const int *dinfo, const int64_t *idx, int *codes, int64_t n)
+__global__ void bb_scatter_codes(const int *dinfo, const int32_t *map, int *codes, int64_t n)
 {
     int64_t step = (int64_t)gridDim.x * blockDim.x;
     for (int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; t < n; t += step)
-        codes[idx[t]] = dinfo[t];
+        if (map[t] >= 0) codes[map[t]] = dinfo[t];
 }
 
 /* The group of problem i: from the group starts (group form), else a
@@ -356,6 +358,11 @@ static void run_device(bb_batch *b)
     const int var = b->form == BB_FORM_VAR;
     const int fold = b->info_on_device && b->mode != BblasErrorsReportNone; /* codes to info on the device */
     const int report = !b->info_on_device && b->mode != BblasErrorsReportNone; /* codes to pinfo */
+    /* the launches: the variable form's plan (varplan.cu: class launches
+       of per-problem sizes, slots in launch order), else the segments
+       (ranges of problems, segments.cu) */
+    var_plan vp;
+    memset(&vp, 0, sizeof vp);
     segment *segs = NULL;
     int64_t nseg = 0, nidx = 0;
     int64_t *idx = NULL;
@@ -364,38 +371,39 @@ static void run_device(bb_batch *b)
     int fail = 0;
     cudaError_t e = cudaSuccess;
 
-    if (bb_cu_build_segments(b, 1, &segs, &nseg, &idx, &nidx)) {
+    if (var ? bb_cu_var_plan(b, &vp) : bb_cu_build_segments(b, 1, &segs, &nseg, &idx, &nidx)) {
         bb_cu_fail_all(b, BB_INFO_NOMEM);
         return;
     }
-    if (nseg == 0 && !fold) {
+    const int64_t nlaunch = var ? vp.nlaunch : nseg;
+    if (nlaunch == 0 && !fold) {
         free(segs);
         free(idx);
+        bb_cu_var_plan_free(&vp);
         return;
     }
     bb_problem gp0; /* swap_ab and rowmajor are uniform (layout) */
     memset(&gp0, 0, sizeof gp0);
-    if (nseg > 0) gp0 = segs[0].gp;
+    if (nlaunch > 0) gp0 = var ? vp.launch[0].gp : segs[0].gp;
 
     /* scratch layout: info, then one pointer array per operand that needs
-       one, then the sorted problem indices for the gather kernel; with
-       device info, the codes in problem order (variable form), the group
-       starts (group form, report-group) and the first failing problems */
-    const int64_t n_arr = var ? nidx : b->count;
+       one; the variable form's slot map, runs and per-slot sizes (class
+       launches); with device info, the codes in problem order (variable
+       form), the group starts (group form, report-group) and the first
+       failing problems */
+    const int64_t n_arr = var ? vp.nslot : b->count;
     int need_arr[BB_NOPD], dev_arr[BB_NOPD], orig[BB_NOPD];
     size_t off_arr[BB_NOPD];
     size_t pos = align_up((size_t)n_arr * sizeof(int), BB_ALIGN);
-    int any_dev = 0;
     for (int o = 0; o < BB_NOPD; o++) {
         orig[o] = orig_slot(gp0, o);
         const bb_operand &d = b->opd[orig[o]];
         need_arr[o] = dev_arr[o] = 0;
         off_arr[o] = 0;
-        if (nseg == 0) continue; /* nothing to launch: only the codes */
+        if (nlaunch == 0) continue; /* nothing to launch: only the codes */
         if (d.arr) {
             dev_arr[o] = device_accessible((const void *)d.arr);
             need_arr[o] = var || !dev_arr[o];
-            any_dev |= var && dev_arr[o];
         } else if (d.base && var) {
             need_arr[o] = 1; /* x, y of the variable form: per-problem pointers */
         }
@@ -404,11 +412,31 @@ static void run_device(bb_batch *b)
             pos = align_up(pos + (size_t)n_arr * sizeof(void *), BB_ALIGN);
         }
     }
-    const int with_idx = n_arr > 0 && (any_dev || (fold && var));
+    const int with_map = var && n_arr > 0;
+    const int with_vdim = with_map && vp.nclass > 0;
     const int with_gstart = fold && b->form == BB_FORM_GROUP && b->mode == BblasErrorsReportGroup;
     const int64_t nf = b->mode == BblasErrorsReportGroup ? b->ngroups + 1 : 1;
-    size_t off_idx = pos;
-    if (with_idx) pos = align_up(pos + (size_t)n_arr * sizeof(int64_t), BB_ALIGN);
+    size_t off_map = pos;
+    if (with_map) pos = align_up(pos + (size_t)n_arr * sizeof(int32_t), BB_ALIGN);
+    /* the runs (from exact segments), or the user's raw size arrays that
+       the fast plan reads per slot */
+    int nraw = 0, raw_slot[7];
+    size_t off_raw[7];
+    size_t off_runs = pos;
+    if (with_vdim && vp.fast) {
+        for (int s = 0; s < BB_NPAR; s++) {
+            bool used = false;
+            for (int f = 0; f < 7; f++) used |= vp.src[f] == s;
+            if (!used) continue;
+            raw_slot[nraw] = s;
+            off_raw[nraw++] = pos;
+            pos = align_up(pos + (size_t)b->count * sizeof(int), BB_ALIGN);
+        }
+    } else if (with_vdim) {
+        pos = align_up(pos + (size_t)vp.nrun * sizeof(var_run), BB_ALIGN);
+    }
+    size_t off_vdim = pos;
+    if (with_vdim) pos = align_up(pos + (size_t)n_arr * sizeof(bb_vdim), BB_ALIGN);
     size_t off_codes = pos;
     if (fold && var) pos = align_up(pos + (size_t)b->count * sizeof(int), BB_ALIGN);
     size_t off_gstart = pos;
@@ -426,19 +454,40 @@ static void run_device(bb_batch *b)
     {
         char *scr = (char *)q->scratch;
         int *dinfo = (int *)scr;
+        const int32_t *dmap = (const int32_t *)(scr + off_map);
         /* Host data is handed over with pageable cudaMemcpyAsync: it returns
            once the source has been staged by the driver, so the temporary
            arrays below and the front end's pinfo may be freed as soon as run
            returns, without waiting for the device. */
-        /* no problem skipped (the common case): zero the codes on the device
-           instead of copying the host array */
-        if (n_arr > 0) {
-            if (var || b->nbad == 0) e = chk(cudaMemsetAsync(dinfo, 0, (size_t)n_arr * sizeof(int), st));
-            else e = chk(cudaMemcpyAsync(dinfo, b->pinfo, (size_t)n_arr * sizeof(int), cudaMemcpyHostToDevice, st));
+        if (with_map) {
+            e = chk(cudaMemcpyAsync(scr + off_map, vp.map, (size_t)n_arr * sizeof(int32_t), cudaMemcpyHostToDevice, st));
             if (e != cudaSuccess) { fail = BB_INFO_DEVICE; goto out; }
         }
-        if (with_idx) {
-            e = chk(cudaMemcpyAsync(scr + off_idx, idx, (size_t)n_arr * sizeof(int64_t), cudaMemcpyHostToDevice, st));
+        /* the codes: zeros (no problem skipped, or the variable form, whose
+           slots hold only problems that run), the padding of class launches
+           flagged; else the front end's */
+        if (with_vdim && vp.fast) {
+            var_raw vr;
+            for (int f = 0; f < 7; f++) {
+                vr.raw[f] = NULL;
+                vr.cst[f] = vp.cst[f];
+                for (int r = 0; r < nraw; r++)
+                    if (raw_slot[r] == vp.src[f]) vr.raw[f] = (const int *)(scr + off_raw[r]);
+            }
+            for (int r = 0; r < nraw && e == cudaSuccess; r++)
+                e = chk(cudaMemcpyAsync(scr + off_raw[r], b->par[raw_slot[r]], (size_t)b->count * sizeof(int),
+                                        cudaMemcpyHostToDevice, st));
+            if (e == cudaSuccess) e = bb_cu_var_expand_raw(vr, dmap, (bb_vdim *)(scr + off_vdim), dinfo, n_arr, st);
+            if (e != cudaSuccess) { fail = BB_INFO_DEVICE; goto out; }
+        } else if (with_vdim) {
+            e = chk(cudaMemcpyAsync(scr + off_runs, vp.runs, (size_t)vp.nrun * sizeof(var_run), cudaMemcpyHostToDevice, st));
+            if (e == cudaSuccess)
+                e = bb_cu_var_expand((const var_run *)(scr + off_runs), vp.nrun, dmap, (bb_vdim *)(scr + off_vdim), dinfo,
+                                     n_arr, st);
+            if (e != cudaSuccess) { fail = BB_INFO_DEVICE; goto out; }
+        } else if (n_arr > 0) {
+            if (var || b->nbad == 0) e = chk(cudaMemsetAsync(dinfo, 0, (size_t)n_arr * sizeof(int), st));
+            else e = chk(cudaMemcpyAsync(dinfo, b->pinfo, (size_t)n_arr * sizeof(int), cudaMemcpyHostToDevice, st));
             if (e != cudaSuccess) { fail = BB_INFO_DEVICE; goto out; }
         }
         for (int o = 0; o < BB_NOPD; o++) {
@@ -446,7 +495,7 @@ static void run_device(bb_batch *b)
             const bb_operand &d = b->opd[orig[o]];
             void **dst = (void **)(scr + off_arr[o]);
             if (d.arr && dev_arr[o]) { /* variable form, device array: gather on the device */
-                bb_gather_ptrs<<<bb_grid(n_arr, 256), 256, 0, st>>>(d.arr, (const int64_t *)(scr + off_idx), dst, n_arr);
+                bb_gather_ptrs<<<bb_grid(n_arr, 256), 256, 0, st>>>(d.arr, dmap, dst, n_arr);
                 e = chk(cudaGetLastError());
             } else {
                 if (d.arr && !var) { /* host array, used as is */
@@ -455,11 +504,11 @@ static void run_device(bb_batch *b)
                     if (!tmp) tmp = (void **)cu_malloc((size_t)n_arr * sizeof(void *));
                     if (!tmp) { fail = BB_INFO_NOMEM; goto out; }
                     if (d.arr) {
-                        for (int64_t t = 0; t < n_arr; t++) tmp[t] = d.arr[idx[t]];
+                        for (int64_t t = 0; t < n_arr; t++) tmp[t] = vp.map[t] >= 0 ? d.arr[vp.map[t]] : NULL;
                     } else {
                         size_t es = bb_cu_operand_elem(b, o);
                         for (int64_t t = 0; t < n_arr; t++)
-                            tmp[t] = d.base + (size_t)(idx[t] * d.stride) * es;
+                            tmp[t] = vp.map[t] >= 0 ? d.base + (size_t)(vp.map[t] * d.stride) * es : NULL;
                     }
                     e = chk(cudaMemcpyAsync(dst, tmp, (size_t)n_arr * sizeof(void *), cudaMemcpyHostToDevice, st));
                 }
@@ -468,25 +517,27 @@ static void run_device(bb_batch *b)
         }
 
         /* the launches, largest first */
-        for (int64_t k = 0; k < nseg; k++) {
-            const segment &s = segs[k];
+        for (int64_t k = 0; k < nlaunch; k++) {
+            const bb_problem &sgp = var ? vp.launch[k].gp : segs[k].gp;
+            const int64_t sfirst = var ? vp.launch[k].first : segs[k].first, sn = var ? vp.launch[k].n : segs[k].n;
             bb_dev_batch db;
             memset(&db, 0, sizeof db);
             for (int o = 0; o < BB_NOPD; o++) {
                 const bb_operand &d = b->opd[orig[o]];
                 size_t es = bb_cu_operand_elem(b, o);
                 if (need_arr[o]) {
-                    db.opd[o].ptr = (void *const *)(scr + off_arr[o]) + s.first;
+                    db.opd[o].ptr = (void *const *)(scr + off_arr[o]) + sfirst;
                 } else if (d.arr) {
-                    db.opd[o].ptr = d.arr + s.first;
+                    db.opd[o].ptr = d.arr + sfirst;
                 } else if (d.base) {
-                    db.opd[o].base = d.base + (size_t)(s.first * d.stride) * es;
+                    db.opd[o].base = d.base + (size_t)(sfirst * d.stride) * es;
                     db.opd[o].stride = d.stride;
                 }
             }
-            db.count = s.n;
-            db.info = dinfo + s.first;
-            bb_problem lp = s.gp;
+            db.count = sn;
+            db.info = dinfo + sfirst;
+            if (var && vp.launch[k].cls) db.vdim = (const bb_vdim *)(scr + off_vdim) + sfirst;
+            bb_problem lp = sgp;
             lp.a = lp.b = lp.c = lp.x = lp.y = NULL;
             lp.ipiv = NULL;
             lp.swap_ab = 0; /* the operands are in their normalised slots already */
@@ -498,21 +549,26 @@ static void run_device(bb_batch *b)
                 goto out;
             }
         }
-        bb_cu_log("%s: device data, %lld launch(es)%s", b->name, (long long)nseg,
-               fold ? ", codes folded into the device info" : report ? ", waiting for the codes" : ", not waiting");
+        if (var)
+            bb_cu_log("%s: device data, variable sizes: %lld launch(es), %lld of them class launches (%lld slots for "
+                      "%lld problems)%s", b->name, (long long)nlaunch, (long long)vp.nclass, (long long)vp.nslot,
+                      (long long)b->count,
+                      fold ? ", codes folded into the device info" : report ? ", waiting for the codes" : ", not waiting");
+        else
+            bb_cu_log("%s: device data, %lld launch(es)%s", b->name, (long long)nlaunch,
+                      fold ? ", codes folded into the device info" : report ? ", waiting for the codes" : ", not waiting");
 
         if (fold) {
             /* the codes in problem order: dinfo itself, except in the
-               variable form (launch order; the skipped problems' codes are
+               variable form (slot order; the skipped problems' codes are
                only in pinfo) */
             int *codes = dinfo;
             if (var) {
                 codes = (int *)(scr + off_codes);
                 if (b->nbad == 0) e = chk(cudaMemsetAsync(codes, 0, (size_t)b->count * sizeof(int), st));
                 else e = chk(cudaMemcpyAsync(codes, b->pinfo, (size_t)b->count * sizeof(int), cudaMemcpyHostToDevice, st));
-                if (e == cudaSuccess && nidx > 0) {
-                    bb_scatter_codes<<<bb_grid(nidx, 256), 256, 0, st>>>(dinfo, (const int64_t *)(scr + off_idx),
-                                                                          codes, nidx);
+                if (e == cudaSuccess && n_arr > 0) {
+                    bb_scatter_codes<<<bb_grid(n_arr, 256), 256, 0, st>>>(dinfo, dmap, codes, n_arr);
                     e = chk(cudaGetLastError());
                 }
             }
@@ -529,7 +585,7 @@ static void run_device(bb_batch *b)
             }
             b->info_folded = 1;
         } else if (report) {
-            hinfo = (int *)cu_malloc((size_t)n_arr * sizeof(int));
+            hinfo = (int *)cu_malloc((size_t)(n_arr > 0 ? n_arr : 1) * sizeof(int));
             if (!hinfo) { fail = BB_INFO_NOMEM; goto out; }
             e = chk(cudaMemcpyAsync(hinfo, dinfo, (size_t)n_arr * sizeof(int), cudaMemcpyDeviceToHost, st));
             if (e == cudaSuccess) e = chk(cudaStreamSynchronize(st));
@@ -539,8 +595,8 @@ static void run_device(bb_batch *b)
                 goto out;
             }
             for (int64_t t = 0; t < n_arr; t++) {
-                int64_t i = var ? idx[t] : t;
-                if (b->pinfo[i] == 0) b->pinfo[i] = hinfo[t];
+                const int64_t i = var ? vp.map[t] : t;
+                if (i >= 0 && b->pinfo[i] == 0) b->pinfo[i] = hinfo[t];
             }
         }
     }
@@ -550,6 +606,7 @@ out:
     free(tmp);
     free(segs);
     free(idx);
+    bb_cu_var_plan_free(&vp);
 }
 
 /* ------------------------------------------------------------------------- */

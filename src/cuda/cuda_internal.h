@@ -32,6 +32,13 @@ struct bb_dev_opd {
                          pointer-array batches, src/cuda/blocked.cu) */
 };
 
+/* The sizes of one problem of a variable batch (slot t of a class launch,
+   src/cuda/varplan.cu), normalised like bb_problem. */
+struct bb_vdim {
+    int m, n, k, nrhs;
+    int64_t lda, ldb, ldc;
+};
+
 struct bb_dev_batch {
     bb_dev_opd opd[BB_NOPD];
     int64_t count; /* problems in this launch (64-bit: grids loop, no 65535 limit) */
@@ -39,6 +46,16 @@ struct bb_dev_batch {
     int masked;    /* 1: info may flag skipped problems even in a strided
                       launch (the blocked drivers): vendor calls must not
                       write them */
+    const bb_vdim *vdim; /* NULL: every problem has the launch's sizes
+                            (bb_problem); else device [count]: problem i's
+                            own sizes, a class launch of a variable batch
+                            (register kernels only: launch.cu's
+                            bb_cuda_var_class says which take it).  The
+                            planner makes m, n, k, nrhs the same for every
+                            problem of a warp (32 / group size consecutive
+                            problems), so the kernels' loops and shuffles stay
+                            warp-uniform; the launch's bb_problem holds the
+                            largest of each. */
 };
 
 template <typename E>
@@ -118,6 +135,11 @@ cudaError_t bb_cuda_launch(bb_op op, bb_prec prec, const bb_problem &p, const bb
    false when no hook was set).  Asked once by every entry of bb_cuda_launch:
    true means this launch is to fail (a test, doc/reliability.md). */
 bool bb_cuda_launch_fault(void);
+
+/* Variable sizes: the register-kernel bound (4, 8, 16, 32) that serves
+   problem p in a class launch (per-problem sizes in bb_dev_batch.vdim), or
+   0 if p takes a launch of its own (launch.cu). */
+int bb_cuda_var_class(bb_op op, bb_prec prec, const bb_problem &p);
 
 /* 1 if bb_cuda_launch implements op in prec (every routine, once complete). */
 int bb_cuda_launch_supports(bb_op op, bb_prec prec);
@@ -287,10 +309,59 @@ static inline int orig_slot(const bb_problem &gp, int o)
 }
 
 /* Splits the batch into launches, largest first (segments.cu: the
-   variable form's problems sorted into *idx_out; 0, or -1 if out of host
+   variable form's problems sorted into *idx_out; only != NULL: the
+   variable form's problems i with only[i] alone; 0, or -1 if out of host
    memory). */
 int bb_cu_build_segments(const bb_batch *b, int with_ld, segment **segs_out, int64_t *nseg_out,
-                         int64_t **idx_out, int64_t *nidx_out);
+                         int64_t **idx_out, int64_t *nidx_out, const unsigned char *only = NULL);
+
+/* The variable form on device data (varplan.cu): problems bucketed into
+   class launches (per-problem sizes, bb_dev_batch.vdim) where a register
+   kernel takes them, a launch per parameter set elsewhere. */
+struct var_launch {
+    bb_problem gp;  /* parameters (user lds), pointers unused; a class
+                       launch: the largest of each size */
+    int64_t first;  /* slots [first, first + n) */
+    int64_t n;
+    int cls;        /* 1: class launch, sizes per slot */
+    double cost;
+};
+struct var_run {    /* slots from start on (to the next run) have sizes dim */
+    int64_t start;
+    bb_vdim dim;
+};
+struct var_plan {
+    int32_t *map;   /* [nslot]: slot -> problem; padding: -1 (runs), or
+                       -1 - the problem whose sizes it takes (fast) */
+    int64_t nslot;
+    /* fast (options, alpha, beta the same for every problem): each slot's
+       sizes are read on the device from the user's raw parameter arrays,
+       normalised field f (m, n, k, nrhs, lda, ldb, ldc) taken from raw
+       slot src[f] (BB_M..BB_LDC) or the constant cst[f] where src[f] < 0;
+       else from the runs */
+    int fast;
+    int src[7], cst[7];
+    var_run *runs;  /* [nrun], by start */
+    int64_t nrun;
+    var_launch *launch; /* [nlaunch], largest first */
+    int64_t nlaunch;
+    int64_t nclass; /* of which class launches */
+};
+/* 0, or -1 if out of host memory (nothing to free then). */
+int bb_cu_var_plan(const bb_batch *b, var_plan *pl);
+void bb_cu_var_plan_free(var_plan *pl);
+/* Per slot on the device: sizes (vdim) and the skip flag of padding
+   (info: 1 for padding, 0 otherwise), from the runs and map there. */
+cudaError_t bb_cu_var_expand(const var_run *runs, int64_t nrun, const int32_t *map, bb_vdim *vdim, int *info,
+                             int64_t nslot, cudaStream_t st);
+/* The same for a fast plan: raw[f] = the device copy of the raw array
+   src[f] (NULL where src[f] < 0). */
+struct var_raw {
+    const int *raw[7];
+    int cst[7];
+};
+cudaError_t bb_cu_var_expand_raw(const var_raw &r, const int32_t *map, bb_vdim *vdim, int *info, int64_t nslot,
+                                 cudaStream_t st);
 
 /* Bytes of one element of normalised operand slot o. */
 size_t bb_cu_operand_elem(const bb_batch *b, int o);

@@ -281,6 +281,16 @@ cudaError_t bb_cuda_launch(bb_op op, bb_prec prec, const bb_problem &p, const bb
         if (log_on()) log_line("cuda launch: injected failure (fault test) -> cudaErrorLaunchOutOfResources");
         return cudaErrorLaunchOutOfResources;
     }
+    if (d.vdim) { /* a class launch of a variable batch: the register kernel only */
+        if (log_on()) {
+            char line[160];
+            snprintf(line, sizeof line, "cuda launch: %c%s, %lld problems of sizes up to m=%d n=%d k=%d nrhs=%d -> "
+                     "register kernel with per-problem sizes (bound %d)", "sdcz"[prec], bb_op_info(op)->name,
+                     (long long)d.count, p.m, p.n, p.k, p.nrhs, bb_cuda_var_class(op, prec, p));
+            log_line(line);
+        }
+        return run_small(op, prec, p, d, q);
+    }
     const choice c = decide(op, prec, p, q);
     log_choice(op, prec, p, d, c);
     /* a register kernel or the recursion that does not take this shape or
@@ -305,6 +315,46 @@ cudaError_t bb_cuda_launch(bb_op op, bb_prec prec, const bb_problem &p, const bb
         log_fallback(op);
     }
     return bb_generic_launch(op, prec, p, d, q);
+}
+
+/* Variable sizes (varplan.cu): the register kernels that read each
+   problem's sizes from bb_dev_batch.vdim, and the bound of the
+   instantiation that serves p among them (the same as a fixed launch of
+   p would take: decide() says USE_SMALL).  BATCHBLAS_CUDA_VAR_CLASSES=0
+   turns class launches off (one launch per distinct parameter set, to
+   compare). */
+static int var_classes_on(void)
+{
+    static int v = -1;
+    return env_switch("BATCHBLAS_CUDA_VAR_CLASSES", 1, &v);
+}
+
+int bb_cuda_var_class(bb_op op, bb_prec prec, const bb_problem &p)
+{
+    if (!small_enabled() || !var_classes_on()) return 0;
+    const int lim = small_limit(prec);
+    auto in = [](int s, int hi) { return s >= 1 && s <= hi; };
+    switch (op) {
+    case BB_OP_POTRF: case BB_OP_GETRI: case BB_OP_GETRI_OOP: case BB_OP_GECOND: case BB_OP_GEINV:
+        return in(p.n, lim) ? bb_small_bound(p.n) : 0;
+    case BB_OP_POTRS: case BB_OP_POSV:
+        return in(p.n, lim) && p.nrhs >= 0 ? bb_small_bound(p.n) : 0;
+    case BB_OP_GETRF: case BB_OP_GETRFNP: case BB_OP_TRSM:
+        return in(p.m, lim) && in(p.n, lim) ? bb_small_bound(p.m > p.n ? p.m : p.n) : 0;
+    case BB_OP_TRTRI: case BB_OP_LAUUM: case BB_OP_POTRI: case BB_OP_POTI: case BB_OP_GECON:
+        return in(p.n, SMALL_MAX) ? bb_small_bound(p.n) : 0;
+    case BB_OP_GETRS: case BB_OP_GESV:
+        return in(p.n, SMALL_MAX) && p.nrhs >= 0 ? bb_small_bound(p.n) : 0;
+    case BB_OP_GEMM: {
+        if (!in(p.m, lim) || !in(p.n, lim) || p.k < 0 || p.k > lim) return 0;
+        int s = p.m > p.n ? p.m : p.n;
+        if (p.k > s) s = p.k;
+        const int thin = p.m < p.n ? p.m : p.n;
+        return s < GEMM_CUBLAS_FROM || thin <= GEMM_THIN ? bb_small_bound(s) : 0;
+    }
+    default:
+        return 0; /* symm..trmm, lange: launches of equal sizes */
+    }
 }
 
 static bool small_supports(bb_op op)

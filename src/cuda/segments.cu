@@ -70,7 +70,7 @@ struct var_groups {
 
     /* Returns the problems in segment order (malloc'ed, ngood entries), or
        NULL if out of memory. */
-    int64_t *run(const var_key &l, int64_t ngood)
+    int64_t *run(const var_key &l, int64_t ngood, const unsigned char *only)
     {
         const bb_batch *b = l.b;
         std::vector<int32_t> seg_of;
@@ -85,7 +85,7 @@ struct var_groups {
         size_t mask = tab.size() - 1;
         int64_t t = 0;
         for (int64_t i = 0; i < b->count; i++) {
-            if (b->pinfo[i]) continue;
+            if (b->pinfo[i] || (only && !only[i])) continue;
             const uint64_t h = hash(l, i);
             size_t at = (size_t)h & mask;
             while (tab[at].seg >= 0 && !(tab[at].h == h && l.same(rep[(size_t)tab[at].seg], i))) at = (at + 1) & mask;
@@ -140,7 +140,7 @@ struct var_groups {
         if (!idx) return NULL;
         t = 0;
         for (int64_t i = 0; i < b->count; i++)
-            if (!b->pinfo[i]) idx[pos[(size_t)seg_of[(size_t)t++]]++] = i;
+            if (!b->pinfo[i] && (!only || only[i])) idx[pos[(size_t)seg_of[(size_t)t++]]++] = i;
         return idx;
     }
 };
@@ -159,7 +159,7 @@ static bool seg_bigger(const segment &x, const segment &y)
  * host memory.
  */
 int bb_cu_build_segments(const bb_batch *b, int with_ld, segment **segs_out, int64_t *nseg_out,
-                         int64_t **idx_out, int64_t *nidx_out)
+                         int64_t **idx_out, int64_t *nidx_out, const unsigned char *only)
 {
     *segs_out = NULL;
     *nseg_out = 0;
@@ -170,11 +170,11 @@ int bb_cu_build_segments(const bb_batch *b, int with_ld, segment **segs_out, int
 
     if (b->form == BB_FORM_VAR) {
         int64_t ngood = 0;
-        for (int64_t i = 0; i < b->count; i++) ngood += b->pinfo[i] == 0;
+        for (int64_t i = 0; i < b->count; i++) ngood += b->pinfo[i] == 0 && (!only || only[i]);
         if (ngood == 0) return 0;
         const var_key key(b, with_ld);
         var_groups vg;
-        int64_t *idx = vg.run(key, ngood);
+        int64_t *idx = vg.run(key, ngood, only);
         if (!idx) return -1;
         segs = (segment *)cu_malloc((size_t)vg.nseg * sizeof *segs);
         if (!segs) {

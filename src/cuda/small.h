@@ -288,6 +288,23 @@ __device__ __forceinline__ bb_small_slot bb_small_take(const bb_dev_batch &d, in
     s.active = s.pid < d.count && (d.info == NULL || d.info[s.pid] == 0);
     return s;
 }
+
+/* The sizes of the group's problem pid (base + g): its own in a class
+   launch of a variable batch (d.vdim), else the launch's (the kernel's
+   arguments, given here).  Past the end of a class launch: the launch's
+   (the largest), the same for the whole warp (the planner pads every run
+   of equal sizes to whole warps).  The kernels are instantiated twice,
+   VAR = (d.vdim != NULL): read from memory, the sizes take registers that
+   the fixed-size launches do not give up (d potrs 32: 94 -> 127). */
+template <bool VAR>
+__device__ __forceinline__ bb_vdim bb_dims(const bb_dev_batch &d, int64_t pid, int m, int n, int k, int nrhs,
+                                           int64_t lda, int64_t ldb, int64_t ldc)
+{
+    if (VAR && pid < d.count) return d.vdim[pid];
+    bb_vdim u;
+    u.m = m, u.n = n, u.k = k, u.nrhs = nrhs, u.lda = lda, u.ldb = ldb, u.ldc = ldc;
+    return u;
+}
 __device__ __forceinline__ float bb_rsqrt(float a) { return rsqrtf(a); }
 __device__ __forceinline__ double bb_rsqrt(double a) { return rsqrt(a); }
 

@@ -12,14 +12,16 @@ namespace {
 
 /* ------------------------------------------------------------------ potrf */
 
-template <typename T, int N, int BS>
-__global__ void __launch_bounds__(BS) k_potrf(const bb_dev_batch d, int n, int64_t lda0, int upper, int sub)
+template <typename T, int N, int BS, bool VAR>
+__global__ void __launch_bounds__(BS) k_potrf(const bb_dev_batch d, int n0, int64_t lda0, int upper, int sub)
 {
     constexpr int PPB = BS / N;
     __shared__ __align__(16) T rbuf[PPB][2 * N];
     const int i = threadIdx.x % N, g = threadIdx.x / N;
     for (int64_t base = (int64_t)blockIdx.x * PPB; base < d.count; base += (int64_t)gridDim.x * PPB) {
-        const int64_t lda = bb_opaque(lda0);
+        const bb_vdim z = bb_dims<VAR>(d, base + g, 0, n0, 0, 0, lda0, 0, 0);
+        const int n = z.n;
+        const int64_t lda = bb_opaque(z.lda);
         const bb_small_slot s = bb_small_take(d, base, g);
         T *A = s.active ? bb_dev_ptr<T>(d.opd[BB_A], s.pid) : NULL;
         const bool mine = s.active && i < n;
@@ -55,8 +57,8 @@ template <typename T, int N> struct __align__(16) potrs_smem {
  * conjugated factor, rows of the tile being columns of B (strided loads).
  * FACTOR: posv, A is factored first (and written back).
  */
-template <typename T, int N, int BS, bool FACTOR>
-__global__ void __launch_bounds__(BS) k_potrs(const bb_dev_batch d, int n, int nrhs, int64_t lda0, int64_t ldb0,
+template <typename T, int N, int BS, bool FACTOR, bool VAR>
+__global__ void __launch_bounds__(BS) k_potrs(const bb_dev_batch d, int n0, int nrhs0, int64_t lda0, int64_t ldb0,
                                               int upper, int right)
 {
     constexpr int PPB = BS / N;
@@ -69,7 +71,9 @@ __global__ void __launch_bounds__(BS) k_potrs(const bb_dev_batch d, int n, int n
     const int i = threadIdx.x % N, g = threadIdx.x / N;
     T *S = sm[g].S;
     for (int64_t base = (int64_t)blockIdx.x * PPB; base < d.count; base += (int64_t)gridDim.x * PPB) {
-        const int64_t lda = bb_opaque(lda0), ldb = bb_opaque(ldb0);
+        const bb_vdim z = bb_dims<VAR>(d, base + g, 0, n0, 0, nrhs0, lda0, ldb0, 0);
+        const int n = z.n, nrhs = z.nrhs;
+        const int64_t lda = bb_opaque(z.lda), ldb = bb_opaque(z.ldb);
         const int64_t bi = right ? ldb : 1, bj = right ? 1 : ldb;
         const bb_small_slot s = bb_small_take(d, base, g);
         T *A = s.active ? bb_dev_ptr<T>(d.opd[BB_A], s.pid) : NULL;
@@ -153,7 +157,10 @@ cudaError_t run_potrf(const bb_problem &p, const bb_dev_batch &d, batchblas_queu
 {
     constexpr int BS = bb_small_threads(N, 2 * N * (int)sizeof(T));
     const int sub = d.opd[BB_C].ptr != NULL || d.opd[BB_C].base != NULL;
-    k_potrf<T, N, BS><<<bb_grid(d.count, BS / N), BS, 0, q->stream>>>(d, p.n, p.lda, p.uplo == BblasUpper, sub);
+    const unsigned grid = bb_grid(d.count, BS / N);
+    const int up = p.uplo == BblasUpper;
+    if (d.vdim) k_potrf<T, N, BS, true><<<grid, BS, 0, q->stream>>>(d, p.n, p.lda, up, sub);
+    else k_potrf<T, N, BS, false><<<grid, BS, 0, q->stream>>>(d, p.n, p.lda, up, sub);
     return cudaGetLastError();
 }
 
@@ -163,10 +170,11 @@ cudaError_t run_potrs(const bb_problem &p, const bb_dev_batch &d, batchblas_queu
     constexpr int BS = bb_small_threads(N, (int)sizeof(potrs_smem<T, N>));
     const unsigned grid = bb_grid(d.count, BS / N);
     const int up = p.uplo == BblasUpper;
-    if (factor)
-        k_potrs<T, N, BS, true><<<grid, BS, 0, q->stream>>>(d, p.n, p.nrhs, p.lda, p.ldb, up, p.rhs_right);
-    else
-        k_potrs<T, N, BS, false><<<grid, BS, 0, q->stream>>>(d, p.n, p.nrhs, p.lda, p.ldb, up, p.rhs_right);
+    const int v = d.vdim != NULL;
+    if (factor && v) k_potrs<T, N, BS, true, true><<<grid, BS, 0, q->stream>>>(d, p.n, p.nrhs, p.lda, p.ldb, up, p.rhs_right);
+    else if (factor) k_potrs<T, N, BS, true, false><<<grid, BS, 0, q->stream>>>(d, p.n, p.nrhs, p.lda, p.ldb, up, p.rhs_right);
+    else if (v) k_potrs<T, N, BS, false, true><<<grid, BS, 0, q->stream>>>(d, p.n, p.nrhs, p.lda, p.ldb, up, p.rhs_right);
+    else k_potrs<T, N, BS, false, false><<<grid, BS, 0, q->stream>>>(d, p.n, p.nrhs, p.lda, p.ldb, up, p.rhs_right);
     return cudaGetLastError();
 }
 

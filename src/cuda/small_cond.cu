@@ -51,15 +51,17 @@ __device__ __forceinline__ typename bb_real<T>::type group_norm(const T (&r)[N],
     return v;
 }
 
-template <typename T, int N, int BS, bool INV>
-__global__ void __launch_bounds__(BS) k_gecond(const bb_dev_batch d, int n, int64_t lda0, int64_t ldb0, int inf)
+template <typename T, int N, int BS, bool INV, bool VAR>
+__global__ void __launch_bounds__(BS) k_gecond(const bb_dev_batch d, int n0, int64_t lda0, int64_t ldb0, int inf)
 {
     typedef typename bb_real<T>::type R;
     constexpr int PPB = BS / N;
     __shared__ __align__(16) cond_smem<T, N> sm[PPB];
     const int i = threadIdx.x % N, g = threadIdx.x / N;
     for (int64_t base = (int64_t)blockIdx.x * PPB; base < d.count; base += (int64_t)gridDim.x * PPB) {
-        const int64_t lda = bb_opaque(lda0);
+        const bb_vdim z = bb_dims<VAR>(d, base + g, 0, n0, 0, 0, lda0, ldb0, 0);
+        const int n = z.n;
+        const int64_t lda = bb_opaque(z.lda);
         const bb_small_slot s = bb_small_take(d, base, g);
         const T *A = s.active ? bb_dev_ptr<T>(d.opd[BB_A], s.pid) : NULL;
         const bool mine = s.active && i < n;
@@ -116,7 +118,7 @@ __global__ void __launch_bounds__(BS) k_gecond(const bb_dev_batch d, int n, int6
         if (INV) {
             if (mine && info == 0) {
                 T *B = bb_dev_ptr<T>(d.opd[BB_B], s.pid);
-                const int64_t ldb = bb_opaque(ldb0);
+                const int64_t ldb = bb_opaque(z.ldb);
 #pragma unroll
                 for (int j = 0; j < N; j++)
                     if (j < n) B[mystep + pk[j] * ldb] = r[j];
@@ -140,8 +142,11 @@ cudaError_t run_gecond(const bb_problem &p, const bb_dev_batch &d, batchblas_que
 {
     constexpr int BS = bb_small_threads(N, (int)sizeof(cond_smem<T, N>));
     const unsigned g = bb_grid(d.count, BS / N);
-    if (inv) k_gecond<T, N, BS, true><<<g, BS, 0, q->stream>>>(d, p.n, p.lda, p.ldb, 0);
-    else k_gecond<T, N, BS, false><<<g, BS, 0, q->stream>>>(d, p.n, p.lda, p.ldb, p.norm == BblasInfNorm);
+    const int v = d.vdim != NULL, inf = p.norm == BblasInfNorm;
+    if (inv && v) k_gecond<T, N, BS, true, true><<<g, BS, 0, q->stream>>>(d, p.n, p.lda, p.ldb, 0);
+    else if (inv) k_gecond<T, N, BS, true, false><<<g, BS, 0, q->stream>>>(d, p.n, p.lda, p.ldb, 0);
+    else if (v) k_gecond<T, N, BS, false, true><<<g, BS, 0, q->stream>>>(d, p.n, p.lda, p.ldb, inf);
+    else k_gecond<T, N, BS, false, false><<<g, BS, 0, q->stream>>>(d, p.n, p.lda, p.ldb, inf);
     return cudaGetLastError();
 }
 

@@ -28,8 +28,8 @@ __device__ __forceinline__ void stage(T *S, const T *M, int t, int r, int c, int
     for (int j = 0; j < N; j++) S[t + j * LD] = (ok && t < r && j < c) ? M[t + j * ld] : bb_zero<T>();
 }
 
-template <typename T, int N, int BS, bool TA, bool TB>
-__global__ void __launch_bounds__(BS) k_gemm(const bb_dev_batch d, int cja, int cjb, int m, int n, int k,
+template <typename T, int N, int BS, bool TA, bool TB, bool VAR>
+__global__ void __launch_bounds__(BS) k_gemm(const bb_dev_batch d, int cja, int cjb, int m0, int n0, int k0,
                                              int64_t lda0, int64_t ldb0, int64_t ldc0, T alpha, T beta,
                                              int alpha_zero, int beta_zero)
 {
@@ -39,7 +39,9 @@ __global__ void __launch_bounds__(BS) k_gemm(const bb_dev_batch d, int cja, int 
     const int i = threadIdx.x % N, g = threadIdx.x / N;
     const T *Sa = sm[g].a, *Sb = sm[g].b;
     for (int64_t base = (int64_t)blockIdx.x * PPB; base < d.count; base += (int64_t)gridDim.x * PPB) {
-        const int64_t lda = bb_opaque(lda0), ldb = bb_opaque(ldb0), ldc = bb_opaque(ldc0);
+        const bb_vdim z = bb_dims<VAR>(d, base + g, m0, n0, k0, 0, lda0, ldb0, ldc0);
+        const int m = z.m, n = z.n, k = z.k;
+        const int64_t lda = bb_opaque(z.lda), ldb = bb_opaque(z.ldb), ldc = bb_opaque(z.ldc);
         const bb_small_slot s = bb_small_take(d, base, g);
         T *C = s.active ? bb_dev_ptr<T>(d.opd[BB_C], s.pid) : NULL;
         const bool mine = s.active && i < m;
@@ -84,8 +86,14 @@ cudaError_t run_gemm(const bb_problem &p, const bb_dev_batch &d, batchblas_queue
     constexpr int BS = bb_small_threads(N, (int)sizeof(gemm_smem<T, N>));
     const T alpha = bb_make<T>(p.alpha[0], p.alpha[1]), beta = bb_make<T>(p.beta[0], p.beta[1]);
     const int az = p.alpha[0] == 0 && p.alpha[1] == 0, bz = p.beta[0] == 0 && p.beta[1] == 0;
-    k_gemm<T, N, BS, TA, TB><<<bb_grid(d.count, BS / N), BS, 0, q->stream>>>(
-        d, p.trans == BblasConjTrans, p.transb == BblasConjTrans, p.m, p.n, p.k, p.lda, p.ldb, p.ldc, alpha, beta, az, bz);
+    const unsigned grid = bb_grid(d.count, BS / N);
+    const int ca = p.trans == BblasConjTrans, cb = p.transb == BblasConjTrans;
+    if (d.vdim)
+        k_gemm<T, N, BS, TA, TB, true><<<grid, BS, 0, q->stream>>>(d, ca, cb, p.m, p.n, p.k, p.lda, p.ldb, p.ldc,
+                                                                   alpha, beta, az, bz);
+    else
+        k_gemm<T, N, BS, TA, TB, false><<<grid, BS, 0, q->stream>>>(d, ca, cb, p.m, p.n, p.k, p.lda, p.ldb, p.ldc,
+                                                                    alpha, beta, az, bz);
     return cudaGetLastError();
 }
 

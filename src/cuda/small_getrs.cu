@@ -106,8 +106,8 @@ __device__ __forceinline__ void lu_solve1(T &b, int p, int n, const T *S, int si
     }
 }
 
-template <typename T, int N, int W, int BS, bool FACTOR>
-__global__ void __launch_bounds__(BS) k_getrs(const bb_dev_batch d, int n, int nrhs, int64_t lda0, int64_t ldb0,
+template <typename T, int N, int W, int BS, bool FACTOR, bool VAR>
+__global__ void __launch_bounds__(BS) k_getrs(const bb_dev_batch d, int n0, int nrhs0, int64_t lda0, int64_t ldb0,
                                               int rowmajor, int trans)
 {
     typedef typename bb_real<T>::type R;
@@ -121,7 +121,9 @@ __global__ void __launch_bounds__(BS) k_getrs(const bb_dev_batch d, int n, int n
     /* shared position of A's stored element (a,b) */
     const int ada = rowmajor ? LD : 1, adb = rowmajor ? 1 : LD;
     for (int64_t base = (int64_t)blockIdx.x * PPB; base < d.count; base += (int64_t)gridDim.x * PPB) {
-        const int64_t lda = bb_opaque(lda0);
+        const bb_vdim z = bb_dims<VAR>(d, base + g, 0, n0, 0, nrhs0, lda0, ldb0, 0);
+        const int n = z.n, nrhs = z.nrhs;
+        const int64_t lda = bb_opaque(z.lda);
         const bb_small_slot s = bb_small_take(d, base, g);
         T *A = s.active ? bb_dev_ptr<T>(d.opd[BB_A], s.pid) : NULL;
         int *ipiv = s.active ? bb_dev_ptr<int>(d.opd[BB_IPIV], s.pid) : NULL;
@@ -210,7 +212,7 @@ __global__ void __launch_bounds__(BS) k_getrs(const bb_dev_batch d, int n, int n
             const int src = tr ? t : orig, dst = tr ? orig : t;
             __syncwarp();
             for (int cb = 0; cb < nrhs; cb++) {
-                const int64_t ldb = bb_opaque(ldb0);
+                const int64_t ldb = bb_opaque(z.ldb);
                 const int64_t bi = rowmajor ? ldb : 1, bj = rowmajor ? 1 : ldb;
                 T b = io ? B[src * bi + cb * bj] : bb_zero<T>();
                 if (tr) { /* op(U) Y = B (lower, diagonal), op(L) Z = Y (upper, unit) */
@@ -242,7 +244,7 @@ __global__ void __launch_bounds__(BS) k_getrs(const bb_dev_batch d, int n, int n
                 const int nb = nrhs - cb < W ? nrhs - cb : W;
                 /* logical B(i,j) at B[i*bi + j*bj]; laundered here, so the
                    offsets are not held across blocks */
-                const int64_t ldb = bb_opaque(ldb0);
+                const int64_t ldb = bb_opaque(z.ldb);
                 const int64_t bi = rowmajor ? ldb : 1, bj = rowmajor ? 1 : ldb;
                 T b[R][WC];
 #pragma unroll
@@ -279,10 +281,15 @@ cudaError_t run_getrs_w(const bb_problem &p, const bb_dev_batch &d, batchblas_qu
 {
     constexpr int BS = bb_small_threads(N, (int)sizeof(getrs_smem<T, N>));
     const unsigned grid = bb_grid(d.count, BS / N);
-    if (factor)
-        k_getrs<T, N, W, BS, true><<<grid, BS, 0, q->stream>>>(d, p.n, p.nrhs, p.lda, p.ldb, p.rowmajor, BblasNoTrans);
+    const int v = d.vdim != NULL;
+    if (factor && v)
+        k_getrs<T, N, W, BS, true, true><<<grid, BS, 0, q->stream>>>(d, p.n, p.nrhs, p.lda, p.ldb, p.rowmajor, BblasNoTrans);
+    else if (factor)
+        k_getrs<T, N, W, BS, true, false><<<grid, BS, 0, q->stream>>>(d, p.n, p.nrhs, p.lda, p.ldb, p.rowmajor, BblasNoTrans);
+    else if (v)
+        k_getrs<T, N, W, BS, false, true><<<grid, BS, 0, q->stream>>>(d, p.n, p.nrhs, p.lda, p.ldb, p.rowmajor, p.trans);
     else
-        k_getrs<T, N, W, BS, false><<<grid, BS, 0, q->stream>>>(d, p.n, p.nrhs, p.lda, p.ldb, p.rowmajor, p.trans);
+        k_getrs<T, N, W, BS, false, false><<<grid, BS, 0, q->stream>>>(d, p.n, p.nrhs, p.lda, p.ldb, p.rowmajor, p.trans);
     return cudaGetLastError();
 }
 

@@ -16,17 +16,18 @@ namespace {
 
 /* ------------------------------------------------------------------ getrf */
 
-template <typename T, int N, int BS>
-__global__ void __launch_bounds__(BS) k_getrf(const bb_dev_batch d, int m, int n, int64_t lda0, int rowmajor,
+template <typename T, int N, int BS, bool VAR>
+__global__ void __launch_bounds__(BS) k_getrf(const bb_dev_batch d, int m0, int n0, int64_t lda0, int rowmajor,
                                               int pivot)
 {
     typedef typename bb_real<T>::type R;
     constexpr int PPB = BS / N;
     __shared__ __align__(16) T sbuf[PPB][2][N];
     const int i = threadIdx.x % N, g = threadIdx.x / N;
-    const int mn = m < n ? m : n;
     for (int64_t base = (int64_t)blockIdx.x * PPB; base < d.count; base += (int64_t)gridDim.x * PPB) {
-        const int64_t lda = bb_opaque(lda0), si = rowmajor ? lda : 1, sj = rowmajor ? 1 : lda;
+        const bb_vdim z = bb_dims<VAR>(d, base + g, m0, n0, 0, 0, lda0, 0, 0);
+        const int m = z.m, n = z.n, mn = m < n ? m : n;
+        const int64_t lda = bb_opaque(z.lda), si = rowmajor ? lda : 1, sj = rowmajor ? 1 : lda;
         const bb_small_slot s = bb_small_take(d, base, g);
         T *A = s.active ? bb_dev_ptr<T>(d.opd[BB_A], s.pid) : NULL;
         const bool mine = s.active && i < m;
@@ -100,7 +101,9 @@ template <typename T, int N>
 cudaError_t run_getrf(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int pivot)
 {
     constexpr int BS = bb_small_threads(N, 2 * N * (int)sizeof(T));
-    k_getrf<T, N, BS><<<bb_grid(d.count, BS / N), BS, 0, q->stream>>>(d, p.m, p.n, p.lda, p.rowmajor, pivot);
+    const unsigned grid = bb_grid(d.count, BS / N);
+    if (d.vdim) k_getrf<T, N, BS, true><<<grid, BS, 0, q->stream>>>(d, p.m, p.n, p.lda, p.rowmajor, pivot);
+    else k_getrf<T, N, BS, false><<<grid, BS, 0, q->stream>>>(d, p.m, p.n, p.lda, p.rowmajor, pivot);
     return cudaGetLastError();
 }
 
@@ -121,8 +124,8 @@ template <typename T, int N> struct __align__(16) getri_smem {
     T dinv[N];
 };
 
-template <typename T, int N, int BS>
-__global__ void __launch_bounds__(BS) k_getri(const bb_dev_batch d, int n, int64_t lda0, int64_t ldb0,
+template <typename T, int N, int BS, bool VAR>
+__global__ void __launch_bounds__(BS) k_getri(const bb_dev_batch d, int n0, int64_t lda0, int64_t ldb0,
                                               int rowmajor, int oop)
 {
     constexpr int PPB = BS / N;
@@ -134,7 +137,9 @@ __global__ void __launch_bounds__(BS) k_getri(const bb_dev_batch d, int n, int64
     T *F = sm[g].f;
 
     for (int64_t base = (int64_t)blockIdx.x * PPB; base < d.count; base += (int64_t)gridDim.x * PPB) {
-        const int64_t lda = bb_opaque(lda0), ldb = bb_opaque(ldb0);
+        const bb_vdim z = bb_dims<VAR>(d, base + g, 0, n0, 0, 0, lda0, ldb0, 0);
+        const int n = z.n;
+        const int64_t lda = bb_opaque(z.lda), ldb = bb_opaque(z.ldb);
         const int64_t sa_i = rowmajor ? lda : 1, sa_j = rowmajor ? 1 : lda;
         const int64_t sb_i = rowmajor ? ldb : 1, sb_j = rowmajor ? 1 : ldb;
         const bb_small_slot s = bb_small_take(d, base, g);
@@ -211,7 +216,9 @@ template <typename T, int N>
 cudaError_t run_getri(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int oop)
 {
     constexpr int BS = bb_small_threads(N, (int)sizeof(getri_smem<T, N>));
-    k_getri<T, N, BS><<<bb_grid(d.count, BS / N), BS, 0, q->stream>>>(d, p.n, p.lda, p.ldb, p.rowmajor, oop);
+    const unsigned grid = bb_grid(d.count, BS / N);
+    if (d.vdim) k_getri<T, N, BS, true><<<grid, BS, 0, q->stream>>>(d, p.n, p.lda, p.ldb, p.rowmajor, oop);
+    else k_getri<T, N, BS, false><<<grid, BS, 0, q->stream>>>(d, p.n, p.lda, p.ldb, p.rowmajor, oop);
     return cudaGetLastError();
 }
 

@@ -425,8 +425,8 @@ template <typename T> __device__ __forceinline__ bool sign_vec(T &x, int &sgn)
     return ch;
 }
 
-template <typename T, int N, int BS>
-__global__ void __launch_bounds__(BS) k_gecon(const bb_dev_batch d, int n, int64_t lda0, int rowmajor, int inf)
+template <typename T, int N, int BS, bool VAR>
+__global__ void __launch_bounds__(BS) k_gecon(const bb_dev_batch d, int n0, int64_t lda0, int rowmajor, int inf)
 {
     typedef typename bb_real<T>::type R;
     typedef gecon_smem<T, N> SM;
@@ -440,7 +440,9 @@ __global__ void __launch_bounds__(BS) k_gecon(const bb_dev_batch d, int n, int64
     const unsigned lane0 = (threadIdx.x & 31) & ~(N - 1);
     const unsigned gmask = (N == 32 ? 0xffffffffu : ((1u << N) - 1)) << lane0;
     for (int64_t base = (int64_t)blockIdx.x * PPB; base < d.count; base += (int64_t)gridDim.x * PPB) {
-        const int64_t lda = bb_opaque(lda0);
+        const bb_vdim z = bb_dims<VAR>(d, base + g, 0, n0, 0, 0, lda0, 0, 0);
+        const int n = z.n;
+        const int64_t lda = bb_opaque(z.lda);
         const bb_small_slot s = bb_small_take(d, base, g);
         const R anorm = s.active ? *bb_dev_ptr<R>(d.opd[BB_X], s.pid) : R(1);
         /* decided without the estimator: NaN in, NaN out; 0 or Inf: 0 */
@@ -517,8 +519,10 @@ template <typename T, int N>
 cudaError_t run_gecon(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q)
 {
     constexpr int BS = bb_small_threads(N, (int)sizeof(gecon_smem<T, N>));
-    k_gecon<T, N, BS><<<bb_grid(d.count, BS / N), BS, 0, q->stream>>>(d, p.n, p.lda, p.rowmajor,
-                                                                    p.norm == BblasInfNorm);
+    const unsigned grid = bb_grid(d.count, BS / N);
+    const int inf = p.norm == BblasInfNorm;
+    if (d.vdim) k_gecon<T, N, BS, true><<<grid, BS, 0, q->stream>>>(d, p.n, p.lda, p.rowmajor, inf);
+    else k_gecon<T, N, BS, false><<<grid, BS, 0, q->stream>>>(d, p.n, p.lda, p.rowmajor, inf);
     return cudaGetLastError();
 }
 

@@ -282,8 +282,8 @@ __device__ __forceinline__ void tri_sweep(T (&r)[N], int i, int n, T xii, T *rb)
     __syncwarp();
 }
 
-template <typename T, int N, int BS, int KIND>
-__global__ void __launch_bounds__(BS) k_tri(const bb_dev_batch d, int n, int64_t lda0, int upper, int unit)
+template <typename T, int N, int BS, int KIND, bool VAR>
+__global__ void __launch_bounds__(BS) k_tri(const bb_dev_batch d, int n0, int64_t lda0, int upper, int unit)
 {
     constexpr int PPB = BS / N;
     constexpr bool TRT = KIND != K_LAUUM, LAU = KIND != K_TRTRI;
@@ -295,7 +295,9 @@ __global__ void __launch_bounds__(BS) k_tri(const bb_dev_batch d, int n, int64_t
     const int lane0 = (threadIdx.x % 32) & ~(N - 1);
     const unsigned gmask = N == 32 ? 0xffffffffu : ((1u << N) - 1u);
     for (int64_t base = (int64_t)blockIdx.x * PPB; base < d.count; base += (int64_t)gridDim.x * PPB) {
-        const int64_t lda = bb_opaque(lda0);
+        const bb_vdim z = bb_dims<VAR>(d, base + g, 0, n0, 0, 0, lda0, 0, 0);
+        const int n = z.n;
+        const int64_t lda = bb_opaque(z.lda);
         const bb_small_slot s = bb_small_take(d, base, g);
         T *A = s.active ? bb_dev_ptr<T>(d.opd[BB_A], s.pid) : NULL;
         const bool mine = s.active && i < n;
@@ -345,7 +347,10 @@ cudaError_t run_tri(const bb_problem &p, const bb_dev_batch &d, batchblas_queue 
 {
     constexpr int BS = bb_small_threads(N, tri_geom<T, N>::BYTES);
     const int unit = KIND == K_TRTRI && p.diag == BblasUnit;
-    k_tri<T, N, BS, KIND><<<bb_grid(d.count, BS / N), BS, 0, q->stream>>>(d, p.n, p.lda, p.uplo == BblasUpper, unit);
+    const unsigned grid = bb_grid(d.count, BS / N);
+    const int up = p.uplo == BblasUpper;
+    if (d.vdim) k_tri<T, N, BS, KIND, true><<<grid, BS, 0, q->stream>>>(d, p.n, p.lda, up, unit);
+    else k_tri<T, N, BS, KIND, false><<<grid, BS, 0, q->stream>>>(d, p.n, p.lda, up, unit);
     return cudaGetLastError();
 }
 

@@ -21,9 +21,9 @@ template <typename T, int N> struct __align__(16) trsm_smem {
     T S[bb_smat<T, N>::SIZE];
 };
 
-template <typename T, int N, int BS>
+template <typename T, int N, int BS, bool VAR>
 __global__ void __launch_bounds__(BS) k_trsm(const bb_dev_batch d, int left, int upper, int trans, int cj, int unit,
-                                             int m, int n, int64_t lda0, int64_t ldb0, T alpha, int alpha_zero,
+                                             int m0, int n0, int64_t lda0, int64_t ldb0, T alpha, int alpha_zero,
                                              int cw, int64_t nch)
 {
     constexpr int PPB = BS / N;
@@ -31,18 +31,21 @@ __global__ void __launch_bounds__(BS) k_trsm(const bb_dev_batch d, int left, int
     __shared__ __align__(16) trsm_smem<T, N> sm[PPB];
     const int i = threadIdx.x % N, g = threadIdx.x / N;
     T *S = sm[g].S;
-    /* the solved system: nr rows of length len (of this chunk), thread i
-       holds row i */
-    const int nr = left ? m : n;
     /* M = op(A) (left) or op(A)^T (right), read from A as M(i,k) = A(k,i)
        when mt, else A(i,k), conjugated for ConjTrans */
+    const int nr0 = left ? m0 : n0;
     const bool mt = left ? trans != 0 : trans == 0;
     const bool mlower = left ? (upper == 0) != (trans != 0) : (upper == 0) == (trans != 0);
     const int64_t items = d.count * nch;
     for (int64_t base = (int64_t)blockIdx.x * PPB; base < items; base += (int64_t)gridDim.x * PPB) {
-        const int64_t lda = bb_opaque(lda0), ldb = bb_opaque(ldb0);
+        /* a class launch of a variable batch has nch = 1 (item = problem) */
+        const bb_vdim z = bb_dims<VAR>(d, base + g, m0, n0, 0, 0, lda0, ldb0, 0);
+        const int64_t lda = bb_opaque(z.lda), ldb = bb_opaque(z.ldb);
         const int64_t bi = left ? 1 : ldb, bj = left ? ldb : 1;
         const int64_t item = base + g, pid = item / nch;
+        /* the solved system: nr rows of length len (of this chunk), thread
+           i holds row i */
+        const int m = z.m, n = z.n, nr = VAR ? (left ? m : n) : nr0;
         const int f0 = (int)(item - pid * nch) * cw;
         bb_small_slot s;
         s.pid = pid;
@@ -117,9 +120,16 @@ cudaError_t run_trsm(const bb_problem &p, const bb_dev_batch &d, batchblas_queue
     const int az = p.alpha[0] == 0 && p.alpha[1] == 0;
     const int f = p.side == BblasLeft ? p.n : p.m;
     const int64_t nch = f > cw ? (f + cw - 1) / cw : 1;
-    k_trsm<T, N, BS><<<bb_grid(d.count * nch, BS / N), BS, 0, q->stream>>>(
-        d, p.side == BblasLeft, p.uplo == BblasUpper, p.trans != BblasNoTrans, p.trans == BblasConjTrans,
-        p.diag == BblasUnit, p.m, p.n, p.lda, p.ldb, alpha, az, cw, nch);
+    if (d.vdim && nch != 1) return cudaErrorNotSupported; /* class launches: every size within the bound */
+    const unsigned grid = bb_grid(d.count * nch, BS / N);
+    const int left = p.side == BblasLeft, up = p.uplo == BblasUpper, tr = p.trans != BblasNoTrans;
+    const int cj = p.trans == BblasConjTrans, unit = p.diag == BblasUnit;
+    if (d.vdim)
+        k_trsm<T, N, BS, true><<<grid, BS, 0, q->stream>>>(d, left, up, tr, cj, unit, p.m, p.n, p.lda, p.ldb, alpha,
+                                                           az, cw, nch);
+    else
+        k_trsm<T, N, BS, false><<<grid, BS, 0, q->stream>>>(d, left, up, tr, cj, unit, p.m, p.n, p.lda, p.ldb, alpha,
+                                                            az, cw, nch);
     return cudaGetLastError();
 }
 

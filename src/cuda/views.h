@@ -53,6 +53,7 @@ static inline bb_dev_batch bb_slice(const bb_dev_batch &d, int64_t first, int64_
         else if (v.base) v.base += (size_t)(first * v.stride) * sz;
     }
     if (s.info) s.info += first;
+    if (s.vdim) s.vdim += first;
     s.count = cnt;
     return s;
 }

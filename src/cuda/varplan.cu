@@ -1,0 +1,490 @@
+/*
+ * The variable form on device data: the launch plan (seed 000's variable
+ * batches, bucketed by size class).
+ *
+ * bb_cu_build_segments (segments.cu) groups the problems by their exact
+ * parameters.  Here the segments that a register kernel takes with
+ * per-problem sizes (bb_cuda_var_class, launch.cu) are merged into class
+ * launches: one launch per (options, alpha, beta, kernel bound), whatever
+ * the sizes inside it, each problem reading its own sizes from a
+ * per-slot table on the device (bb_dev_batch.vdim).  The other segments
+ * keep a launch each (sizes above the register bound, routines without a
+ * per-problem-size kernel).
+ *
+ * Slots.  Launch order is the slot order: slot t is problem map[t] of the
+ * batch, or -1 for padding.  Inside a class launch the problems are laid
+ * out by decreasing sizes (the largest start first, seed 000's DSSE), and
+ * each run of equal m, n, k, nrhs is padded to whole warps (32 / bound
+ * problems), so that every warp's problems have the same sizes and the
+ * kernels' loops and shuffles stay warp-uniform; padding slots are
+ * skipped (their info is set) and have no operands.  On the device,
+ * bb_cu_var_expand writes each slot's sizes and skip flag from the runs
+ * table (one entry per run of slots with equal sizes and leading
+ * dimensions) and the operand pointers come from map (backend_cuda.cu).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <algorithm>
+#include <vector>
+#include "cuda_internal.h"
+
+namespace {
+
+/* The options, scalars and layout flags of a normalised problem: what a
+   class launch has in common (sizes and leading dimensions aside). */
+int cmp_options(const bb_problem &x, const bb_problem &y)
+{
+    const int ax[] = {x.side, x.uplo, x.trans, x.transb, x.diag, x.norm, x.rowmajor, x.rhs_right, x.swap_ab};
+    const int ay[] = {y.side, y.uplo, y.trans, y.transb, y.diag, y.norm, y.rowmajor, y.rhs_right, y.swap_ab};
+    for (size_t i = 0; i < sizeof ax / sizeof ax[0]; i++)
+        if (ax[i] != ay[i]) return ax[i] < ay[i] ? -1 : 1;
+    int c = memcmp(x.alpha, y.alpha, sizeof x.alpha);
+    if (c) return c;
+    return memcmp(x.beta, y.beta, sizeof x.beta);
+}
+
+/* the sizes that must be equal across a warp */
+bool same_sizes(const bb_problem &x, const bb_problem &y)
+{
+    return x.m == y.m && x.n == y.n && x.k == y.k && x.nrhs == y.nrhs;
+}
+
+bb_vdim dims_of(const bb_problem &p)
+{
+    bb_vdim v;
+    v.m = p.m, v.n = p.n, v.k = p.k, v.nrhs = p.nrhs;
+    v.lda = p.lda, v.ldb = p.ldb, v.ldc = p.ldc;
+    return v;
+}
+
+__global__ void k_var_expand(const var_run *runs, int64_t nrun, const int32_t *map, bb_vdim *vdim, int *info,
+                             int64_t n)
+{
+    const int64_t step = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; t < n; t += step) {
+        int64_t lo = 0, hi = nrun - 1; /* the last run starting at or before t */
+        while (lo < hi) {
+            const int64_t mid = (lo + hi + 1) / 2;
+            if (runs[mid].start <= t) lo = mid;
+            else hi = mid - 1;
+        }
+        vdim[t] = runs[lo].dim;
+        info[t] = map[t] < 0; /* padding: skipped */
+    }
+}
+
+} // namespace
+
+void bb_cu_var_plan_free(var_plan *pl)
+{
+    free(pl->map);
+    free(pl->runs);
+    free(pl->launch);
+    memset(pl, 0, sizeof *pl);
+}
+
+/* The plan from exact segments (any options): class launches of runs. */
+static int runs_plan(const bb_batch *b, var_plan *pl)
+{
+    memset(pl, 0, sizeof *pl);
+    segment *segs = NULL;
+    int64_t nseg = 0, nidx = 0;
+    int64_t *idx = NULL;
+    if (bb_cu_build_segments(b, 1, &segs, &nseg, &idx, &nidx)) return -1;
+    int rc = -1;
+    try {
+        std::vector<int> cls((size_t)nseg);
+        std::vector<int64_t> order; /* class segments, sorted into their launches */
+        for (int64_t k = 0; k < nseg; k++) {
+            cls[(size_t)k] = b->count <= INT32_MAX ? bb_cuda_var_class(b->op, b->prec, segs[k].gp) : 0;
+            if (cls[(size_t)k]) order.push_back(k);
+        }
+        /* by options, then bound, then decreasing sizes (the largest first) */
+        std::sort(order.begin(), order.end(), [&](int64_t x, int64_t y) {
+            const bb_problem &a = segs[x].gp, &c = segs[y].gp;
+            const int o = cmp_options(a, c);
+            if (o) return o < 0;
+            if (cls[(size_t)x] != cls[(size_t)y]) return cls[(size_t)x] > cls[(size_t)y];
+            const int ka[] = {a.n, a.m, a.k, a.nrhs}, kc[] = {c.n, c.m, c.k, c.nrhs};
+            for (int i = 0; i < 4; i++)
+                if (ka[i] != kc[i]) return ka[i] > kc[i];
+            return x < y;
+        });
+        std::vector<var_launch> launch;
+        std::vector<var_run> runs;
+        std::vector<int64_t> seg_slot((size_t)nseg, -1); /* first slot of each segment */
+        int64_t slot = 0;
+        for (size_t a = 0; a < order.size();) {
+            /* one class launch: order[a .. e) */
+            size_t e = a + 1;
+            while (e < order.size() && cls[(size_t)order[e]] == cls[(size_t)order[a]] &&
+                   cmp_options(segs[order[e]].gp, segs[order[a]].gp) == 0)
+                e++;
+            const int gran = 32 / cls[(size_t)order[a]];
+            var_launch L;
+            L.gp = segs[order[a]].gp;
+            L.first = slot;
+            L.cls = 1;
+            L.cost = 0;
+            for (size_t j = a; j < e; j++) {
+                const segment &s = segs[order[j]];
+                L.gp.m = std::max(L.gp.m, s.gp.m);
+                L.gp.n = std::max(L.gp.n, s.gp.n);
+                L.gp.k = std::max(L.gp.k, s.gp.k);
+                L.gp.nrhs = std::max(L.gp.nrhs, s.gp.nrhs);
+                L.gp.lda = std::max(L.gp.lda, s.gp.lda);
+                L.gp.ldb = std::max(L.gp.ldb, s.gp.ldb);
+                L.gp.ldc = std::max(L.gp.ldc, s.gp.ldc);
+                L.cost += s.cost;
+                var_run r;
+                r.start = slot;
+                r.dim = dims_of(s.gp);
+                runs.push_back(r);
+                seg_slot[(size_t)order[j]] = slot;
+                slot += s.n;
+                /* the last of a run of equal sizes: pad to whole warps
+                   (the padding belongs to this segment's run) */
+                if (j + 1 == e || !same_sizes(segs[order[j + 1]].gp, s.gp))
+                    slot = L.first + (slot - L.first + gran - 1) / gran * gran;
+            }
+            L.n = slot - L.first;
+            launch.push_back(L);
+            a = e;
+        }
+        for (int64_t k = 0; k < nseg; k++) {
+            if (cls[(size_t)k]) continue;
+            const segment &s = segs[k];
+            var_launch L;
+            L.gp = s.gp;
+            L.first = slot;
+            L.n = s.n;
+            L.cls = 0;
+            L.cost = s.cost;
+            var_run r;
+            r.start = slot;
+            r.dim = dims_of(s.gp);
+            runs.push_back(r);
+            seg_slot[(size_t)k] = slot;
+            slot += s.n;
+            launch.push_back(L);
+        }
+        std::stable_sort(launch.begin(), launch.end(),
+                         [](const var_launch &x, const var_launch &y) { return x.cost > y.cost; });
+        pl->nslot = slot;
+        pl->map = (int32_t *)cu_malloc((size_t)(slot > 0 ? slot : 1) * sizeof(int32_t));
+        pl->runs = (var_run *)cu_malloc((runs.size() + 1) * sizeof(var_run));
+        pl->launch = (var_launch *)cu_malloc((launch.size() + 1) * sizeof(var_launch));
+        if (pl->map && pl->runs && pl->launch) {
+            for (int64_t t = 0; t < slot; t++) pl->map[t] = -1;
+            for (int64_t k = 0; k < nseg; k++) {
+                const segment &s = segs[k];
+                int32_t *m = pl->map + seg_slot[(size_t)k];
+                for (int64_t t = 0; t < s.n; t++) m[t] = (int32_t)idx[s.first + t];
+            }
+            if (!runs.empty()) memcpy(pl->runs, runs.data(), runs.size() * sizeof(var_run));
+            if (!launch.empty()) memcpy(pl->launch, launch.data(), launch.size() * sizeof(var_launch));
+            pl->nrun = (int64_t)runs.size();
+            pl->nlaunch = (int64_t)launch.size();
+            pl->nclass = (int64_t)(launch.size() - (size_t)(nseg - (int64_t)order.size()));
+            rc = 0;
+        }
+    } catch (...) {
+        rc = -1;
+    }
+    free(segs);
+    free(idx);
+    if (rc) bb_cu_var_plan_free(pl);
+    return rc;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The fast plan: options, alpha and beta the same for every problem (the   */
+/* common variable batch: only sizes and leading dimensions vary).  No      */
+/* hashing: the problems are counted into buckets of equal sizes (a        */
+/* counting sort), the bound of each bucket asked once, and each slot's    */
+/* sizes read on the device from the user's arrays.  Problems that no      */
+/* register kernel takes go through the exact segments.                    */
+/* ------------------------------------------------------------------------ */
+
+namespace {
+
+const int NF = 7; /* normalised fields m, n, k, nrhs, lda, ldb, ldc */
+const int RAW[NF] = {BB_M, BB_N, BB_K, BB_NRHS, BB_LDA, BB_LDB, BB_LDC};
+const int FIELD_HI[4] = {32, 32, 32, 64}; /* m, n, k, nrhs: the buckets' range */
+
+void fields_of(const bb_problem &p, int64_t v[NF])
+{
+    v[0] = p.m, v[1] = p.n, v[2] = p.k, v[3] = p.nrhs, v[4] = p.lda, v[5] = p.ldb, v[6] = p.ldc;
+}
+
+bool uniform_options(const bb_batch *b)
+{
+    if (b->pinc != 1 || b->count > INT32_MAX) return false;
+    const int64_t n = b->count;
+    const int opts[] = {BB_SIDE, BB_UPLO, BB_TRANS, BB_TRANSB, BB_DIAG, BB_NORM};
+    for (int s : opts) {
+        const int *a = b->par[s];
+        if (!a) continue;
+        int diff = 0;
+        for (int64_t i = 1; i < n; i++) diff |= a[i] ^ a[0];
+        if (diff) return false;
+    }
+    const void *sc[2] = {b->alpha, b->beta};
+    for (int w = 0; w < 2; w++) {
+        if (!sc[w]) continue;
+        const size_t sz = bb_scalar_bytes(b, w);
+        const char *a = (const char *)sc[w];
+        for (int64_t i = 1; i < n; i++)
+            if (memcmp(a, a + i * sz, sz)) return false;
+    }
+    return true;
+}
+
+/* Which raw parameter each normalised size comes from: the problem of
+   index g normalised with markers in place of its sizes (the normalisation
+   only permutes them); checked on a sample of real problems. */
+bool size_map(const bb_batch *b, int64_t g, int src[NF], int cst[NF])
+{
+    static const int MARK = 1 << 28;
+    bb_batch pb = *b;
+    int val[BB_NPAR];
+    for (int s = 0; s < BB_NPAR; s++) {
+        val[s] = b->par[s] ? b->par[s][g] : 0;
+        pb.par[s] = b->par[s] ? &val[s] : NULL;
+    }
+    for (int f = 0; f < NF; f++)
+        if (b->par[RAW[f]]) val[RAW[f]] = MARK + RAW[f];
+    pb.pinc = 0;
+    pb.alpha = b->alpha ? (const char *)b->alpha + g * bb_scalar_bytes(b, 0) : NULL;
+    pb.beta = b->beta ? (const char *)b->beta + g * bb_scalar_bytes(b, 1) : NULL;
+    bb_problem q;
+    bb_group_problem(&pb, 0, &q);
+    int64_t v[NF];
+    fields_of(q, v);
+    for (int f = 0; f < NF; f++) {
+        src[f] = -1;
+        cst[f] = 0;
+        if (v[f] >= MARK && v[f] < MARK + BB_NPAR && b->par[v[f] - MARK]) src[f] = (int)(v[f] - MARK);
+        else if (v[f] >= 0 && v[f] < MARK / 2) cst[f] = (int)v[f];
+        else return false;
+    }
+    /* the map against the real normalisation of a few problems */
+    for (int t = 0; t < 17; t++) {
+        const int64_t i = t == 16 ? b->count - 1 : b->count * t / 16;
+        bb_problem r;
+        bb_group_problem(b, i, &r);
+        int64_t w[NF];
+        fields_of(r, w);
+        for (int f = 0; f < NF; f++)
+            if (w[f] != (src[f] >= 0 ? b->par[src[f]][i] : cst[f])) return false;
+    }
+    return true;
+}
+
+} // namespace
+
+/* 1: planned; 0: not for this batch (runs_plan then); -1: out of memory */
+static int fast_plan(const bb_batch *b, var_plan *pl)
+{
+    memset(pl, 0, sizeof *pl);
+    if (!uniform_options(b)) return 0;
+    const int64_t n = b->count;
+    int64_t g0 = 0;
+    while (g0 < n && b->pinfo[g0]) g0++;
+    if (g0 == n) return 0;
+    int src[NF], cst[NF];
+    if (!size_map(b, g0, src, cst)) return 0;
+    bb_problem gp0;
+    bb_group_problem(b, g0, &gp0);
+    /* buckets: the sizes m, n, k, nrhs that vary, each in [0, FIELD_HI] */
+    int64_t radix[4], nb = 1;
+    for (int f = 0; f < 4; f++) {
+        radix[f] = src[f] >= 0 ? FIELD_HI[f] + 1 : 1;
+        nb *= radix[f];
+    }
+    if (nb > (1 << 21)) return 0;
+    int rc = -1;
+    try {
+        std::vector<int32_t> key((size_t)n);
+        std::vector<int64_t> cnt((size_t)nb, 0);
+        int64_t nslow = 0;
+        const int *sp[4];
+        for (int f = 0; f < 4; f++) sp[f] = src[f] >= 0 ? b->par[src[f]] : NULL;
+        for (int64_t i = 0; i < n; i++) {
+            int32_t k = -1;
+            if (!b->pinfo[i]) {
+                int64_t x = 0;
+                bool in = true;
+                /* key = ((n * Rm + m) * Rk + k) * Rr + nrhs: n most
+                   significant (decreasing keys are decreasing n) */
+                const int vn = sp[1] ? sp[1][i] : 0, vm = sp[0] ? sp[0][i] : 0, vk = sp[2] ? sp[2][i] : 0,
+                          vr = sp[3] ? sp[3][i] : 0;
+                in = vn >= 0 && vn < radix[1] && vm >= 0 && vm < radix[0] && vk >= 0 && vk < radix[2] && vr >= 0 &&
+                     vr < radix[3];
+                if (in) {
+                    x = ((vn * radix[0] + vm) * radix[2] + vk) * radix[3] + vr;
+                    k = (int32_t)x;
+                    cnt[(size_t)x]++;
+                } else {
+                    k = -2; /* slow */
+                    nslow++;
+                }
+            }
+            key[(size_t)i] = k;
+        }
+        /* the bound of each bucket; buckets no register kernel takes go slow */
+        std::vector<int> bcls((size_t)nb, 0);
+        int64_t nclassp = 0;
+        for (int64_t x = 0; x < nb; x++) {
+            if (!cnt[(size_t)x]) continue;
+            bb_problem q = gp0;
+            int64_t r = x;
+            const int vr = (int)(r % radix[3]); r /= radix[3];
+            const int vk = (int)(r % radix[2]); r /= radix[2];
+            const int vm = (int)(r % radix[0]); r /= radix[0];
+            const int vn = (int)r;
+            q.m = sp[0] ? vm : cst[0];
+            q.n = sp[1] ? vn : cst[1];
+            q.k = sp[2] ? vk : cst[2];
+            q.nrhs = sp[3] ? vr : cst[3];
+            bcls[(size_t)x] = bb_cuda_var_class(b->op, b->prec, q);
+            if (bcls[(size_t)x]) nclassp += cnt[(size_t)x];
+            else nslow += cnt[(size_t)x];
+        }
+        if (nclassp == 0) return 0;
+        /* slots: one class launch per bound (32 first), buckets by
+           decreasing sizes, each padded to whole warps */
+        std::vector<int64_t> at((size_t)nb, -1);
+        std::vector<var_launch> launch;
+        int64_t slot = 0;
+        for (int bound = 32; bound >= 4; bound /= 2) {
+            const int gran = 32 / bound;
+            var_launch L;
+            L.gp = gp0;
+            L.gp.m = L.gp.n = L.gp.k = L.gp.nrhs = 0;
+            L.first = slot;
+            L.cls = 1;
+            L.cost = 0;
+            for (int64_t x = nb - 1; x >= 0; x--) {
+                if (!cnt[(size_t)x] || bcls[(size_t)x] != bound) continue;
+                int64_t r = x;
+                const int vr = (int)(r % radix[3]); r /= radix[3];
+                const int vk = (int)(r % radix[2]); r /= radix[2];
+                const int vm = (int)(r % radix[0]); r /= radix[0];
+                const int vn = (int)r;
+                L.gp.m = std::max(L.gp.m, sp[0] ? vm : cst[0]);
+                L.gp.n = std::max(L.gp.n, sp[1] ? vn : cst[1]);
+                L.gp.k = std::max(L.gp.k, sp[2] ? vk : cst[2]);
+                L.gp.nrhs = std::max(L.gp.nrhs, sp[3] ? vr : cst[3]);
+                at[(size_t)x] = slot;
+                slot += (cnt[(size_t)x] + gran - 1) / gran * gran;
+                L.cost += (double)cnt[(size_t)x] * bound * bound * bound;
+            }
+            L.n = slot - L.first;
+            if (L.n > 0) launch.push_back(L);
+        }
+        const int64_t nclass_launch = (int64_t)launch.size();
+        /* the rest: exact segments */
+        segment *segs = NULL;
+        int64_t nseg = 0, nidx = 0;
+        int64_t *idx = NULL;
+        std::vector<unsigned char> only;
+        if (nslow > 0) {
+            only.assign((size_t)n, 0);
+            for (int64_t i = 0; i < n; i++) {
+                const int32_t k = key[(size_t)i];
+                only[(size_t)i] = k == -2 || (k >= 0 && !bcls[(size_t)k]);
+            }
+            if (bb_cu_build_segments(b, 1, &segs, &nseg, &idx, &nidx, only.data())) return -1;
+        }
+        const int64_t class_slots = slot;
+        for (int64_t k = 0; k < nseg; k++) {
+            var_launch L;
+            L.gp = segs[k].gp;
+            L.first = slot + segs[k].first; /* idx order: segments are runs of it */
+            L.n = segs[k].n;
+            L.cls = 0;
+            L.cost = segs[k].cost;
+            launch.push_back(L);
+        }
+        slot += nidx;
+        std::stable_sort(launch.begin(), launch.end(),
+                         [](const var_launch &x, const var_launch &y) { return x.cost > y.cost; });
+        pl->nslot = slot;
+        pl->map = (int32_t *)cu_malloc((size_t)(slot > 0 ? slot : 1) * sizeof(int32_t));
+        pl->launch = (var_launch *)cu_malloc((launch.size() + 1) * sizeof(var_launch));
+        if (pl->map && pl->launch) {
+            /* padding first (it takes the sizes of its bucket's first problem), then the problems */
+            std::vector<int64_t> end((size_t)nb, 0);
+            for (int64_t x = 0; x < nb; x++)
+                if (at[(size_t)x] >= 0) end[(size_t)x] = at[(size_t)x] + cnt[(size_t)x];
+            for (int64_t i = 0; i < n; i++) {
+                const int32_t k = key[(size_t)i];
+                if (k < 0 || at[(size_t)k] < 0) continue;
+                pl->map[at[(size_t)k]++] = (int32_t)i;
+            }
+            for (int64_t x = 0; x < nb; x++) {
+                if (at[(size_t)x] < 0 || !cnt[(size_t)x]) continue;
+                const int gran = 32 / bcls[(size_t)x];
+                const int64_t e = end[(size_t)x], pe = (cnt[(size_t)x] + gran - 1) / gran * gran - cnt[(size_t)x];
+                const int32_t rep = pl->map[e - 1];
+                for (int64_t t = 0; t < pe; t++) pl->map[e + t] = -1 - rep;
+            }
+            for (int64_t t = 0; t < nidx; t++) pl->map[class_slots + t] = (int32_t)idx[t];
+            memcpy(pl->launch, launch.data(), launch.size() * sizeof(var_launch));
+            pl->nlaunch = (int64_t)launch.size();
+            pl->nclass = nclass_launch;
+            pl->fast = 1;
+            for (int f = 0; f < NF; f++) pl->src[f] = src[f], pl->cst[f] = cst[f];
+            rc = 1;
+        }
+        free(segs);
+        free(idx);
+    } catch (...) {
+        rc = -1;
+    }
+    if (rc != 1) bb_cu_var_plan_free(pl);
+    return rc;
+}
+
+int bb_cu_var_plan(const bb_batch *b, var_plan *pl)
+{
+    const int f = fast_plan(b, pl);
+    if (f < 0) return -1;
+    if (f > 0) return 0;
+    return runs_plan(b, pl);
+}
+
+namespace {
+__global__ void k_var_expand_raw(const var_raw r, const int32_t *map, bb_vdim *vdim, int *info, int64_t n)
+{
+    const int64_t step = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; t < n; t += step) {
+        const int32_t m = map[t];
+        const int64_t p = m >= 0 ? m : -1 - (int64_t)m;
+        int v[7];
+#pragma unroll
+        for (int f = 0; f < 7; f++) v[f] = r.raw[f] ? r.raw[f][p] : r.cst[f];
+        bb_vdim d;
+        d.m = v[0], d.n = v[1], d.k = v[2], d.nrhs = v[3], d.lda = v[4], d.ldb = v[5], d.ldc = v[6];
+        vdim[t] = d;
+        info[t] = m < 0;
+    }
+}
+} // namespace
+
+cudaError_t bb_cu_var_expand_raw(const var_raw &r, const int32_t *map, bb_vdim *vdim, int *info, int64_t nslot,
+                                 cudaStream_t st)
+{
+    if (nslot <= 0) return cudaSuccess;
+    k_var_expand_raw<<<bb_grid(nslot, 256), 256, 0, st>>>(r, map, vdim, info, nslot);
+    return chk(cudaGetLastError());
+}
+
+cudaError_t bb_cu_var_expand(const var_run *runs, int64_t nrun, const int32_t *map, bb_vdim *vdim, int *info,
+                             int64_t nslot, cudaStream_t st)
+{
+    if (nslot <= 0) return cudaSuccess;
+    k_var_expand<<<bb_grid(nslot, 256), 256, 0, st>>>(runs, nrun, map, vdim, info, nslot);
+    return chk(cudaGetLastError());
+}
