@@ -24,7 +24,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include "backend.h"
+
+/* microseconds, for the verbose log's host timings */
+static double now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e6 + ts.tv_nsec * 1e-3;
+}
 
 /* The per-problem codes of a call, all zero.  A device-data call touches
    only the few codes of skipped problems on the host, so a large array is
@@ -311,6 +320,8 @@ static void execute(bb_batch *b, host_copies *hc)
        argument, whether found by the group check or the pointer check.
        Many groups (the variable form: one per problem) are checked in
        parallel: the checks only read the arguments and write pinfo[i]. */
+    const int timed = bb_verbose();
+    const double t0 = timed ? now_us() : 0;
     int64_t nbad = 0;
 #pragma omp parallel for schedule(static) reduction(+ : nbad) if (b->ngroups >= CHECK_PARALLEL_MIN)
     for (int64_t g = 0; g < b->ngroups; g++) nbad += check_group_problems(b, g, strided);
@@ -318,10 +329,14 @@ static void execute(bb_batch *b, host_copies *hc)
 
     /* with device info the backend runs even if every problem failed here:
        it writes the codes to info on the queue */
+    const double t1 = timed ? now_us() : 0;
     if (b->nbad < b->count || (b->info_on_device && b->mode != BblasErrorsReportNone)) {
         const bb_backend *be = bb_dispatch(b);
         be->run(b);
     }
+    if (timed)
+        bb_log("%s: host: checks %.0f us (%lld groups, %lld problems), dispatch and backend %.0f us", b->name,
+               t1 - t0, (long long)b->ngroups, (long long)b->count, now_us() - t1);
 
     /* fold; in report-none mode, or when the backend folded the codes into
        a device info, only for the error handler, and only where a code can

@@ -37,6 +37,7 @@
  * nothing prints unless BATCHBLAS_VERBOSE is set.
  */
 #include <pthread.h>
+#include <time.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -336,8 +337,18 @@ static cudaError_t fold_info(const bb_batch *b, cudaStream_t st, const int *code
     return chk(cudaGetLastError());
 }
 
+/* microseconds since an arbitrary start (the verbose log's host timings) */
+static double now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e6 + ts.tv_nsec * 1e-3;
+}
+
 static void run_device(bb_batch *b)
 {
+    const double t_start = cfg_verbose ? now_us() : 0;
+    double t_plan = 0, t_sent = 0;
     bb_cuda_queue *q = checked_queue(b->queue);
     if (!q) {
         bb_cu_log("%s: not a queue of this backend", b->name);
@@ -376,6 +387,7 @@ static void run_device(bb_batch *b)
         return;
     }
     const int64_t nlaunch = var ? vp.nlaunch : nseg;
+    if (cfg_verbose) t_plan = now_us();
     if (nlaunch == 0 && !fold) {
         free(segs);
         free(idx);
@@ -516,6 +528,7 @@ static void run_device(bb_batch *b)
             if (e != cudaSuccess) { fail = BB_INFO_DEVICE; goto out; }
         }
 
+        if (cfg_verbose) t_sent = now_us();
         /* the launches, largest first */
         for (int64_t k = 0; k < nlaunch; k++) {
             const bb_problem &sgp = var ? vp.launch[k].gp : segs[k].gp;
@@ -551,9 +564,11 @@ static void run_device(bb_batch *b)
         }
         if (var)
             bb_cu_log("%s: device data, variable sizes: %lld launch(es), %lld of them class launches (%lld slots for "
-                      "%lld problems)%s", b->name, (long long)nlaunch, (long long)vp.nclass, (long long)vp.nslot,
-                      (long long)b->count,
-                      fold ? ", codes folded into the device info" : report ? ", waiting for the codes" : ", not waiting");
+                      "%lld problems, %s plan)%s; host: plan %.0f us, transfers %.0f us, launches %.0f us",
+                      b->name, (long long)nlaunch, (long long)vp.nclass, (long long)vp.nslot, (long long)b->count,
+                      vp.fast ? "fast" : "exact-segment",
+                      fold ? ", codes folded into the device info" : report ? ", waiting for the codes" : ", not waiting",
+                      t_plan - t_start, t_sent - t_plan, now_us() - t_sent);
         else
             bb_cu_log("%s: device data, %lld launch(es)%s", b->name, (long long)nlaunch,
                       fold ? ", codes folded into the device info" : report ? ", waiting for the codes" : ", not waiting");

@@ -26,7 +26,10 @@
 #include <string.h>
 #include <algorithm>
 #include <vector>
+#include <atomic>
+#include <functional>
 #include "cuda_internal.h"
+#include "stage_copy.h"
 
 namespace {
 
@@ -283,6 +286,29 @@ bool size_map(const bb_batch *b, int64_t g, int src[NF], int cst[NF])
 
 } // namespace
 
+/* Problems a chunk of the fast plan's passes. */
+static const int64_t PLAN_CHUNK = 1 << 16;
+
+/* A pass over chunks [0, nch) on the staging threads (stage_copy.cu): each
+   runner claims chunks until none is left. */
+struct plan_team {
+    std::atomic<int64_t> next;
+    int64_t nch;
+    std::function<void(int64_t)> body;
+};
+
+static void plan_runner(void *arg)
+{
+    plan_team *t = (plan_team *)arg;
+    for (int64_t c; (c = t->next.fetch_add(1)) < t->nch;) t->body(c);
+}
+
+static void plan_run(plan_team &t)
+{
+    const int helpers = (int)std::min<int64_t>(t.nch - 1, bb_stage_host_cores() - 1);
+    bb_stage_team(plan_runner, &t, helpers, 256);
+}
+
 /* 1: planned; 0: not for this batch (runs_plan then); -1: out of memory */
 static int fast_plan(const bb_batch *b, var_plan *pl)
 {
@@ -305,32 +331,51 @@ static int fast_plan(const bb_batch *b, var_plan *pl)
     if (nb > (1 << 21)) return 0;
     int rc = -1;
     try {
+        /* pass 1, in chunks on the staging threads: each problem's bucket
+           (key; -1 skipped, -2 sizes out of the buckets' range), counted
+           per chunk; pass 2 places the problems of each chunk at its own
+           offsets (a parallel counting sort) */
         std::vector<int32_t> key((size_t)n);
-        std::vector<int64_t> cnt((size_t)nb, 0);
-        int64_t nslow = 0;
         const int *sp[4];
         for (int f = 0; f < 4; f++) sp[f] = src[f] >= 0 ? b->par[src[f]] : NULL;
-        for (int64_t i = 0; i < n; i++) {
-            int32_t k = -1;
-            if (!b->pinfo[i]) {
-                int64_t x = 0;
-                bool in = true;
-                /* key = ((n * Rm + m) * Rk + k) * Rr + nrhs: n most
-                   significant (decreasing keys are decreasing n) */
-                const int vn = sp[1] ? sp[1][i] : 0, vm = sp[0] ? sp[0][i] : 0, vk = sp[2] ? sp[2][i] : 0,
-                          vr = sp[3] ? sp[3][i] : 0;
-                in = vn >= 0 && vn < radix[1] && vm >= 0 && vm < radix[0] && vk >= 0 && vk < radix[2] && vr >= 0 &&
-                     vr < radix[3];
-                if (in) {
-                    x = ((vn * radix[0] + vm) * radix[2] + vk) * radix[3] + vr;
-                    k = (int32_t)x;
-                    cnt[(size_t)x]++;
-                } else {
-                    k = -2; /* slow */
-                    nslow++;
+        int64_t nch = (n + PLAN_CHUNK - 1) / PLAN_CHUNK;
+        if (nch * nb > ((int64_t)1 << 22)) nch = std::max<int64_t>(1, ((int64_t)1 << 22) / nb);
+        const int64_t csize = (n + nch - 1) / nch;
+        std::vector<int64_t> ccnt((size_t)(nch * nb), 0), cslow((size_t)nch, 0);
+        plan_team T;
+        T.next.store(0);
+        T.nch = nch;
+        T.body = [&](int64_t c) {
+            const int64_t lo = c * csize, hi = std::min(n, lo + csize);
+            int64_t *cc = &ccnt[(size_t)(c * nb)];
+            int64_t slow = 0;
+            for (int64_t i = lo; i < hi; i++) {
+                int32_t k = -1;
+                if (!b->pinfo[i]) {
+                    /* key = ((n * Rm + m) * Rk + k) * Rr + nrhs: n most
+                       significant (decreasing keys are decreasing n) */
+                    const int vn = sp[1] ? sp[1][i] : 0, vm = sp[0] ? sp[0][i] : 0, vk = sp[2] ? sp[2][i] : 0,
+                              vr = sp[3] ? sp[3][i] : 0;
+                    if (vn >= 0 && vn < radix[1] && vm >= 0 && vm < radix[0] && vk >= 0 && vk < radix[2] && vr >= 0 &&
+                        vr < radix[3]) {
+                        k = (int32_t)(((vn * radix[0] + vm) * radix[2] + vk) * radix[3] + vr);
+                        cc[k]++;
+                    } else {
+                        k = -2;
+                        slow++;
+                    }
                 }
+                key[(size_t)i] = k;
             }
-            key[(size_t)i] = k;
+            cslow[(size_t)c] = slow;
+        };
+        plan_run(T);
+        std::vector<int64_t> cnt((size_t)nb, 0);
+        int64_t nslow = 0;
+        for (int64_t c = 0; c < nch; c++) {
+            nslow += cslow[(size_t)c];
+            const int64_t *cc = &ccnt[(size_t)(c * nb)];
+            for (int64_t x = 0; x < nb; x++) cnt[(size_t)x] += cc[x];
         }
         /* the bound of each bucket; buckets no register kernel takes go slow */
         std::vector<int> bcls((size_t)nb, 0);
@@ -414,15 +459,33 @@ static int fast_plan(const bb_batch *b, var_plan *pl)
         pl->map = (int32_t *)cu_malloc((size_t)(slot > 0 ? slot : 1) * sizeof(int32_t));
         pl->launch = (var_launch *)cu_malloc((launch.size() + 1) * sizeof(var_launch));
         if (pl->map && pl->launch) {
-            /* padding first (it takes the sizes of its bucket's first problem), then the problems */
+            /* padding: after each bucket's problems, with the sizes of its last one */
             std::vector<int64_t> end((size_t)nb, 0);
             for (int64_t x = 0; x < nb; x++)
                 if (at[(size_t)x] >= 0) end[(size_t)x] = at[(size_t)x] + cnt[(size_t)x];
-            for (int64_t i = 0; i < n; i++) {
-                const int32_t k = key[(size_t)i];
-                if (k < 0 || at[(size_t)k] < 0) continue;
-                pl->map[at[(size_t)k]++] = (int32_t)i;
+            /* each chunk's first slot in each bucket */
+            for (int64_t x = 0; x < nb; x++) {
+                if (at[(size_t)x] < 0) continue;
+                int64_t o = at[(size_t)x];
+                for (int64_t c = 0; c < nch; c++) {
+                    int64_t &cc = ccnt[(size_t)(c * nb + x)];
+                    const int64_t k = cc;
+                    cc = o;
+                    o += k;
+                }
             }
+            int32_t *map = pl->map;
+            T.next.store(0);
+            T.body = [&](int64_t c) {
+                const int64_t lo = c * csize, hi = std::min(n, lo + csize);
+                int64_t *cc = &ccnt[(size_t)(c * nb)];
+                for (int64_t i = lo; i < hi; i++) {
+                    const int32_t k = key[(size_t)i];
+                    if (k < 0 || at[(size_t)k] < 0) continue;
+                    map[cc[k]++] = (int32_t)i;
+                }
+            };
+            plan_run(T);
             for (int64_t x = 0; x < nb; x++) {
                 if (at[(size_t)x] < 0 || !cnt[(size_t)x]) continue;
                 const int gran = 32 / bcls[(size_t)x];
