@@ -274,6 +274,15 @@ static int cu_store(batchblas_queue_t pq, void *dst, const void *src, size_t byt
 
 
 /* Variable form: the launches' codes (sorted order) back to problem order. */
+/* dst[t] = base + map[t] * stride bytes (the per-problem vectors x, y of
+   the variable form; NULL for padding) */
+__global__ void bb_gather_strided(char *base, int64_t stride, const int32_t *map, void **dst, int64_t n)
+{
+    int64_t step = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; t < n; t += step)
+        dst[t] = map[t] >= 0 ? base + map[t] * stride : NULL;
+}
+
 __global__ void bb_scatter_codes(const int *dinfo, const int32_t *map, int *codes, int64_t n)
 {
     int64_t step = (int64_t)gridDim.x * blockDim.x;
@@ -508,6 +517,10 @@ static void run_device(bb_batch *b)
             void **dst = (void **)(scr + off_arr[o]);
             if (d.arr && dev_arr[o]) { /* variable form, device array: gather on the device */
                 bb_gather_ptrs<<<bb_grid(n_arr, 256), 256, 0, st>>>(d.arr, dmap, dst, n_arr);
+                e = chk(cudaGetLastError());
+            } else if (var && !d.arr) { /* variable form, strided vector: on the device too */
+                const int64_t sb = d.stride * (int64_t)bb_cu_operand_elem(b, o);
+                bb_gather_strided<<<bb_grid(n_arr, 256), 256, 0, st>>>(d.base, sb, dmap, dst, n_arr);
                 e = chk(cudaGetLastError());
             } else {
                 if (d.arr && !var) { /* host array, used as is */

@@ -28,6 +28,7 @@
 #include <vector>
 #include <atomic>
 #include <functional>
+#include <memory>
 #include "cuda_internal.h"
 #include "stage_copy.h"
 
@@ -222,7 +223,7 @@ void fields_of(const bb_problem &p, int64_t v[NF])
 
 bool uniform_options(const bb_batch *b)
 {
-    if (b->pinc != 1 || b->count > INT32_MAX) return false;
+    if (b->pinc != 1 || b->count > INT32_MAX / 2) return false; /* slots (padding included) fit in int32 */
     const int64_t n = b->count;
     const int opts[] = {BB_SIDE, BB_UPLO, BB_TRANS, BB_TRANSB, BB_DIAG, BB_NORM};
     for (int s : opts) {
@@ -287,7 +288,7 @@ bool size_map(const bb_batch *b, int64_t g, int src[NF], int cst[NF])
 } // namespace
 
 /* Problems a chunk of the fast plan's passes. */
-static const int64_t PLAN_CHUNK = 1 << 16;
+static const int64_t PLAN_CHUNK = 1 << 14;
 
 /* A pass over chunks [0, nch) on the staging threads (stage_copy.cu): each
    runner claims chunks until none is left. */
@@ -335,19 +336,20 @@ static int fast_plan(const bb_batch *b, var_plan *pl)
            (key; -1 skipped, -2 sizes out of the buckets' range), counted
            per chunk; pass 2 places the problems of each chunk at its own
            offsets (a parallel counting sort) */
-        std::vector<int32_t> key((size_t)n);
+        std::unique_ptr<int32_t[]> key(new int32_t[(size_t)n]); /* every entry written by pass 1 */
         const int *sp[4];
         for (int f = 0; f < 4; f++) sp[f] = src[f] >= 0 ? b->par[src[f]] : NULL;
         int64_t nch = (n + PLAN_CHUNK - 1) / PLAN_CHUNK;
-        if (nch * nb > ((int64_t)1 << 22)) nch = std::max<int64_t>(1, ((int64_t)1 << 22) / nb);
+        if (nch * nb > ((int64_t)1 << 19)) nch = std::max<int64_t>(1, ((int64_t)1 << 19) / nb); /* counters: 2 MB */
         const int64_t csize = (n + nch - 1) / nch;
-        std::vector<int64_t> ccnt((size_t)(nch * nb), 0), cslow((size_t)nch, 0);
+        std::vector<int32_t> ccnt((size_t)(nch * nb), 0); /* per chunk and bucket: count, then first slot */
+        std::vector<int64_t> cslow((size_t)nch, 0);
         plan_team T;
         T.next.store(0);
         T.nch = nch;
         T.body = [&](int64_t c) {
             const int64_t lo = c * csize, hi = std::min(n, lo + csize);
-            int64_t *cc = &ccnt[(size_t)(c * nb)];
+            int32_t *cc = &ccnt[(size_t)(c * nb)];
             int64_t slow = 0;
             for (int64_t i = lo; i < hi; i++) {
                 int32_t k = -1;
@@ -365,7 +367,7 @@ static int fast_plan(const bb_batch *b, var_plan *pl)
                         slow++;
                     }
                 }
-                key[(size_t)i] = k;
+                key[i] = k;
             }
             cslow[(size_t)c] = slow;
         };
@@ -374,7 +376,7 @@ static int fast_plan(const bb_batch *b, var_plan *pl)
         int64_t nslow = 0;
         for (int64_t c = 0; c < nch; c++) {
             nslow += cslow[(size_t)c];
-            const int64_t *cc = &ccnt[(size_t)(c * nb)];
+            const int32_t *cc = &ccnt[(size_t)(c * nb)];
             for (int64_t x = 0; x < nb; x++) cnt[(size_t)x] += cc[x];
         }
         /* the bound of each bucket; buckets no register kernel takes go slow */
@@ -437,7 +439,7 @@ static int fast_plan(const bb_batch *b, var_plan *pl)
         if (nslow > 0) {
             only.assign((size_t)n, 0);
             for (int64_t i = 0; i < n; i++) {
-                const int32_t k = key[(size_t)i];
+                const int32_t k = key[i];
                 only[(size_t)i] = k == -2 || (k >= 0 && !bcls[(size_t)k]);
             }
             if (bb_cu_build_segments(b, 1, &segs, &nseg, &idx, &nidx, only.data())) return -1;
@@ -468,9 +470,9 @@ static int fast_plan(const bb_batch *b, var_plan *pl)
                 if (at[(size_t)x] < 0) continue;
                 int64_t o = at[(size_t)x];
                 for (int64_t c = 0; c < nch; c++) {
-                    int64_t &cc = ccnt[(size_t)(c * nb + x)];
+                    int32_t &cc = ccnt[(size_t)(c * nb + x)];
                     const int64_t k = cc;
-                    cc = o;
+                    cc = (int32_t)o;
                     o += k;
                 }
             }
@@ -478,9 +480,9 @@ static int fast_plan(const bb_batch *b, var_plan *pl)
             T.next.store(0);
             T.body = [&](int64_t c) {
                 const int64_t lo = c * csize, hi = std::min(n, lo + csize);
-                int64_t *cc = &ccnt[(size_t)(c * nb)];
+                int32_t *cc = &ccnt[(size_t)(c * nb)];
                 for (int64_t i = lo; i < hi; i++) {
-                    const int32_t k = key[(size_t)i];
+                    const int32_t k = key[i];
                     if (k < 0 || at[(size_t)k] < 0) continue;
                     map[cc[k]++] = (int32_t)i;
                 }
