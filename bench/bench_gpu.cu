@@ -151,6 +151,7 @@ struct opts {
     int reps = 7;
     bool quick = false, vendor = true, extras = false, list = false, link = false;
     bool var = false; /* --form var: variable sizes (bench_var.cuh) */
+    bool fixed_rows = true; /* --no-fixed: without the fixed-size comparison rows */
     int dist = 0;     /* --dist: 0 uniform, 1 skewed */
     long long batch = 0;
     const char *csv = NULL;
@@ -173,7 +174,7 @@ static void usage(void)
     printf("usage: batchblas-bench-gpu [--routines gemm,trsm,potrf,...] [--list]\n"
            "       [--sizes 4,8,16,32,64,128,256] [--precs d,s,c,z] [--reps N] [--batch N]\n"
            "       [--csv FILE] [--quick] [--no-vendor] [--extras] [--link]\n"
-           "       [--form fixed|var] [--dist uniform|skewed]\n"
+           "       [--form fixed|var] [--dist uniform|skewed] [--no-fixed]\n"
            "  --form var: variable sizes through the _batchv_dev calls, Nmax = each of --sizes,\n"
            "          n uniform in [1, Nmax] (--dist uniform) or 1%% at Nmax and the rest in\n"
            "          [1, Nmax/10] (--dist skewed); each row beside the fixed-size row at Nmax/2\n"
@@ -196,6 +197,7 @@ static opts parse(int argc, char **argv)
         else if (a == "--extras") o.extras = true;
         else if (a == "--link") o.link = true;
         else if (a == "--list") o.list = true;
+        else if (a == "--no-fixed") o.fixed_rows = false;
         else if (a == "--help" || a == "-h") { usage(); exit(0); }
         else if (!v) { usage(); exit(1); }
         else if (a == "--routines") { o.routines = split(v); i++; } /* names checked against the table in main */

@@ -17,7 +17,8 @@
  * Each row prints our time (CUDA events around the call, host time inside
  * it included), the host time alone, the share of the floor, and the
  * share that the fixed-size row of the same routine reaches at n = Nmax/2
- * in the same run (bench_row on its usual batch): the issue's yardstick.
+ * in the same run (bench_row on its usual batch; --no-fixed leaves it out,
+ * for the sanitizers): the issue's yardstick.
  * Check: the variable call's outputs and info must be bitwise those of
  * fixed-size calls (_batchf_dev) on the problems of each size, which the
  * fixed rows check against a CPU reference.
@@ -339,7 +340,7 @@ static void var_row(ctx &c, const vdef &vd, int nmax, int dist)
     double fixed_share = NAN;
     const int nh = std::max(1, nmax / 2);
     const std::vector<rdef<T>> &tab = table<T>();
-    for (size_t ri = 0; ri < tab.size(); ri++)
+    for (size_t ri = 0; ri < tab.size() && c.o.fixed_rows; ri++)
         if (vd.name == std::string(tab[ri].name)) {
             const size_t before = c.rows.size();
             const long long keep = c.o.batch;

@@ -31,6 +31,10 @@
  *                                  family off with BATCHBLAS_CUDA_BLOCKED_LU=0
  *   generic kernels (generic.cu)   everything else
  *
+ * A launch with per-problem sizes (d.vdim: a class launch of a variable
+ * batch, src/cuda/varplan.cu) goes to the register kernel alone;
+ * bb_cuda_var_class says which problems may be in one.
+ *
  * BATCHBLAS_CUDA_SMALL=0 in the environment sends every launch to the
  * generic kernels (to compare, or to rule the register kernels out);
  * BATCHBLAS_CUDA_BLOCKED=0 keeps the register kernels but sends what the
