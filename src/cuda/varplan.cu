@@ -336,38 +336,48 @@ static int fast_plan(const bb_batch *b, var_plan *pl)
            (key; -1 skipped, -2 sizes out of the buckets' range), counted
            per chunk; pass 2 places the problems of each chunk at its own
            offsets (a parallel counting sort) */
-        std::unique_ptr<int32_t[]> key(new int32_t[(size_t)n]); /* every entry written by pass 1 */
-        const int *sp[4];
-        for (int f = 0; f < 4; f++) sp[f] = src[f] >= 0 ? b->par[src[f]] : NULL;
+        /* the size fields that vary (pointers into the user's arrays; a
+           field that does not vary reads element 0 of a zero) */
+        static const int zero1[1] = {0};
+        const int *fp[4];
+        int64_t fmask[4];
+        for (int f = 0; f < 4; f++) {
+            fp[f] = src[f] >= 0 ? b->par[src[f]] : zero1;
+            fmask[f] = src[f] >= 0 ? -1 : 0;
+        }
         int64_t nch = (n + PLAN_CHUNK - 1) / PLAN_CHUNK;
-        if (nch * nb > ((int64_t)1 << 19)) nch = std::max<int64_t>(1, ((int64_t)1 << 19) / nb); /* counters: 2 MB */
+        /* each chunk's counters on cache lines of their own (16 int32) */
+        const int64_t cst_nb = (nb + 15) / 16 * 16;
+        if (nch * cst_nb > ((int64_t)1 << 19)) nch = std::max<int64_t>(1, ((int64_t)1 << 19) / cst_nb); /* 2 MB */
         const int64_t csize = (n + nch - 1) / nch;
-        std::vector<int32_t> ccnt((size_t)(nch * nb), 0); /* per chunk and bucket: count, then first slot */
+        std::vector<int32_t> ccnt((size_t)(nch * cst_nb + 16), 0); /* per chunk and bucket: count, then first slot */
         std::vector<int64_t> cslow((size_t)nch, 0);
+        /* bucket of problem i: ((n * Rm + m) * Rk + k) * Rr + nrhs (n most
+           significant: decreasing keys are decreasing n); -1 skipped, -2
+           out of the buckets' range */
+        const int64_t R0 = radix[0], R2 = radix[2], R3 = radix[3], R1 = radix[1];
+        const int *__restrict__ pm = fp[0], *__restrict__ pn = fp[1], *__restrict__ pk = fp[2],
+                  *__restrict__ pr = fp[3];
+        const int *__restrict__ pinfo = b->pinfo;
+        const int64_t m0 = fmask[0], m1 = fmask[1], m2 = fmask[2], m3 = fmask[3];
+        auto key_of = [=](int64_t i) -> int32_t {
+            if (pinfo[i]) return -1;
+            const unsigned vm = (unsigned)pm[i & m0], vn = (unsigned)pn[i & m1], vk = (unsigned)pk[i & m2],
+                           vr = (unsigned)pr[i & m3];
+            if (vn >= (unsigned)R1 || vm >= (unsigned)R0 || vk >= (unsigned)R2 || vr >= (unsigned)R3) return -2;
+            return (int32_t)(((vn * R0 + vm) * R2 + vk) * R3 + vr);
+        };
         plan_team T;
         T.next.store(0);
         T.nch = nch;
         T.body = [&](int64_t c) {
             const int64_t lo = c * csize, hi = std::min(n, lo + csize);
-            int32_t *cc = &ccnt[(size_t)(c * nb)];
+            int32_t *__restrict__ cc = &ccnt[(size_t)(c * cst_nb)];
             int64_t slow = 0;
             for (int64_t i = lo; i < hi; i++) {
-                int32_t k = -1;
-                if (!b->pinfo[i]) {
-                    /* key = ((n * Rm + m) * Rk + k) * Rr + nrhs: n most
-                       significant (decreasing keys are decreasing n) */
-                    const int vn = sp[1] ? sp[1][i] : 0, vm = sp[0] ? sp[0][i] : 0, vk = sp[2] ? sp[2][i] : 0,
-                              vr = sp[3] ? sp[3][i] : 0;
-                    if (vn >= 0 && vn < radix[1] && vm >= 0 && vm < radix[0] && vk >= 0 && vk < radix[2] && vr >= 0 &&
-                        vr < radix[3]) {
-                        k = (int32_t)(((vn * radix[0] + vm) * radix[2] + vk) * radix[3] + vr);
-                        cc[k]++;
-                    } else {
-                        k = -2;
-                        slow++;
-                    }
-                }
-                key[i] = k;
+                const int32_t k = key_of(i);
+                if (k >= 0) cc[k]++;
+                else slow += k == -2;
             }
             cslow[(size_t)c] = slow;
         };
@@ -376,7 +386,7 @@ static int fast_plan(const bb_batch *b, var_plan *pl)
         int64_t nslow = 0;
         for (int64_t c = 0; c < nch; c++) {
             nslow += cslow[(size_t)c];
-            const int32_t *cc = &ccnt[(size_t)(c * nb)];
+            const int32_t *cc = &ccnt[(size_t)(c * cst_nb)];
             for (int64_t x = 0; x < nb; x++) cnt[(size_t)x] += cc[x];
         }
         /* the bound of each bucket; buckets no register kernel takes go slow */
@@ -390,10 +400,10 @@ static int fast_plan(const bb_batch *b, var_plan *pl)
             const int vk = (int)(r % radix[2]); r /= radix[2];
             const int vm = (int)(r % radix[0]); r /= radix[0];
             const int vn = (int)r;
-            q.m = sp[0] ? vm : cst[0];
-            q.n = sp[1] ? vn : cst[1];
-            q.k = sp[2] ? vk : cst[2];
-            q.nrhs = sp[3] ? vr : cst[3];
+            q.m = src[0] >= 0 ? vm : cst[0];
+            q.n = src[1] >= 0 ? vn : cst[1];
+            q.k = src[2] >= 0 ? vk : cst[2];
+            q.nrhs = src[3] >= 0 ? vr : cst[3];
             bcls[(size_t)x] = bb_cuda_var_class(b->op, b->prec, q);
             if (bcls[(size_t)x]) nclassp += cnt[(size_t)x];
             else nslow += cnt[(size_t)x];
@@ -419,10 +429,10 @@ static int fast_plan(const bb_batch *b, var_plan *pl)
                 const int vk = (int)(r % radix[2]); r /= radix[2];
                 const int vm = (int)(r % radix[0]); r /= radix[0];
                 const int vn = (int)r;
-                L.gp.m = std::max(L.gp.m, sp[0] ? vm : cst[0]);
-                L.gp.n = std::max(L.gp.n, sp[1] ? vn : cst[1]);
-                L.gp.k = std::max(L.gp.k, sp[2] ? vk : cst[2]);
-                L.gp.nrhs = std::max(L.gp.nrhs, sp[3] ? vr : cst[3]);
+                L.gp.m = std::max(L.gp.m, src[0] >= 0 ? vm : cst[0]);
+                L.gp.n = std::max(L.gp.n, src[1] >= 0 ? vn : cst[1]);
+                L.gp.k = std::max(L.gp.k, src[2] >= 0 ? vk : cst[2]);
+                L.gp.nrhs = std::max(L.gp.nrhs, src[3] >= 0 ? vr : cst[3]);
                 at[(size_t)x] = slot;
                 slot += (cnt[(size_t)x] + gran - 1) / gran * gran;
                 L.cost += (double)cnt[(size_t)x] * bound * bound * bound;
@@ -439,7 +449,7 @@ static int fast_plan(const bb_batch *b, var_plan *pl)
         if (nslow > 0) {
             only.assign((size_t)n, 0);
             for (int64_t i = 0; i < n; i++) {
-                const int32_t k = key[i];
+                const int32_t k = key_of(i);
                 only[(size_t)i] = k == -2 || (k >= 0 && !bcls[(size_t)k]);
             }
             if (bb_cu_build_segments(b, 1, &segs, &nseg, &idx, &nidx, only.data())) return -1;
@@ -470,7 +480,7 @@ static int fast_plan(const bb_batch *b, var_plan *pl)
                 if (at[(size_t)x] < 0) continue;
                 int64_t o = at[(size_t)x];
                 for (int64_t c = 0; c < nch; c++) {
-                    int32_t &cc = ccnt[(size_t)(c * nb + x)];
+                    int32_t &cc = ccnt[(size_t)(c * cst_nb + x)];
                     const int64_t k = cc;
                     cc = (int32_t)o;
                     o += k;
@@ -480,10 +490,11 @@ static int fast_plan(const bb_batch *b, var_plan *pl)
             T.next.store(0);
             T.body = [&](int64_t c) {
                 const int64_t lo = c * csize, hi = std::min(n, lo + csize);
-                int32_t *cc = &ccnt[(size_t)(c * nb)];
+                int32_t *__restrict__ cc = &ccnt[(size_t)(c * cst_nb)];
+                const int64_t *__restrict__ atp = at.data();
                 for (int64_t i = lo; i < hi; i++) {
-                    const int32_t k = key[i];
-                    if (k < 0 || at[(size_t)k] < 0) continue;
+                    const int32_t k = key_of(i);
+                    if (k < 0 || atp[k] < 0) continue;
                     map[cc[k]++] = (int32_t)i;
                 }
             };
