@@ -306,8 +306,11 @@ static void plan_runner(void *arg)
 
 static void plan_run(plan_team &t)
 {
-    const int helpers = (int)std::min<int64_t>(t.nch - 1, bb_stage_host_cores() - 1);
-    bb_stage_team(plan_runner, &t, helpers, 256);
+    /* a few helpers: the passes are memory-bound, and the pool grows to at
+       most this many threads for them (a larger pool wakes every thread for
+       each team) */
+    const int helpers = (int)std::min<int64_t>(std::min<int64_t>(t.nch - 1, bb_stage_host_cores() - 1), 7);
+    bb_stage_team(plan_runner, &t, helpers, helpers);
 }
 
 /* 1: planned; 0: not for this batch (runs_plan then); -1: out of memory */
