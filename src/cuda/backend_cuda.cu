@@ -526,15 +526,10 @@ static void run_device(bb_batch *b)
                 if (d.arr && !var) { /* host array, used as is */
                     e = chk(cudaMemcpyAsync(dst, d.arr, (size_t)n_arr * sizeof(void *), cudaMemcpyHostToDevice, st));
                 } else {
+                    /* variable form, host pointer array (strided vectors went to the device above) */
                     if (!tmp) tmp = (void **)cu_malloc((size_t)n_arr * sizeof(void *));
                     if (!tmp) { fail = BB_INFO_NOMEM; goto out; }
-                    if (d.arr) {
-                        for (int64_t t = 0; t < n_arr; t++) tmp[t] = vp.map[t] >= 0 ? d.arr[vp.map[t]] : NULL;
-                    } else {
-                        size_t es = bb_cu_operand_elem(b, o);
-                        for (int64_t t = 0; t < n_arr; t++)
-                            tmp[t] = vp.map[t] >= 0 ? d.base + (size_t)(vp.map[t] * d.stride) * es : NULL;
-                    }
+                    for (int64_t t = 0; t < n_arr; t++) tmp[t] = vp.map[t] >= 0 ? d.arr[vp.map[t]] : NULL;
                     e = chk(cudaMemcpyAsync(dst, tmp, (size_t)n_arr * sizeof(void *), cudaMemcpyHostToDevice, st));
                 }
             }

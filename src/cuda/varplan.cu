@@ -393,21 +393,23 @@ static int fast_plan(const bb_batch *b, var_plan *pl)
             for (int64_t x = 0; x < nb; x++) cnt[(size_t)x] += cc[x];
         }
         /* the bound of each bucket; buckets no register kernel takes go slow */
+        /* the problem of bucket x: gp0 with the bucket's sizes */
+        auto bucket_problem = [&](int64_t x) {
+            bb_problem q = gp0;
+            const int vr = (int)(x % radix[3]); x /= radix[3];
+            const int vk = (int)(x % radix[2]); x /= radix[2];
+            const int vm = (int)(x % radix[0]); x /= radix[0];
+            q.m = src[0] >= 0 ? vm : cst[0];
+            q.n = src[1] >= 0 ? (int)x : cst[1];
+            q.k = src[2] >= 0 ? vk : cst[2];
+            q.nrhs = src[3] >= 0 ? vr : cst[3];
+            return q;
+        };
         std::vector<int> bcls((size_t)nb, 0);
         int64_t nclassp = 0;
         for (int64_t x = 0; x < nb; x++) {
             if (!cnt[(size_t)x]) continue;
-            bb_problem q = gp0;
-            int64_t r = x;
-            const int vr = (int)(r % radix[3]); r /= radix[3];
-            const int vk = (int)(r % radix[2]); r /= radix[2];
-            const int vm = (int)(r % radix[0]); r /= radix[0];
-            const int vn = (int)r;
-            q.m = src[0] >= 0 ? vm : cst[0];
-            q.n = src[1] >= 0 ? vn : cst[1];
-            q.k = src[2] >= 0 ? vk : cst[2];
-            q.nrhs = src[3] >= 0 ? vr : cst[3];
-            bcls[(size_t)x] = bb_cuda_var_class(b->op, b->prec, q);
+            bcls[(size_t)x] = bb_cuda_var_class(b->op, b->prec, bucket_problem(x));
             if (bcls[(size_t)x]) nclassp += cnt[(size_t)x];
             else nslow += cnt[(size_t)x];
         }
@@ -427,15 +429,11 @@ static int fast_plan(const bb_batch *b, var_plan *pl)
             L.cost = 0;
             for (int64_t x = nb - 1; x >= 0; x--) {
                 if (!cnt[(size_t)x] || bcls[(size_t)x] != bound) continue;
-                int64_t r = x;
-                const int vr = (int)(r % radix[3]); r /= radix[3];
-                const int vk = (int)(r % radix[2]); r /= radix[2];
-                const int vm = (int)(r % radix[0]); r /= radix[0];
-                const int vn = (int)r;
-                L.gp.m = std::max(L.gp.m, src[0] >= 0 ? vm : cst[0]);
-                L.gp.n = std::max(L.gp.n, src[1] >= 0 ? vn : cst[1]);
-                L.gp.k = std::max(L.gp.k, src[2] >= 0 ? vk : cst[2]);
-                L.gp.nrhs = std::max(L.gp.nrhs, src[3] >= 0 ? vr : cst[3]);
+                const bb_problem q = bucket_problem(x);
+                L.gp.m = std::max(L.gp.m, q.m);
+                L.gp.n = std::max(L.gp.n, q.n);
+                L.gp.k = std::max(L.gp.k, q.k);
+                L.gp.nrhs = std::max(L.gp.nrhs, q.nrhs);
                 at[(size_t)x] = slot;
                 slot += (cnt[(size_t)x] + gran - 1) / gran * gran;
                 L.cost += (double)cnt[(size_t)x] * bound * bound * bound;
