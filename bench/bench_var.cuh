@@ -327,13 +327,30 @@ static void var_row(ctx &c, const vdef &vd, int nmax, int dist)
     auto same = [&](const std::vector<T> &a, const std::vector<T> &b) {
         return a.size() == b.size() && (a.empty() || !memcmp(a.data(), b.data(), a.size() * sizeof(T)));
     };
-    const bool bits = same(oa, fa) && same(ob, fb) && same(oc, fc) &&
-                      (op.empty() || !memcmp(op.data(), fp.data(), op.size() * sizeof(int)));
-    const bool ok = bits && nbad == 0 && nfail == 0;
+    /* above the register bound the variable-size driver and the fixed-size
+       drivers round differently: the outputs then agree to a few ulps of
+       the largest element (64 Nmax eps) */
+    double rel = 0;
+    auto close = [&](const std::vector<T> &a, const std::vector<T> &b) {
+        if (a.size() != b.size()) return false;
+        double dmax = 0, bmax = 0;
+        for (size_t i = 0; i < a.size(); i++) {
+            const T d = a[i] - b[i];
+            dmax = std::max(dmax, (double)std::abs(d));
+            bmax = std::max(bmax, (double)std::abs(b[i]));
+        }
+        const double r = bmax > 0 ? dmax / bmax : dmax;
+        rel = std::max(rel, r);
+        return r <= 64.0 * nmax * std::numeric_limits<R>::epsilon();
+    };
+    const bool piv_same = op.empty() || !memcmp(op.data(), fp.data(), op.size() * sizeof(int));
+    const bool bits = same(oa, fa) && same(ob, fb) && same(oc, fc) && piv_same;
+    const bool near = bits || (close(oa, fa) && close(ob, fb) && close(oc, fc) && piv_same);
+    const bool ok = near && nbad == 0 && nfail == 0;
     if (!ok) {
         c.failed++;
-        fprintf(stderr, "CHECK FAILED: %s %c var Nmax=%d: outputs %s, %lld codes differ, %lld nonzero\n", vd.name,
-                prec_letter[pid], nmax, bits ? "equal" : "DIFFER", nbad, nfail);
+        fprintf(stderr, "CHECK FAILED: %s %c var Nmax=%d: outputs %s (relative difference %.3g), %lld codes differ, "
+                "%lld nonzero\n", vd.name, prec_letter[pid], nmax, near ? "equal" : "DIFFER", rel, nbad, nfail);
     }
 
     /* the fixed-size row at Nmax / 2 (its usual batch), same run */
@@ -367,7 +384,7 @@ static void var_row(ctx &c, const vdef &vd, int nmax, int dist)
     c.vrows.push_back(w);
     printf("VAR %-7s %c %-7s Nmax %4d %8d  %9.4f ms  host %7.0f us  floor %8.4f ms  %5.1f%% of floor  | fixed n=%d "
            "%5.1f%%  var/fixed %.2f  %s\n", vd.name, w.prec, w.dist, nmax, cnt, t, host_us, floor_ms, 100 * share, nh,
-           100 * fixed_share, share / fixed_share, ok ? "ok" : "FAIL");
+           100 * fixed_share, share / fixed_share, !ok ? "FAIL" : bits ? "ok" : "ok~");
     fflush(stdout);
     CK(cudaFree(v.A));
     CK(cudaFree(v.A0));

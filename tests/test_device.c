@@ -824,6 +824,33 @@ static prm gen_trsm(int z, int64_t i)
               sz[i % 6], sz[(i / 4) % 6], 0);
 }
 
+/* Sizes across the variable-size driver's block bounds (vardriver.cu:
+   blocks of 32, 16 complex; 1, 2, 31..33, 63..65, ..., 512) mixed with
+   register-kernel sizes and zeros. */
+static prm gen_potrf_big(int z, int64_t i)
+{
+    static const int sz[] = {33, 64, 65, 1, 127, 128, 129, 31, 255, 256, 257, 512, 0, 2, 32, 17, 63, 40};
+    return mk(z, 0, i % 2 ? BblasUpper : BblasLower, 0, 0, 0, 0, sz[(i / 2) % 18], 0);
+}
+
+static prm gen_gemm_big(int z, int64_t i)
+{
+    static const int sz[] = {33, 1, 64, 65, 128, 0, 129, 257, 31, 7};
+    int m = sz[i % 10], n = sz[(i / 3) % 10], k = sz[(i / 7) % 10];
+    prm s = mk(z, 0, 0, i % 3 == 0 ? BblasNoTrans : ctrans(z), (i / 2) % 2 ? BblasNoTrans : BblasTrans, 0, m, n, k);
+    if (i % 5 == 0) s.al[0] = -1.25;
+    if (i % 4 == 1) s.be[0] = 0;
+    return s;
+}
+
+static prm gen_trsm_big(int z, int64_t i)
+{
+    static const int sz[] = {33, 2, 64, 65, 129, 31, 257, 1, 40};
+    return mk(z, i % 2 ? BblasLeft : BblasRight, (i / 2) % 2 ? BblasUpper : BblasLower,
+              (i / 4) % 2 ? BblasNoTrans : ctrans(z), 0, (i / 8) % 2 ? BblasUnit : BblasNonUnit,
+              sz[i % 9], sz[(i / 5) % 9], 0);
+}
+
 /* uni: the options, alpha and beta of problem 0 for every problem (only
    sizes and leading dimensions vary: the variable planner's fast path) */
 static tcase var_case_u(const char *lbl, int r, int z, int64_t count, var_gen gen, int layout, int pad, int uni)
@@ -936,6 +963,25 @@ static void routine_tests(int r, int z, batchblas_queue_t q)
     if (r == R_POTRF) t.p[3].fix = FIX_NOT_SPD;
     if (r == R_GETRF) t.p[2].fix = FIX_SINGULAR;
     run_and_free(&t, q);
+
+    /* variable form above the register bound (the variable-size driver for
+       potrf, trsm and gemm; the others through launches of equal sizes) */
+    if (r == R_POTRF || r == R_GEMM || r == R_TRSM) {
+        var_gen big = r == R_POTRF ? gen_potrf_big : r == R_GEMM ? gen_gemm_big : gen_trsm_big;
+        t = var_case(label(r, z, "variable big dev-ptrs"), r, z, 41, big, BblasColMajor, 1);
+        t.p[5].lda = 0; /* argument error */
+        if (r == R_POTRF) t.p[17].fix = FIX_NOT_SPD, t.p[21].fix = FIX_NOT_SPD, t.p[22].fix = FIX_NOT_SPD;
+        run_and_free(&t, q);
+        t = var_case_u(label(r, z, "variable big same-options host-ptrs row"), r, z, 37, big, BblasRowMajor, 2, 1);
+        t.parr = PA_HOST;
+        if (r == R_POTRF) t.p[20].fix = FIX_NOT_SPD;
+        run_and_free(&t, q);
+        t = var_case(label(r, z, "variable big dev-params report-all"), r, z, 36, big, BblasColMajor, 0);
+        t.dpar = 1;
+        t.mode = BblasErrorsReportAll;
+        t.p[8].lda = 0;
+        run_and_free(&t, q);
+    }
 
     /* every parameter array and the group sizes in device memory */
     {

@@ -557,7 +557,10 @@ static void run_device(bb_batch *b)
             }
             db.count = sn;
             db.info = dinfo + sfirst;
-            if (var && vp.launch[k].cls) db.vdim = (const bb_vdim *)(scr + off_vdim) + sfirst;
+            if (var && vp.launch[k].cls) {
+                db.vdim = (const bb_vdim *)(scr + off_vdim) + sfirst;
+                db.vdriver = vp.launch[k].cls == BB_VAR_DRIVER;
+            }
             bb_problem lp = sgp;
             lp.a = lp.b = lp.c = lp.x = lp.y = NULL;
             lp.ipiv = NULL;

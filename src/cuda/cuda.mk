@@ -10,6 +10,8 @@ CUDA_CU_SOURCES += src/cuda/queue.cu
 CUDA_CU_SOURCES += src/cuda/segments.cu
 # the variable form on device data: class launches of per-problem sizes (varplan.cu)
 CUDA_CU_SOURCES += src/cuda/varplan.cu
+# ... and the variable-size driver above the register bound (vardriver.cu)
+CUDA_CU_SOURCES += src/cuda/vardriver.cu
 # host data: staging contexts, chunks, gather/scatter, the pipeline (staging.cu)
 CUDA_CU_SOURCES += src/cuda/staging.cu
 # host threads for the staging copies (a small persistent pool, stage_copy.cu)

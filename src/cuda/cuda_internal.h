@@ -56,6 +56,9 @@ struct bb_dev_batch {
                             problems), so the kernels' loops and shuffles stay
                             warp-uniform; the launch's bb_problem holds the
                             largest of each. */
+    int vdriver;         /* with vdim: the launch is the variable-size
+                            driver's (problems above the register bound,
+                            vardriver.cu) */
 };
 
 template <typename E>
@@ -140,6 +143,22 @@ bool bb_cuda_launch_fault(void);
    problem p in a class launch (per-problem sizes in bb_dev_batch.vdim), or
    0 if p takes a launch of its own (launch.cu). */
 int bb_cuda_var_class(bb_op op, bb_prec prec, const bb_problem &p);
+/* bb_cuda_var_class's answer for problems above the register bound that
+   the variable-size driver takes (vardriver.cu): one class launch for all
+   of them, laid out largest first. */
+#define BB_VAR_DRIVER 64
+/* Problems in a warp that must share their sizes in a class launch of
+   class cls (the register kernels' groups; the driver: its leaves'). */
+static inline int bb_var_gran(int cls, bb_prec prec)
+{
+    return cls == BB_VAR_DRIVER ? (prec == BB_P_C || prec == BB_P_Z ? 2 : 1) : 32 / cls;
+}
+/* The variable-size driver (vardriver.cu): a class launch (d.vdim set) of
+   potrf, trsm or gemm problems above the register bound, p the largest
+   sizes. */
+int bb_var_driver_supports(bb_op op);
+cudaError_t bb_var_driver_launch(bb_op op, bb_prec prec, const bb_problem &p, const bb_dev_batch &d,
+                                 batchblas_queue *q);
 
 /* 1 if bb_cuda_launch implements op in prec (every routine, once complete). */
 int bb_cuda_launch_supports(bb_op op, bb_prec prec);
@@ -323,7 +342,8 @@ struct var_launch {
                        launch: the largest of each size */
     int64_t first;  /* slots [first, first + n) */
     int64_t n;
-    int cls;        /* 1: class launch, sizes per slot */
+    int cls;        /* class launch (sizes per slot): its class (a kernel
+                       bound, or BB_VAR_DRIVER); 0: a launch of equal sizes */
     double cost;
 };
 struct var_run {    /* slots from start on (to the next run) have sizes dim */

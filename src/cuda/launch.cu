@@ -285,7 +285,16 @@ cudaError_t bb_cuda_launch(bb_op op, bb_prec prec, const bb_problem &p, const bb
         if (log_on()) log_line("cuda launch: injected failure (fault test) -> cudaErrorLaunchOutOfResources");
         return cudaErrorLaunchOutOfResources;
     }
-    if (d.vdim) { /* a class launch of a variable batch: the register kernel only */
+    if (d.vdim) { /* a class launch of a variable batch: the register kernel or the variable-size driver */
+        if (d.vdriver) {
+            if (log_on()) {
+                char line[160];
+                snprintf(line, sizeof line, "cuda launch: %c%s, %lld problems of sizes up to m=%d n=%d k=%d -> "
+                         "variable-size driver", "sdcz"[prec], bb_op_info(op)->name, (long long)d.count, p.m, p.n, p.k);
+                log_line(line);
+            }
+            return bb_var_driver_launch(op, prec, p, d, q);
+        }
         if (log_on()) {
             char line[160];
             snprintf(line, sizeof line, "cuda launch: %c%s, %lld problems of sizes up to m=%d n=%d k=%d nrhs=%d -> "
@@ -339,22 +348,28 @@ int bb_cuda_var_class(bb_op op, bb_prec prec, const bb_problem &p)
     const int lim = small_limit(prec);
     auto in = [](int s, int hi) { return s >= 1 && s <= hi; };
     switch (op) {
-    case BB_OP_POTRF: case BB_OP_GETRI: case BB_OP_GETRI_OOP: case BB_OP_GECOND: case BB_OP_GEINV:
+    case BB_OP_POTRF:
+        return in(p.n, lim) ? bb_small_bound(p.n) : p.n > lim ? BB_VAR_DRIVER : 0;
+    case BB_OP_GETRI: case BB_OP_GETRI_OOP: case BB_OP_GECOND: case BB_OP_GEINV:
         return in(p.n, lim) ? bb_small_bound(p.n) : 0;
     case BB_OP_POTRS: case BB_OP_POSV:
         return in(p.n, lim) && p.nrhs >= 0 ? bb_small_bound(p.n) : 0;
-    case BB_OP_GETRF: case BB_OP_GETRFNP: case BB_OP_TRSM:
+    case BB_OP_GETRF: case BB_OP_GETRFNP:
         return in(p.m, lim) && in(p.n, lim) ? bb_small_bound(p.m > p.n ? p.m : p.n) : 0;
+    case BB_OP_TRSM:
+        if (in(p.m, lim) && in(p.n, lim)) return bb_small_bound(p.m > p.n ? p.m : p.n);
+        return p.m >= 1 && p.n >= 1 ? BB_VAR_DRIVER : 0;
     case BB_OP_TRTRI: case BB_OP_LAUUM: case BB_OP_POTRI: case BB_OP_POTI: case BB_OP_GECON:
         return in(p.n, SMALL_MAX) ? bb_small_bound(p.n) : 0;
     case BB_OP_GETRS: case BB_OP_GESV:
         return in(p.n, SMALL_MAX) && p.nrhs >= 0 ? bb_small_bound(p.n) : 0;
     case BB_OP_GEMM: {
-        if (!in(p.m, lim) || !in(p.n, lim) || p.k < 0 || p.k > lim) return 0;
+        if (p.m < 1 || p.n < 1 || p.k < 0) return 0;
+        if (p.m > lim || p.n > lim || p.k > lim) return BB_VAR_DRIVER;
         int s = p.m > p.n ? p.m : p.n;
         if (p.k > s) s = p.k;
         const int thin = p.m < p.n ? p.m : p.n;
-        return s < GEMM_CUBLAS_FROM || thin <= GEMM_THIN ? bb_small_bound(s) : 0;
+        return s < GEMM_CUBLAS_FROM || thin <= GEMM_THIN ? bb_small_bound(s) : BB_VAR_DRIVER;
     }
     default:
         return 0; /* symm..trmm, lange: launches of equal sizes */

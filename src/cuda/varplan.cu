@@ -124,11 +124,11 @@ static int runs_plan(const bb_batch *b, var_plan *pl)
             while (e < order.size() && cls[(size_t)order[e]] == cls[(size_t)order[a]] &&
                    cmp_options(segs[order[e]].gp, segs[order[a]].gp) == 0)
                 e++;
-            const int gran = 32 / cls[(size_t)order[a]];
+            const int gran = bb_var_gran(cls[(size_t)order[a]], b->prec);
             var_launch L;
             L.gp = segs[order[a]].gp;
             L.first = slot;
-            L.cls = 1;
+            L.cls = cls[(size_t)order[a]];
             L.cost = 0;
             for (size_t j = a; j < e; j++) {
                 const segment &s = segs[order[j]];
@@ -410,6 +410,7 @@ static int fast_plan(const bb_batch *b, var_plan *pl)
         for (int64_t x = 0; x < nb; x++) {
             if (!cnt[(size_t)x]) continue;
             bcls[(size_t)x] = bb_cuda_var_class(b->op, b->prec, bucket_problem(x));
+            if (bcls[(size_t)x] == BB_VAR_DRIVER) bcls[(size_t)x] = 0; /* with the sizes above the buckets' */
             if (bcls[(size_t)x]) nclassp += cnt[(size_t)x];
             else nslow += cnt[(size_t)x];
         }
@@ -425,7 +426,7 @@ static int fast_plan(const bb_batch *b, var_plan *pl)
             L.gp = gp0;
             L.gp.m = L.gp.n = L.gp.k = L.gp.nrhs = 0;
             L.first = slot;
-            L.cls = 1;
+            L.cls = bound;
             L.cost = 0;
             for (int64_t x = nb - 1; x >= 0; x--) {
                 if (!cnt[(size_t)x] || bcls[(size_t)x] != bound) continue;
@@ -455,17 +456,51 @@ static int fast_plan(const bb_batch *b, var_plan *pl)
             }
             if (bb_cu_build_segments(b, 1, &segs, &nseg, &idx, &nidx, only.data())) return -1;
         }
-        const int64_t class_slots = slot;
+        /* the rest: the segments the variable-size driver takes make one
+           class launch, largest first (each padded to whole warps), the
+           others a launch each */
+        std::vector<int64_t> dseg, seg_at((size_t)nseg, -1);
+        for (int64_t k = 0; k < nseg; k++)
+            if (bb_cuda_var_class(b->op, b->prec, segs[k].gp) == BB_VAR_DRIVER) dseg.push_back(k);
+        std::stable_sort(dseg.begin(), dseg.end(), [&](int64_t x, int64_t y) {
+            const bb_problem &a = segs[x].gp, &c = segs[y].gp;
+            const int ka[] = {a.n, a.m, a.k}, kc[] = {c.n, c.m, c.k};
+            for (int i = 0; i < 3; i++)
+                if (ka[i] != kc[i]) return ka[i] > kc[i];
+            return false;
+        });
+        const int dgran = bb_var_gran(BB_VAR_DRIVER, b->prec);
+        if (!dseg.empty()) {
+            var_launch L;
+            L.gp = segs[dseg[0]].gp;
+            L.first = slot;
+            L.cls = BB_VAR_DRIVER;
+            L.cost = 0;
+            for (int64_t k : dseg) {
+                const bb_problem &q = segs[k].gp;
+                L.gp.m = std::max(L.gp.m, q.m);
+                L.gp.n = std::max(L.gp.n, q.n);
+                L.gp.k = std::max(L.gp.k, q.k);
+                L.gp.nrhs = std::max(L.gp.nrhs, q.nrhs);
+                L.cost += segs[k].cost;
+                seg_at[(size_t)k] = slot;
+                slot += (segs[k].n + dgran - 1) / dgran * dgran;
+            }
+            L.n = slot - L.first;
+            launch.push_back(L);
+        }
         for (int64_t k = 0; k < nseg; k++) {
+            if (seg_at[(size_t)k] >= 0) continue;
             var_launch L;
             L.gp = segs[k].gp;
-            L.first = slot + segs[k].first; /* idx order: segments are runs of it */
+            L.first = slot;
             L.n = segs[k].n;
             L.cls = 0;
             L.cost = segs[k].cost;
+            seg_at[(size_t)k] = slot;
+            slot += segs[k].n;
             launch.push_back(L);
         }
-        slot += nidx;
         std::stable_sort(launch.begin(), launch.end(),
                          [](const var_launch &x, const var_launch &y) { return x.cost > y.cost; });
         pl->nslot = slot;
@@ -507,10 +542,16 @@ static int fast_plan(const bb_batch *b, var_plan *pl)
                 const int32_t rep = pl->map[e - 1];
                 for (int64_t t = 0; t < pe; t++) pl->map[e + t] = -1 - rep;
             }
-            for (int64_t t = 0; t < nidx; t++) pl->map[class_slots + t] = (int32_t)idx[t];
+            for (int64_t k = 0; k < nseg; k++) { /* the segments' slots (padding: -1 - its last problem) */
+                int32_t *m = pl->map + seg_at[(size_t)k];
+                const int64_t sn = segs[k].n;
+                for (int64_t t = 0; t < sn; t++) m[t] = (int32_t)idx[segs[k].first + t];
+                if (bb_cuda_var_class(b->op, b->prec, segs[k].gp) == BB_VAR_DRIVER)
+                    for (int64_t t = sn; t < (sn + dgran - 1) / dgran * dgran; t++) m[t] = -1 - m[sn - 1];
+            }
             memcpy(pl->launch, launch.data(), launch.size() * sizeof(var_launch));
             pl->nlaunch = (int64_t)launch.size();
-            pl->nclass = nclass_launch;
+            pl->nclass = nclass_launch + !dseg.empty();
             pl->fast = 1;
             for (int f = 0; f < NF; f++) pl->src[f] = src[f], pl->cst[f] = cst[f];
             rc = 1;

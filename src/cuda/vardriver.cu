@@ -1,0 +1,501 @@
+/*
+ * The variable-size driver: a class launch of a variable batch whose
+ * problems are above the register bound L (32 real, 16 complex), any mix
+ * of sizes, in one launch sequence (seed 000: per-problem sizes read on the
+ * device, idle blocks exit at once; the planner lays the problems out
+ * largest first).  Routines: potrf (both uplo), trsm (every side, uplo,
+ * trans, diag) and gemm (every trans).
+ *
+ * The steps walk the batch's largest size; each step is
+ *   1. a view kernel (k_view): for every slot, its block of this step as a
+ *      problem of its own: sizes, operand pointers (base + row offset +
+ *      column offset times the slot's own leading dimension) and a skip
+ *      flag (the slot is skipped, failed, or its block is empty), into
+ *      workspace arrays; a block's free dimension above L is cut into
+ *      chunks of L, each a slot of the step (one launch for all of them);
+ *   2. the register kernel with per-problem sizes (bb_dev_batch.vdim) on
+ *      those arrays, or the variable-size GEMM below.
+ *
+ *   potrf  left-looking by block columns of L (lower; upper mirrors it):
+ *          A(j:n, j) -= A(j:n, <j) A(j, <j)^H  (k_vgemm, only the lower
+ *          part of the diagonal block written), A(j, j) = chol(A(j, j))
+ *          (register potrf; a failure at k sets info = j + k and the later
+ *          steps skip the problem, as LAPACK stops), A(>j, j) = A(>j, j)
+ *          A(j, j)^-H (register trsm, in chunks of L rows).
+ *   trsm   M = op(A) in diagonal blocks of L, forward from the top or
+ *          backward from the bottom of each problem's own triangle: block
+ *          s takes B_s = alpha B_s - M(s, solved) X(solved) (k_vgemm, all
+ *          solved blocks at once), then the register trsm solves it in
+ *          chunks of L of the free dimension (the blocked driver's scheme,
+ *          blocked.cu, with per-problem sizes).
+ *   gemm   k_vgemm on the slots themselves.
+ *
+ * The step arrays need no host copy of the sizes: the host knows only the
+ * launch's largest sizes (the class launch's bb_problem).
+ */
+#include <string.h>
+#include "small.h"
+#include "views.h"
+
+namespace {
+
+/* One step's problems on the device. */
+struct vstep {
+    bb_vdim *vdim;
+    void **pa, **pb, **pc;
+    int *info; /* 0: computed; -1: skipped (the kernels skip info != 0) */
+};
+
+/* ------------------------------------------------------------ the views */
+
+/* f(v, c, A, B, C, o, pa, pb, pc) -> active: slot t's chunk c. */
+template <typename T, typename F>
+__global__ void k_view(const F f, const bb_dev_batch d, vstep w, int nch)
+{
+    const int64_t n = d.count * nch, step = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t u = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; u < n; u += step) {
+        const int64_t t = u / nch;
+        const int c = (int)(u - t * nch);
+        const bb_vdim v = d.vdim[t];
+        const bool has[3] = {d.opd[BB_A].ptr || d.opd[BB_A].base, d.opd[BB_B].ptr || d.opd[BB_B].base,
+                             d.opd[BB_C].ptr || d.opd[BB_C].base};
+        T *A = has[0] ? bb_dev_ptr<T>(d.opd[BB_A], t) : NULL;
+        T *B = has[1] ? bb_dev_ptr<T>(d.opd[BB_B], t) : NULL;
+        T *C = has[2] ? bb_dev_ptr<T>(d.opd[BB_C], t) : NULL;
+        bb_vdim o = v;
+        T *pa = NULL, *pb = NULL, *pc = NULL;
+        const bool act = f(v, c, A, B, C, o, pa, pb, pc);
+        w.vdim[u] = o;
+        w.pa[u] = pa;
+        w.pb[u] = pb;
+        w.pc[u] = pc;
+        w.info[u] = act && (d.info == NULL || d.info[t] == 0) ? 0 : -1;
+    }
+}
+
+/* info[t] = code + off for the slots whose step code is a failure */
+__global__ void k_merge(int *info, const int *code, int64_t n, int nch, int off)
+{
+    const int64_t step = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; t < n; t += step) {
+        const int v = code[t * nch];
+        if (v > 0 && info[t] == 0) info[t] = v + off;
+    }
+}
+
+/* ------------------------------------------- GEMM with per-problem sizes */
+
+/* C = alpha op(A) op(B) + beta C per slot (sizes m, n, k and leading
+   dimensions from vdim, operands from the pointer arrays); tri = 1 writes
+   only C(i, j) with i >= j, 2 only i <= j.  A thread block computes a
+   32 x 32 tile of C (64 threads, 4 x 4 each) over k in chunks of 16
+   through shared memory; grid x: the tiles of the largest problem, grid
+   y: the slots (blocks outside their problem exit). */
+const int VG_BM = 32, VG_BN = 32, VG_BK = 16, VG_THREADS = 64;
+
+template <typename T>
+__global__ void __launch_bounds__(VG_THREADS)
+k_vgemm(const bb_vdim *vd, T *const *pa, T *const *pb, T *const *pc, const int *info, int64_t count, int ta, int tb,
+        T alpha, T beta, int alpha_zero, int beta_zero, int tri, int tiles_m)
+{
+    __shared__ T As[VG_BK][VG_BM + 1];
+    __shared__ T Bs[VG_BK][VG_BN + 1];
+    const int tm = blockIdx.x % tiles_m, tn = blockIdx.x / tiles_m;
+    const int tx = threadIdx.x % 8, ty = threadIdx.x / 8;
+    const int i0 = tm * VG_BM, j0 = tn * VG_BN;
+    for (int64_t t = blockIdx.y; t < count; t += gridDim.y) {
+        if (info[t]) continue;
+        const bb_vdim v = vd[t];
+        const int m = v.m, n = v.n, k = alpha_zero ? 0 : v.k;
+        if (i0 >= m || j0 >= n) continue;
+        if (tri == 1 && j0 > i0 + VG_BM - 1) continue;
+        if (tri == 2 && i0 > j0 + VG_BN - 1) continue;
+        const T *A = pa[t], *B = pb[t];
+        T *C = pc[t];
+        const int64_t lda = v.lda, ldb = v.ldb, ldc = v.ldc;
+        T acc[4][4];
+#pragma unroll
+        for (int r = 0; r < 4; r++)
+#pragma unroll
+            for (int c = 0; c < 4; c++) acc[r][c] = bb_zero<T>();
+        for (int k0 = 0; k0 < k; k0 += VG_BK) {
+            for (int e = threadIdx.x; e < VG_BM * VG_BK; e += VG_THREADS) {
+                int ii, kk;
+                T x = bb_zero<T>();
+                if (ta == BblasNoTrans) {
+                    ii = e % VG_BM, kk = e / VG_BM;
+                    if (i0 + ii < m && k0 + kk < k) x = A[(i0 + ii) + (int64_t)(k0 + kk) * lda];
+                } else {
+                    kk = e % VG_BK, ii = e / VG_BK;
+                    if (i0 + ii < m && k0 + kk < k) x = bb_conj_if(A[(k0 + kk) + (int64_t)(i0 + ii) * lda], ta == BblasConjTrans);
+                }
+                As[kk][ii] = x;
+            }
+            for (int e = threadIdx.x; e < VG_BN * VG_BK; e += VG_THREADS) {
+                int jj, kk;
+                T x = bb_zero<T>();
+                if (tb == BblasNoTrans) {
+                    kk = e % VG_BK, jj = e / VG_BK;
+                    if (j0 + jj < n && k0 + kk < k) x = B[(k0 + kk) + (int64_t)(j0 + jj) * ldb];
+                } else {
+                    jj = e % VG_BN, kk = e / VG_BN;
+                    if (j0 + jj < n && k0 + kk < k) x = bb_conj_if(B[(j0 + jj) + (int64_t)(k0 + kk) * ldb], tb == BblasConjTrans);
+                }
+                Bs[kk][jj] = x;
+            }
+            __syncthreads();
+#pragma unroll 4
+            for (int kk = 0; kk < VG_BK; kk++) {
+                T a[4], b[4];
+#pragma unroll
+                for (int r = 0; r < 4; r++) a[r] = As[kk][tx + 8 * r];
+#pragma unroll
+                for (int c = 0; c < 4; c++) b[c] = Bs[kk][ty + 8 * c];
+#pragma unroll
+                for (int r = 0; r < 4; r++)
+#pragma unroll
+                    for (int c = 0; c < 4; c++) acc[r][c] = acc[r][c] + a[r] * b[c];
+            }
+            __syncthreads();
+        }
+#pragma unroll
+        for (int r = 0; r < 4; r++)
+#pragma unroll
+            for (int c = 0; c < 4; c++) {
+                const int i = i0 + tx + 8 * r, j = j0 + ty + 8 * c;
+                if (i >= m || j >= n || (tri == 1 && i < j) || (tri == 2 && i > j)) continue;
+                T *cij = C + i + (int64_t)j * ldc;
+                const T s = alpha * acc[r][c];
+                *cij = beta_zero ? s : s + beta * *cij;
+            }
+    }
+}
+
+/* ------------------------------------------------------------ the steps */
+
+struct vctx {
+    bb_prec prec;
+    batchblas_queue *q;
+    int L;
+    vstep w;
+    int64_t cap; /* step slots the arrays hold */
+};
+
+template <typename T, typename F>
+cudaError_t view(const vctx &c, const F &f, const bb_dev_batch &d, int nch)
+{
+    const int64_t n = d.count * nch;
+    k_view<T, F><<<bb_grid(n, 256), 256, 0, c.q->stream>>>(f, d, c.w, nch);
+    return cudaGetLastError();
+}
+
+/* The step's problems as a class launch (pointer arrays, sizes, codes) of
+   a register kernel reading operands A .. the nopd-th (a kernel may give
+   an operand a meaning by its presence: potrf's C). */
+bb_dev_batch step_batch(const vctx &c, int64_t n, int nopd)
+{
+    bb_dev_batch s;
+    memset(&s, 0, sizeof s);
+    s.opd[BB_A].ptr = c.w.pa;
+    if (nopd > 1) s.opd[BB_B].ptr = c.w.pb;
+    if (nopd > 2) s.opd[BB_C].ptr = c.w.pc;
+    s.count = n;
+    s.info = c.w.info;
+    s.vdim = c.w.vdim;
+    s.masked = 1;
+    return s;
+}
+
+template <typename T>
+cudaError_t vgemm(const vctx &c, int64_t n, int ta, int tb, const double alpha[2], const double beta[2], int tri,
+                  int mmax, int nmax)
+{
+    if (n <= 0 || mmax <= 0 || nmax <= 0) return cudaSuccess;
+    const int tiles_m = (mmax + VG_BM - 1) / VG_BM, tiles_n = (nmax + VG_BN - 1) / VG_BN;
+    const int64_t tiles = (int64_t)tiles_m * tiles_n;
+    if (tiles > INT32_MAX) return cudaErrorNotSupported;
+    const dim3 grid((unsigned)tiles, (unsigned)(n < 65535 ? n : 65535));
+    const int az = alpha[0] == 0 && alpha[1] == 0, bz = beta[0] == 0 && beta[1] == 0;
+    k_vgemm<T><<<grid, VG_THREADS, 0, c.q->stream>>>(c.w.vdim, (T *const *)c.w.pa, (T *const *)c.w.pb,
+                                                    (T *const *)c.w.pc, c.w.info, n, ta, tb,
+                                                    bb_make<T>(alpha[0], alpha[1]), bb_make<T>(beta[0], beta[1]),
+                                                    az, bz, tri, tiles_m);
+    return cudaGetLastError();
+}
+
+__host__ __device__ __forceinline__ int imin(int a, int b) { return a < b ? a : b; }
+
+/* ---- potrf */
+
+struct f_potrf_upd { /* A(j:n, j) and the finished columns left of it */
+    int c0, L, upper;
+    template <typename T>
+    __device__ bool operator()(const bb_vdim &v, int, T *A, T *, T *, bb_vdim &o, T *&pa, T *&pb, T *&pc) const
+    {
+        if (v.n <= c0) return false;
+        const int bt = imin(L, v.n - c0);
+        const int64_t lda = v.lda;
+        o.m = upper ? bt : v.n - c0;
+        o.n = upper ? v.n - c0 : bt;
+        o.k = c0;
+        o.lda = o.ldb = o.ldc = lda;
+        pc = A + c0 + c0 * lda;
+        pa = pb = upper ? A + c0 * lda : A + c0;
+        return true;
+    }
+};
+
+struct f_potrf_diag {
+    int c0, L;
+    template <typename T>
+    __device__ bool operator()(const bb_vdim &v, int, T *A, T *, T *, bb_vdim &o, T *&pa, T *&, T *&) const
+    {
+        if (v.n <= c0) return false;
+        o.n = imin(L, v.n - c0);
+        o.m = o.k = o.nrhs = 0;
+        pa = A + c0 + c0 * v.lda;
+        return true;
+    }
+};
+
+struct f_potrf_panel { /* chunk c of the rows (lower) or columns (upper) below/beside the block */
+    int c0, L, upper;
+    template <typename T>
+    __device__ bool operator()(const bb_vdim &v, int c, T *A, T *, T *, bb_vdim &o, T *&pa, T *&pb, T *&) const
+    {
+        const int r = c0 + L + c * L;
+        if (v.n <= r) return false;
+        const int bt = imin(L, v.n - c0), w = imin(L, v.n - r);
+        const int64_t lda = v.lda;
+        o.m = upper ? bt : w;
+        o.n = upper ? w : bt;
+        o.k = o.nrhs = 0;
+        o.lda = o.ldb = lda;
+        pa = A + c0 + c0 * lda;
+        pb = upper ? A + c0 + r * lda : A + r + c0 * lda;
+        return true;
+    }
+};
+
+/* Chunks per slot: a multiple of the problems one warp holds at the
+   step's bound (32 / L), so that a warp's items stay one problem's. */
+int chunks(const vctx &c, int w)
+{
+    const int per = 32 / c.L;
+    const int n = (w + c.L - 1) / c.L;
+    return n < 1 ? per : (n + per - 1) / per * per;
+}
+
+template <typename T>
+cudaError_t potrf_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &d)
+{
+    const int N = p.n, L = c.L, up = p.uplo == BblasUpper;
+    const double m1[2] = {-1, 0}, one[2] = {1, 0};
+    const int ct = sizeof(T) == 2 * sizeof(typename bb_real<T>::type) ? BblasConjTrans : BblasTrans;
+    cudaError_t e = cudaSuccess;
+    for (int c0 = 0; c0 < N && e == cudaSuccess; c0 += L) {
+        const int64_t n = d.count;
+        if (c0 > 0) {
+            e = view<T>(c, f_potrf_upd{c0, L, up}, d, 1);
+            if (e == cudaSuccess)
+                e = vgemm<T>(c, n, up ? ct : BblasNoTrans, up ? BblasNoTrans : ct, m1, one, up ? 2 : 1,
+                             up ? L : N - c0, up ? N - c0 : L);
+            if (e != cudaSuccess) break;
+        }
+        e = view<T>(c, f_potrf_diag{c0, L}, d, 1);
+        bb_problem lp = bb_blank_problem();
+        lp.uplo = p.uplo;
+        lp.n = L;
+        lp.lda = p.lda;
+        if (e == cudaSuccess) e = bb_small_potrf(c.prec, lp, step_batch(c, n, 1), c.q);
+        if (e == cudaSuccess && d.info) {
+            k_merge<<<bb_grid(n, 256), 256, 0, c.q->stream>>>(d.info, c.w.info, n, 1, c0);
+            e = cudaGetLastError();
+        }
+        if (e != cudaSuccess || c0 + L >= N) break;
+        const int nch = chunks(c, N - c0 - L);
+        e = view<T>(c, f_potrf_panel{c0, L, up}, d, nch);
+        bb_problem tp = bb_blank_problem();
+        tp.side = up ? BblasLeft : BblasRight;
+        tp.uplo = p.uplo;
+        tp.trans = BblasConjTrans;
+        tp.diag = BblasNonUnit;
+        tp.m = tp.n = L;
+        tp.lda = tp.ldb = p.lda;
+        tp.alpha[0] = 1;
+        if (e == cudaSuccess) e = bb_small_trsm_chunked(c.prec, tp, step_batch(c, n * nch, 2), c.q, L);
+    }
+    return e;
+}
+
+/* ---- trsm: M = op(A) cut into diagonal blocks of L (from the top when
+   the solve runs forward, from the bottom of each problem's own triangle
+   when it runs backward); block s first takes the update with every
+   solved block (one GEMM), then the register trsm solves it in chunks of
+   L of the free dimension (one launch). */
+
+struct trsm_geo {
+    int left, forward, L, s;
+    /* the triangle's order t and free dimension f of a problem; its block
+       [r0, r1) and solved part [s0, s1) at this step; false: no block */
+    __device__ bool at(const bb_vdim &v, int &t, int &f, int &r0, int &r1, int &s0, int &s1) const
+    {
+        t = left ? v.m : v.n;
+        f = left ? v.n : v.m;
+        if (forward) {
+            r0 = s * L;
+            r1 = imin(r0 + L, t);
+            s0 = 0, s1 = r0;
+        } else {
+            r1 = t - s * L;
+            r0 = r1 - L > 0 ? r1 - L : 0;
+            s0 = r1, s1 = t;
+        }
+        return r0 < r1 && f > 0;
+    }
+};
+
+struct f_trsm_upd {
+    trsm_geo g;
+    int tr;
+    template <typename T>
+    __device__ bool operator()(const bb_vdim &v, int, T *A, T *B, T *, bb_vdim &o, T *&pa, T *&pb, T *&pc) const
+    {
+        int t, f, r0, r1, s0, s1;
+        if (!g.at(v, t, f, r0, r1, s0, s1) || s1 <= s0) return false;
+        const int64_t lda = v.lda, ldb = v.ldb;
+        o.k = s1 - s0;
+        if (g.left) { /* B_j = alpha B_j - M(r0:r1, s0:s1) X(s0:s1, :) */
+            o.m = r1 - r0, o.n = f;
+            pa = A + (tr ? s0 + r0 * lda : r0 + s0 * lda);
+            pb = B + s0;
+            pc = B + r0;
+            o.lda = lda, o.ldb = ldb, o.ldc = ldb;
+        } else { /* B_j = alpha B_j - X(:, s0:s1) M(s0:s1, r0:r1) */
+            o.m = f, o.n = r1 - r0;
+            pa = B + s0 * ldb;
+            pb = A + (tr ? r0 + s0 * lda : s0 + r0 * lda);
+            pc = B + r0 * ldb;
+            o.lda = ldb, o.ldb = lda, o.ldc = ldb;
+        }
+        return true;
+    }
+};
+
+struct f_trsm_diag {
+    trsm_geo g;
+    template <typename T>
+    __device__ bool operator()(const bb_vdim &v, int c, T *A, T *B, T *, bb_vdim &o, T *&pa, T *&pb, T *&) const
+    {
+        int t, f, r0, r1, s0, s1;
+        if (!g.at(v, t, f, r0, r1, s0, s1) || c * g.L >= f) return false;
+        const int64_t lda = v.lda, ldb = v.ldb;
+        const int w = imin(g.L, f - c * g.L), bt = r1 - r0;
+        o.m = g.left ? bt : w;
+        o.n = g.left ? w : bt;
+        o.k = o.nrhs = 0;
+        pa = A + r0 + r0 * lda;
+        pb = g.left ? B + r0 + (int64_t)c * g.L * ldb : B + c * g.L + r0 * ldb;
+        return true;
+    }
+};
+
+template <typename T>
+cudaError_t trsm_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &d)
+{
+    const int left = p.side == BblasLeft, tr = p.trans != BblasNoTrans;
+    const bool mlower = (p.uplo == BblasLower) != (tr != 0);
+    const int forward = left ? mlower : !mlower;
+    const int tmax = left ? p.m : p.n, fmax = left ? p.n : p.m, L = c.L;
+    const bool az = p.alpha[0] == 0 && p.alpha[1] == 0;
+    const double m1[2] = {-1, 0};
+    const int nch = chunks(c, fmax);
+    const int64_t n = d.count;
+    cudaError_t e = cudaSuccess;
+    for (int s = 0; s * L < tmax && e == cudaSuccess; s++) {
+        const trsm_geo g = {left, forward, L, s};
+        if (s > 0 && !az) {
+            e = view<T>(c, f_trsm_upd{g, tr}, d, 1);
+            const int mm = left ? L : fmax, nn = left ? fmax : L;
+            if (e == cudaSuccess)
+                e = vgemm<T>(c, n, left ? (tr ? p.trans : BblasNoTrans) : BblasNoTrans,
+                             left ? BblasNoTrans : (tr ? p.trans : BblasNoTrans), m1, p.alpha, 0, mm, nn);
+            if (e != cudaSuccess) break;
+        }
+        e = view<T>(c, f_trsm_diag{g}, d, nch);
+        bb_problem lp = p;
+        lp.m = lp.n = L;
+        if (s > 0 && !az) lp.alpha[0] = 1, lp.alpha[1] = 0;
+        if (e == cudaSuccess) e = bb_small_trsm_chunked(c.prec, lp, step_batch(c, n * nch, 2), c.q, L);
+    }
+    return e;
+}
+
+/* ---- gemm */
+
+struct f_same {
+    template <typename T>
+    __device__ bool operator()(const bb_vdim &v, int, T *A, T *B, T *C, bb_vdim &, T *&pa, T *&pb, T *&pc) const
+    {
+        pa = A, pb = B, pc = C;
+        return v.m > 0 && v.n > 0;
+    }
+};
+
+template <typename T>
+cudaError_t gemm_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &d)
+{
+    cudaError_t e = view<T>(c, f_same{}, d, 1);
+    if (e == cudaSuccess) e = vgemm<T>(c, d.count, p.trans, p.transb, p.alpha, p.beta, 0, p.m, p.n);
+    return e;
+}
+
+template <typename T>
+cudaError_t run_T(bb_op op, const vctx &c0, const bb_problem &p, const bb_dev_batch &d)
+{
+    vctx c = c0;
+    /* the step arrays: slots x chunks, in slices of the class */
+    const int wmax = op == BB_OP_POTRF ? p.n : op == BB_OP_TRSM ? (p.side == BblasLeft ? p.n : p.m) : 1;
+    const int64_t nch = op == BB_OP_GEMM ? 1 : chunks(c, wmax);
+    const int per = 32 / c.L;
+    int64_t slice = ((int64_t)1 << 20) / nch;
+    slice = slice < per ? per : slice / per * per;
+    if (slice > d.count) slice = d.count;
+    const int64_t cap = slice * nch;
+    const size_t bv = (cap * sizeof(bb_vdim) + 255) / 256 * 256, bp = (cap * sizeof(void *) + 255) / 256 * 256,
+                 bi = (cap * sizeof(int) + 255) / 256 * 256;
+    char *w = (char *)bb_cuda_workspace2(c.q, bv + 3 * bp + bi);
+    if (!w) return cudaErrorMemoryAllocation;
+    c.w.vdim = (bb_vdim *)w;
+    c.w.pa = (void **)(w + bv);
+    c.w.pb = (void **)(w + bv + bp);
+    c.w.pc = (void **)(w + bv + 2 * bp);
+    c.w.info = (int *)(w + bv + 3 * bp);
+    c.cap = cap;
+    for (int64_t first = 0; first < d.count; first += slice) {
+        const int64_t cnt = d.count - first < slice ? d.count - first : slice;
+        const bb_dev_batch s = bb_slice(d, first, cnt, c.prec);
+        const cudaError_t e = op == BB_OP_POTRF ? potrf_slice<T>(c, p, s)
+                            : op == BB_OP_TRSM  ? trsm_slice<T>(c, p, s)
+                                                : gemm_slice<T>(c, p, s);
+        if (e != cudaSuccess) return e;
+    }
+    return cudaSuccess;
+}
+
+} // namespace
+
+int bb_var_driver_supports(bb_op op) { return op == BB_OP_POTRF || op == BB_OP_TRSM || op == BB_OP_GEMM; }
+
+cudaError_t bb_var_driver_launch(bb_op op, bb_prec prec, const bb_problem &p, const bb_dev_batch &d,
+                                 batchblas_queue *q)
+{
+    if (!bb_var_driver_supports(op) || !d.vdim) return cudaErrorNotSupported;
+    if (d.count <= 0) return cudaSuccess;
+    vctx c;
+    memset(&c, 0, sizeof c);
+    c.prec = prec;
+    c.q = q;
+    c.L = bb_small_max(prec);
+    BB_SMALL_BY_PREC(prec, run_T<T>(op, c, p, d));
+}
