@@ -65,6 +65,7 @@ __global__ void k_view(const F f, const bb_dev_batch d, vstep w, int nch)
         bb_vdim o = v;
         T *pa = NULL, *pb = NULL, *pc = NULL;
         const bool act = f(v, c, A, B, C, o, pa, pb, pc);
+        if (!act) o.m = o.n = o.k = o.nrhs = 0; /* a skipped slot's sizes stay within the kernels' bounds */
         w.vdim[u] = o;
         w.pa[u] = pa;
         w.pb[u] = pb;
