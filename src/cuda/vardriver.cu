@@ -179,7 +179,6 @@ struct vctx {
     batchblas_queue *q;
     int L;
     vstep w;
-    int64_t cap; /* step slots the arrays hold */
 };
 
 template <typename T, typename F>
@@ -472,7 +471,6 @@ cudaError_t run_T(bb_op op, const vctx &c0, const bb_problem &p, const bb_dev_ba
     c.w.pb = (void **)(w + bv + bp);
     c.w.pc = (void **)(w + bv + 2 * bp);
     c.w.info = (int *)(w + bv + 3 * bp);
-    c.cap = cap;
     for (int64_t first = 0; first < d.count; first += slice) {
         const int64_t cnt = d.count - first < slice ? d.count - first : slice;
         const bb_dev_batch s = bb_slice(d, first, cnt, c.prec);

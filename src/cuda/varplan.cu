@@ -460,8 +460,9 @@ static int fast_plan(const bb_batch *b, var_plan *pl)
            class launch, largest first (each padded to whole warps), the
            others a launch each */
         std::vector<int64_t> dseg, seg_at((size_t)nseg, -1);
+        std::vector<char> in_driver((size_t)nseg, 0);
         for (int64_t k = 0; k < nseg; k++)
-            if (bb_cuda_var_class(b->op, b->prec, segs[k].gp) == BB_VAR_DRIVER) dseg.push_back(k);
+            if (bb_cuda_var_class(b->op, b->prec, segs[k].gp) == BB_VAR_DRIVER) dseg.push_back(k), in_driver[(size_t)k] = 1;
         std::stable_sort(dseg.begin(), dseg.end(), [&](int64_t x, int64_t y) {
             const bb_problem &a = segs[x].gp, &c = segs[y].gp;
             const int ka[] = {a.n, a.m, a.k}, kc[] = {c.n, c.m, c.k};
@@ -546,7 +547,7 @@ static int fast_plan(const bb_batch *b, var_plan *pl)
                 int32_t *m = pl->map + seg_at[(size_t)k];
                 const int64_t sn = segs[k].n;
                 for (int64_t t = 0; t < sn; t++) m[t] = (int32_t)idx[segs[k].first + t];
-                if (bb_cuda_var_class(b->op, b->prec, segs[k].gp) == BB_VAR_DRIVER)
+                if (in_driver[(size_t)k])
                     for (int64_t t = sn; t < (sn + dgran - 1) / dgran * dgran; t++) m[t] = -1 - m[sn - 1];
             }
             memcpy(pl->launch, launch.data(), launch.size() * sizeof(var_launch));
