@@ -111,6 +111,14 @@ endif
 # internal hook (static link, as above).
 check_PROGRAMS += tests/test_plan tests/test_spread
 TESTS += tests/test_plan tests/test_spread
+
+# The argument checks as rules (check.c): evaluated over a variable
+# batch's arrays, the same codes as the group check (the sources compiled
+# in: the functions are internal).
+check_PROGRAMS += tests/test_rules
+TESTS += tests/test_rules
+tests_test_rules_SOURCES = tests/test_rules.c src/common/check.c src/common/problem.c src/common/ops.c
+tests_test_rules_LDADD = libbatchblas.la -lm
 tests_test_plan_SOURCES = tests/test_plan.c src/common/plan.c src/common/problem.c src/common/ops.c
 tests_test_plan_LDADD = libbatchblas.la -lm
 tests_test_spread_SOURCES = tests/test_spread.c

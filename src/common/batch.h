@@ -90,6 +90,11 @@ typedef struct bb_batch {
     int *pinfo;                    /* per problem: nonzero on entry = skip; out = code */
     int64_t nbad;                  /* problems skipped for argument errors */
     int info_on_device;            /* _dev calls: info is in device memory */
+    int uniform_options;           /* variable form on device data: every problem has
+                                      problem 0's options (side .. norm), as the
+                                      checks found; 0: not known.  Then also: */
+    int par_max[BB_NPAR];          /* the largest m, n, k, nrhs of the problems that
+                                      passed the checks (-1: none, or not known) */
     int info_folded;               /* set by the backend: codes folded into the device info */
     int share_device;              /* host data, a share of a spread batch (spread.c):
                                       1 + the CUDA device to run it on; 0: the caller's
@@ -183,8 +188,27 @@ BB_INTERNAL size_t bb_scalar_bytes(const bb_batch *b, int which);
 /* rows x columns of operand o as stored (column-major view) */
 BB_INTERNAL void bb_operand_dims(bb_op op, const bb_problem *p, int o, int *r, int *c);
 
-/* check.c */
+/* check.c: the argument checks, defined once as rules.  A group's options
+   give its rules (bb_check_rules): the options' own failures, then size
+   rules that each problem's sizes must pass; bb_check_group evaluates them
+   for one group, bb_check_var_sizes over the arrays of a variable batch
+   whose options are all the same (bb_uniform_options). */
+typedef struct {
+    signed char slot; /* the parameter checked */
+    signed char dim;  /* -1: par[slot] >= 0; else par[slot] >= max(1, par[dim]) (a leading dimension) */
+    int pos;          /* its signature position (the code is -pos) */
+} bb_rule;
+typedef struct {
+    int worst;              /* lowest failing position among the options (0: none) */
+    int nrule;
+    bb_rule rule[6];
+    signed char dims[3][2]; /* rows and columns of A, B, C (user view) as parameter slots; -1: none */
+    signed char piv[2];     /* pivots: the smaller of these two slots' values; -1: none */
+} bb_rules;
+BB_INTERNAL void bb_check_rules(const bb_batch *b, int64_t g, bb_rules *r);
 BB_INTERNAL int bb_check_group(const bb_batch *b, int64_t g);
+BB_INTERNAL int64_t bb_check_var_sizes(bb_batch *b, const bb_rules *r, int64_t lo, int64_t hi, int vmax[BB_NPAR]);
+BB_INTERNAL int bb_uniform_options(const bb_batch *b, int options, int scalars);
 BB_INTERNAL unsigned bb_needed_operands(const bb_batch *b, const bb_problem *gp);
 BB_INTERNAL int bb_check_problem(const bb_batch *b, unsigned needed, int64_t i);
 BB_INTERNAL int bb_null_operands(const bb_batch *b, unsigned needed, int64_t i);

@@ -42,6 +42,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <atomic>
+#include <algorithm>
 #include "cuda_internal.h"
 #include "stage_copy.h"
 
@@ -354,6 +356,63 @@ static double now_us(void)
     return ts.tv_sec * 1e6 + ts.tv_nsec * 1e-3;
 }
 
+/* The queue's pinned buffer, at least `bytes`, free to write (its last copy
+   out has finished: normally long ago, so this rarely waits).  NULL if it
+   cannot be had (the caller copies from pageable memory then). */
+static char *pinned_buffer(bb_cuda_queue *q, size_t bytes)
+{
+    if (q->pin_done && chk(cudaEventSynchronize(q->pin_done)) != cudaSuccess) return NULL;
+    if (q->pin_size < bytes) {
+        if (q->pin) (void)chk(cudaFreeHost(q->pin));
+        q->pin = NULL;
+        q->pin_size = 0;
+        const size_t want = bytes + bytes / 2;
+        void *p = NULL;
+        if (cu_pinned_alloc(&p, want) != cudaSuccess) return NULL;
+        q->pin = p;
+        q->pin_size = want;
+    }
+    if (!q->pin_done && chk(cudaEventCreateWithFlags(&q->pin_done, cudaEventDisableTiming)) != cudaSuccess) {
+        q->pin_done = NULL;
+        return NULL;
+    }
+    return (char *)q->pin;
+}
+
+/* Copies n arrays (src[r], bytes each) into dst + r * bytes on a team of
+   host threads (stage_copy.cu), in units of 1 MB. */
+struct copy_team {
+    const void *const *src;
+    char *dst;
+    size_t bytes, unit;
+    int64_t nunit_per, nunit;
+    std::atomic<int64_t> next;
+};
+
+static void copy_runner(void *arg)
+{
+    copy_team *t = (copy_team *)arg;
+    for (int64_t u; (u = t->next.fetch_add(1)) < t->nunit;) {
+        const int64_t r = u / t->nunit_per, k = u % t->nunit_per;
+        const size_t off = (size_t)k * t->unit, len = std::min(t->unit, t->bytes - off);
+        memcpy(t->dst + (size_t)r * t->bytes + off, (const char *)t->src[r] + off, len);
+    }
+}
+
+static void team_copy(const void *const *src, int n, size_t bytes, char *dst)
+{
+    copy_team t;
+    t.src = src;
+    t.dst = dst;
+    t.bytes = bytes;
+    t.unit = (size_t)1 << 20;
+    t.nunit_per = (int64_t)((bytes + t.unit - 1) / t.unit);
+    t.nunit = t.nunit_per * n;
+    t.next.store(0);
+    const int helpers = (int)std::min<int64_t>(std::min<int64_t>(t.nunit - 1, bb_stage_host_cores() - 1), 7);
+    bb_stage_team(copy_runner, &t, helpers > 0 ? helpers : 0, 7);
+}
+
 static void run_device(bb_batch *b)
 {
     const double t_start = cfg_verbose ? now_us() : 0;
@@ -458,8 +517,26 @@ static void run_device(bb_batch *b)
     }
     size_t off_vdim = pos;
     if (with_vdim) pos = align_up(pos + (size_t)n_arr * sizeof(bb_vdim), BB_ALIGN);
+    /* a fast plan's device placement (varplan.cu): each bucket's first slot,
+       its counters and padding, the front end's codes where some problem
+       failed its checks, and a device copy of each host pointer array */
+    const int placed = with_vdim && vp.fast && vp.placed > 0;
+    size_t off_at = pos, off_cur = 0, off_pad = 0, off_bad = 0, off_harr = 0;
+    if (placed) {
+        pos = align_up(pos + (size_t)vp.nb * sizeof(int32_t), BB_ALIGN);
+        off_cur = pos;
+        pos = align_up(pos + (size_t)vp.nb * sizeof(int32_t), BB_ALIGN);
+        off_pad = pos;
+        pos = align_up(pos + (size_t)(vp.npad + 1) * sizeof(var_pad), BB_ALIGN);
+        off_bad = pos;
+        if (b->nbad > 0) pos = align_up(pos + (size_t)b->count * sizeof(int), BB_ALIGN);
+        off_harr = pos;
+        bool host_arr = false;
+        for (int o = 0; o < BB_NOPD; o++) host_arr |= need_arr[o] && b->opd[orig[o]].arr && !dev_arr[o];
+        if (host_arr) pos = align_up(pos + (size_t)b->count * sizeof(void *), BB_ALIGN);
+    }
     size_t off_codes = pos;
-    if (fold && var) pos = align_up(pos + (size_t)b->count * sizeof(int), BB_ALIGN);
+    if ((fold || (report && placed)) && var) pos = align_up(pos + (size_t)b->count * sizeof(int), BB_ALIGN);
     size_t off_gstart = pos;
     if (with_gstart) pos = align_up(pos + (size_t)(b->ngroups + 1) * sizeof(int64_t), BB_ALIGN);
     size_t off_first = pos;
@@ -480,8 +557,11 @@ static void run_device(bb_batch *b)
            once the source has been staged by the driver, so the temporary
            arrays below and the front end's pinfo may be freed as soon as run
            returns, without waiting for the device. */
-        if (with_map) {
-            e = chk(cudaMemcpyAsync(scr + off_map, vp.map, (size_t)n_arr * sizeof(int32_t), cudaMemcpyHostToDevice, st));
+        if (with_map) { /* the host's part of the slot map */
+            const int64_t h0 = placed ? vp.placed : 0;
+            if (n_arr > h0)
+                e = chk(cudaMemcpyAsync(scr + off_map + (size_t)h0 * sizeof(int32_t), vp.map + h0,
+                                        (size_t)(n_arr - h0) * sizeof(int32_t), cudaMemcpyHostToDevice, st));
             if (e != cudaSuccess) { fail = BB_INFO_DEVICE; goto out; }
         }
         /* the codes: zeros (no problem skipped, or the variable form, whose
@@ -495,9 +575,32 @@ static void run_device(bb_batch *b)
                 for (int r = 0; r < nraw; r++)
                     if (raw_slot[r] == vp.src[f]) vr.raw[f] = (const int *)(scr + off_raw[r]);
             }
+            /* the user's size arrays: into the queue's pinned buffer on a
+               few host threads, then sent without waiting (a pageable
+               copy makes the host wait for the driver's own staging) */
+            const size_t rawb = (size_t)b->count * sizeof(int);
+            char *pin = nraw > 0 ? pinned_buffer(q, (size_t)nraw * rawb) : NULL;
+            if (pin) {
+                const void *srcs[7];
+                for (int r = 0; r < nraw; r++) srcs[r] = b->par[raw_slot[r]];
+                team_copy(srcs, nraw, rawb, pin);
+            }
             for (int r = 0; r < nraw && e == cudaSuccess; r++)
-                e = chk(cudaMemcpyAsync(scr + off_raw[r], b->par[raw_slot[r]], (size_t)b->count * sizeof(int),
-                                        cudaMemcpyHostToDevice, st));
+                e = chk(cudaMemcpyAsync(scr + off_raw[r], pin ? (const void *)(pin + (size_t)r * rawb) : b->par[raw_slot[r]],
+                                        rawb, cudaMemcpyHostToDevice, st));
+            if (pin && e == cudaSuccess) e = chk(cudaEventRecord(q->pin_done, st));
+            if (placed) { /* the buckets' slots of the map, placed on the device */
+                if (e == cudaSuccess)
+                    e = chk(cudaMemcpyAsync(scr + off_at, vp.at, (size_t)vp.nb * sizeof(int32_t), cudaMemcpyHostToDevice, st));
+                if (e == cudaSuccess && vp.npad > 0)
+                    e = chk(cudaMemcpyAsync(scr + off_pad, vp.pad, (size_t)vp.npad * sizeof(var_pad), cudaMemcpyHostToDevice, st));
+                if (e == cudaSuccess && b->nbad > 0)
+                    e = chk(cudaMemcpyAsync(scr + off_bad, b->pinfo, (size_t)b->count * sizeof(int), cudaMemcpyHostToDevice, st));
+                if (e == cudaSuccess)
+                    e = bb_cu_var_place(vr, vp, b->nbad > 0 ? (const int *)(scr + off_bad) : NULL,
+                                        (const int32_t *)(scr + off_at), (int32_t *)(scr + off_cur),
+                                        (const var_pad *)(scr + off_pad), (int32_t *)(scr + off_map), b->count, st);
+            }
             if (e == cudaSuccess) e = bb_cu_var_expand_raw(vr, dmap, (bb_vdim *)(scr + off_vdim), dinfo, n_arr, st);
             if (e != cudaSuccess) { fail = BB_INFO_DEVICE; goto out; }
         } else if (with_vdim) {
@@ -522,6 +625,13 @@ static void run_device(bb_batch *b)
                 const int64_t sb = d.stride * (int64_t)bb_cu_operand_elem(b, o);
                 bb_gather_strided<<<bb_grid(n_arr, 256), 256, 0, st>>>(d.base, sb, dmap, dst, n_arr);
                 e = chk(cudaGetLastError());
+            } else if (d.arr && placed) { /* variable form, host array, slots placed on the device: gather there */
+                void **harr = (void **)(scr + off_harr);
+                e = chk(cudaMemcpyAsync(harr, d.arr, (size_t)b->count * sizeof(void *), cudaMemcpyHostToDevice, st));
+                if (e == cudaSuccess) {
+                    bb_gather_ptrs<<<bb_grid(n_arr, 256), 256, 0, st>>>(harr, dmap, dst, n_arr);
+                    e = chk(cudaGetLastError());
+                }
             } else {
                 if (d.arr && !var) { /* host array, used as is */
                     e = chk(cudaMemcpyAsync(dst, d.arr, (size_t)n_arr * sizeof(void *), cudaMemcpyHostToDevice, st));
@@ -610,6 +720,28 @@ static void run_device(bb_batch *b)
                 goto out;
             }
             b->info_folded = 1;
+        } else if (report && placed) {
+            /* the slot map is on the device only: the codes in problem
+               order there (0 for the problems that did not run), then
+               read back */
+            int *codes = (int *)(scr + off_codes);
+            hinfo = (int *)cu_malloc((size_t)b->count * sizeof(int));
+            if (!hinfo) { fail = BB_INFO_NOMEM; goto out; }
+            e = chk(cudaMemsetAsync(codes, 0, (size_t)b->count * sizeof(int), st));
+            if (e == cudaSuccess) {
+                bb_scatter_codes<<<bb_grid(n_arr, 256), 256, 0, st>>>(dinfo, dmap, codes, n_arr);
+                e = chk(cudaGetLastError());
+            }
+            if (e == cudaSuccess)
+                e = chk(cudaMemcpyAsync(hinfo, codes, (size_t)b->count * sizeof(int), cudaMemcpyDeviceToHost, st));
+            if (e == cudaSuccess) e = chk(cudaStreamSynchronize(st));
+            if (e != cudaSuccess) {
+                bb_cu_log("%s: %s", b->name, cudaGetErrorString(e));
+                fail = BB_INFO_DEVICE;
+                goto out;
+            }
+            for (int64_t i = 0; i < b->count; i++)
+                if (b->pinfo[i] == 0) b->pinfo[i] = hinfo[i];
         } else if (report) {
             hinfo = (int *)cu_malloc((size_t)(n_arr > 0 ? n_arr : 1) * sizeof(int));
             if (!hinfo) { fail = BB_INFO_NOMEM; goto out; }

@@ -35,7 +35,7 @@ NVCCFLAGS = -O3 -std=c++17 $(NVCC_GENCODE) -Xcompiler -fvisibility=hidden \
 	-I$(top_srcdir)/include -I$(top_srcdir)/src/common -I$(top_srcdir)/src/cuda -I$(top_builddir)
 
 pkglib_LTLIBRARIES = libbatchblas_cuda.la
-libbatchblas_cuda_la_SOURCES = src/common/problem.c src/common/ops.c
+libbatchblas_cuda_la_SOURCES = src/common/problem.c src/common/ops.c src/common/check.c
 libbatchblas_cuda_la_CPPFLAGS = $(AM_CPPFLAGS) $(CUDA_CPPFLAGS)
 libbatchblas_cuda_la_LIBADD = $(CUDA_LOBJS) $(CUDA_LIBS) -lstdc++ -lm
 libbatchblas_cuda_la_DEPENDENCIES = $(CUDA_LOBJS)

@@ -253,6 +253,10 @@ struct bb_cuda_queue {
                            staged operands); never the kernels' pub.work */
     size_t scratch_size;
     void *cublas_ws;    /* the cuBLAS handle's workspace, owned by the queue */
+    void *pin;          /* pinned host memory: a variable call's size arrays on
+                           their way to the device (backend_cuda.cu) */
+    size_t pin_size;
+    cudaEvent_t pin_done; /* recorded after the last copy out of pin (NULL: none yet) */
 };
 
 static inline bb_cuda_queue *priv(batchblas_queue *q) { return reinterpret_cast<bb_cuda_queue *>(q); }
@@ -350,10 +354,24 @@ struct var_run {    /* slots from start on (to the next run) have sizes dim */
     int64_t start;
     bb_vdim dim;
 };
+struct var_pad {    /* padding slots [end, end + len) of a bucket: sizes of slot first's problem */
+    int32_t end, len, first;
+};
 struct var_plan {
     int32_t *map;   /* [nslot]: slot -> problem; padding: -1 (runs), or
-                       -1 - the problem whose sizes it takes (fast) */
+                       -1 - the problem whose sizes it takes (fast); a
+                       fast plan's [0, placed) are left to the device */
     int64_t nslot;
+    /* fast plans: the class buckets' slots [0, placed) are placed on the
+       device (bb_cu_var_place): problem i goes to bucket ((n * R0 + m) *
+       R2 + k) * R3 + nrhs (radix[]; a size that does not vary counts as
+       0), whose slots start at at[bucket] (-1: not a class bucket) */
+    int64_t placed;
+    int64_t nb;
+    int radix[4];
+    int32_t *at;    /* [nb] */
+    var_pad *pad;   /* [npad] */
+    int64_t npad;
     /* fast (options, alpha, beta the same for every problem): each slot's
        sizes are read on the device from the user's raw parameter arrays,
        normalised field f (m, n, k, nrhs, lda, ldb, ldc) taken from raw
@@ -382,6 +400,14 @@ struct var_raw {
 };
 cudaError_t bb_cu_var_expand_raw(const var_raw &r, const int32_t *map, bb_vdim *vdim, int *info, int64_t nslot,
                                  cudaStream_t st);
+/* A fast plan's class slots on the device: map[0, pl.placed) from the raw
+   size arrays r (device copies), at (pl.at on the device), cur (pl.nb
+   counters, scratch), pad (pl.pad on the device) and bad (the front end's
+   codes on the device, or NULL when no problem failed its checks).  The
+   order of a bucket's problems among its slots is not fixed (atomics):
+   each problem's results do not depend on it. */
+cudaError_t bb_cu_var_place(const var_raw &r, const var_plan &pl, const int *bad, const int32_t *at, int32_t *cur,
+                            const var_pad *pad, int32_t *map, int64_t count, cudaStream_t st);
 
 /* Bytes of one element of normalised operand slot o. */
 size_t bb_cu_operand_elem(const bb_batch *b, int o);

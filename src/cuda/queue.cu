@@ -90,6 +90,12 @@ cudaError_t bb_cu_queue_release(bb_cuda_queue *q)
     }
     if (q->cublas_ws) KEEP(chk(cudaFree(q->cublas_ws)));
     q->cublas_ws = NULL;
+    if (q->pin_done) KEEP(chk(cudaEventSynchronize(q->pin_done)));
+    if (q->pin) KEEP(chk(cudaFreeHost(q->pin)));
+    if (q->pin_done) KEEP(chk(cudaEventDestroy(q->pin_done)));
+    q->pin = NULL;
+    q->pin_size = 0;
+    q->pin_done = NULL;
     if (q->pub.own_stream && q->pub.stream) {
         KEEP(chk(cudaStreamDestroy(q->pub.stream)));
         q->pub.stream = NULL;

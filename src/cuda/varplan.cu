@@ -81,6 +81,8 @@ __global__ void k_var_expand(const var_run *runs, int64_t nrun, const int32_t *m
 
 void bb_cu_var_plan_free(var_plan *pl)
 {
+    free(pl->at);
+    free(pl->pad);
     free(pl->map);
     free(pl->runs);
     free(pl->launch);
@@ -204,17 +206,19 @@ static int runs_plan(const bb_batch *b, var_plan *pl)
 /* ------------------------------------------------------------------------ */
 /* The fast plan: options, alpha and beta the same for every problem (the   */
 /* common variable batch: only sizes and leading dimensions vary).  No      */
-/* hashing: the problems are counted into buckets of equal sizes (a        */
-/* counting sort), the bound of each bucket asked once, and each slot's    */
-/* sizes read on the device from the user's arrays.  Problems that no      */
-/* register kernel takes go through the exact segments.                    */
+/* hashing: the host counts the problems into buckets of equal sizes and   */
+/* asks the bound of each bucket once; the device places each problem in   */
+/* its bucket's slots (bb_cu_var_place, one pass over the uploaded size    */
+/* arrays) and reads each slot's sizes from them.  Problems that no        */
+/* register kernel takes go through the exact segments (host map).         */
 /* ------------------------------------------------------------------------ */
 
 namespace {
 
 const int NF = 7; /* normalised fields m, n, k, nrhs, lda, ldb, ldc */
 const int RAW[NF] = {BB_M, BB_N, BB_K, BB_NRHS, BB_LDA, BB_LDB, BB_LDC};
-const int FIELD_HI[4] = {32, 32, 32, 64}; /* m, n, k, nrhs: the buckets' range */
+const int FIELD_HI[4] = {32, 32, 32, 64}; /* m, n, k, nrhs: the buckets' range ... */
+const int64_t MAX_BUCKETS = 1 << 16;       /* ... unless the largest sizes make at most this many */
 
 void fields_of(const bb_problem &p, int64_t v[NF])
 {
@@ -223,25 +227,10 @@ void fields_of(const bb_problem &p, int64_t v[NF])
 
 bool uniform_options(const bb_batch *b)
 {
-    if (b->pinc != 1 || b->count > INT32_MAX / 2) return false; /* slots (padding included) fit in int32 */
-    const int64_t n = b->count;
-    const int opts[] = {BB_SIDE, BB_UPLO, BB_TRANS, BB_TRANSB, BB_DIAG, BB_NORM};
-    for (int s : opts) {
-        const int *a = b->par[s];
-        if (!a) continue;
-        int diff = 0;
-        for (int64_t i = 1; i < n; i++) diff |= a[i] ^ a[0];
-        if (diff) return false;
-    }
-    const void *sc[2] = {b->alpha, b->beta};
-    for (int w = 0; w < 2; w++) {
-        if (!sc[w]) continue;
-        const size_t sz = bb_scalar_bytes(b, w);
-        const char *a = (const char *)sc[w];
-        for (int64_t i = 1; i < n; i++)
-            if (memcmp(a, a + i * sz, sz)) return false;
-    }
-    return true;
+    /* slots (padding included) fit in int32; the options were compared by
+       the checks (front.c) where b->uniform_options is set */
+    if (b->pinc != 1 || b->count > INT32_MAX / 2 || b->ngroups != b->count) return false;
+    return bb_uniform_options(b, !b->uniform_options, 1) != 0;
 }
 
 /* Which raw parameter each normalised size comes from: the problem of
@@ -326,19 +315,29 @@ static int fast_plan(const bb_batch *b, var_plan *pl)
     if (!size_map(b, g0, src, cst)) return 0;
     bb_problem gp0;
     bb_group_problem(b, g0, &gp0);
-    /* buckets: the sizes m, n, k, nrhs that vary, each in [0, FIELD_HI] */
-    int64_t radix[4], nb = 1;
+    /* buckets: the sizes m, n, k, nrhs that vary, each in [0, its largest
+       value] where the checks found it (front.c) and the buckets stay few,
+       else in [0, FIELD_HI] (the register kernels' range; larger sizes go
+       through the exact segments) */
+    int64_t radix[4], nb = 1, nbmax = 1;
     for (int f = 0; f < 4; f++) {
         radix[f] = src[f] >= 0 ? FIELD_HI[f] + 1 : 1;
         nb *= radix[f];
+        if (src[f] >= 0) nbmax *= b->uniform_options && b->par_max[src[f]] >= 0 ? b->par_max[src[f]] + 1 : (int64_t)1 << 30;
+    }
+    if (nbmax <= MAX_BUCKETS) {
+        nb = 1;
+        for (int f = 0; f < 4; f++) {
+            if (src[f] >= 0) radix[f] = b->par_max[src[f]] + 1;
+            nb *= radix[f];
+        }
     }
     if (nb > (1 << 21)) return 0;
     int rc = -1;
     try {
-        /* pass 1, in chunks on the staging threads: each problem's bucket
-           (key; -1 skipped, -2 sizes out of the buckets' range), counted
-           per chunk; pass 2 places the problems of each chunk at its own
-           offsets (a parallel counting sort) */
+        /* one pass, in chunks on the staging threads: each problem's
+           bucket (key; -1 skipped, -2 sizes out of the buckets' range),
+           counted per chunk */
         /* the size fields that vary (pointers into the user's arrays; a
            field that does not vary reads element 0 of a zero) */
         static const int zero1[1] = {0};
@@ -353,7 +352,7 @@ static int fast_plan(const bb_batch *b, var_plan *pl)
         const int64_t cst_nb = (nb + 15) / 16 * 16;
         if (nch * cst_nb > ((int64_t)1 << 19)) nch = std::max<int64_t>(1, ((int64_t)1 << 19) / cst_nb); /* 2 MB */
         const int64_t csize = (n + nch - 1) / nch;
-        std::vector<int32_t> ccnt((size_t)(nch * cst_nb + 16), 0); /* per chunk and bucket: count, then first slot */
+        std::vector<int32_t> ccnt((size_t)(nch * cst_nb + 16), 0); /* per chunk and bucket: count */
         std::vector<int64_t> cslow((size_t)nch, 0);
         /* bucket of problem i: ((n * Rm + m) * Rk + k) * Rr + nrhs (n most
            significant: decreasing keys are decreasing n); -1 skipped, -2
@@ -410,18 +409,19 @@ static int fast_plan(const bb_batch *b, var_plan *pl)
         for (int64_t x = 0; x < nb; x++) {
             if (!cnt[(size_t)x]) continue;
             bcls[(size_t)x] = bb_cuda_var_class(b->op, b->prec, bucket_problem(x));
-            if (bcls[(size_t)x] == BB_VAR_DRIVER) bcls[(size_t)x] = 0; /* with the sizes above the buckets' */
             if (bcls[(size_t)x]) nclassp += cnt[(size_t)x];
             else nslow += cnt[(size_t)x];
         }
         if (nclassp == 0) return 0;
-        /* slots: one class launch per bound (32 first), buckets by
-           decreasing sizes, each padded to whole warps */
+        /* slots: one class launch per class (the variable-size driver,
+           then the bounds 32 down), buckets by decreasing sizes, each
+           padded to the class's granule (whole warps) */
         std::vector<int64_t> at((size_t)nb, -1);
         std::vector<var_launch> launch;
         int64_t slot = 0;
-        for (int bound = 32; bound >= 4; bound /= 2) {
-            const int gran = 32 / bound;
+        static const int classes[] = {BB_VAR_DRIVER, 32, 16, 8, 4};
+        for (int bound : classes) {
+            const int gran = bb_var_gran(bound, b->prec);
             var_launch L;
             L.gp = gp0;
             L.gp.m = L.gp.n = L.gp.k = L.gp.nrhs = 0;
@@ -437,12 +437,13 @@ static int fast_plan(const bb_batch *b, var_plan *pl)
                 L.gp.nrhs = std::max(L.gp.nrhs, q.nrhs);
                 at[(size_t)x] = slot;
                 slot += (cnt[(size_t)x] + gran - 1) / gran * gran;
-                L.cost += (double)cnt[(size_t)x] * bound * bound * bound;
+                const double s = bound == BB_VAR_DRIVER ? std::max(q.m, std::max(q.n, q.k)) : bound;
+                L.cost += (double)cnt[(size_t)x] * s * s * s;
             }
             L.n = slot - L.first;
             if (L.n > 0) launch.push_back(L);
         }
-        const int64_t nclass_launch = (int64_t)launch.size();
+        const int64_t nclass_launch = (int64_t)launch.size(), nclass_slots = slot;
         /* the rest: exact segments */
         segment *segs = NULL;
         int64_t nseg = 0, nidx = 0;
@@ -507,41 +508,25 @@ static int fast_plan(const bb_batch *b, var_plan *pl)
         pl->nslot = slot;
         pl->map = (int32_t *)cu_malloc((size_t)(slot > 0 ? slot : 1) * sizeof(int32_t));
         pl->launch = (var_launch *)cu_malloc((launch.size() + 1) * sizeof(var_launch));
-        if (pl->map && pl->launch) {
-            /* padding: after each bucket's problems, with the sizes of its last one */
-            std::vector<int64_t> end((size_t)nb, 0);
-            for (int64_t x = 0; x < nb; x++)
-                if (at[(size_t)x] >= 0) end[(size_t)x] = at[(size_t)x] + cnt[(size_t)x];
-            /* each chunk's first slot in each bucket */
+        pl->at = (int32_t *)cu_malloc((size_t)nb * sizeof(int32_t));
+        pl->pad = (var_pad *)cu_malloc((size_t)(nb + 1) * sizeof(var_pad));
+        if (pl->map && pl->launch && pl->at && pl->pad) {
+            /* the buckets' slots are placed on the device (bb_cu_var_place):
+               each bucket's first slot, and its padding (after its
+               problems, with the sizes of the problem in its first slot) */
+            pl->placed = nclass_slots;
+            pl->nb = nb;
+            for (int f = 0; f < 4; f++) pl->radix[f] = (int)radix[f];
             for (int64_t x = 0; x < nb; x++) {
-                if (at[(size_t)x] < 0) continue;
-                int64_t o = at[(size_t)x];
-                for (int64_t c = 0; c < nch; c++) {
-                    int32_t &cc = ccnt[(size_t)(c * cst_nb + x)];
-                    const int64_t k = cc;
-                    cc = (int32_t)o;
-                    o += k;
-                }
-            }
-            int32_t *map = pl->map;
-            T.next.store(0);
-            T.body = [&](int64_t c) {
-                const int64_t lo = c * csize, hi = std::min(n, lo + csize);
-                int32_t *__restrict__ cc = &ccnt[(size_t)(c * cst_nb)];
-                const int64_t *__restrict__ atp = at.data();
-                for (int64_t i = lo; i < hi; i++) {
-                    const int32_t k = key_of(i);
-                    if (k < 0 || atp[k] < 0) continue;
-                    map[cc[k]++] = (int32_t)i;
-                }
-            };
-            plan_run(T);
-            for (int64_t x = 0; x < nb; x++) {
+                pl->at[x] = (int32_t)at[(size_t)x];
                 if (at[(size_t)x] < 0 || !cnt[(size_t)x]) continue;
-                const int gran = 32 / bcls[(size_t)x];
-                const int64_t e = end[(size_t)x], pe = (cnt[(size_t)x] + gran - 1) / gran * gran - cnt[(size_t)x];
-                const int32_t rep = pl->map[e - 1];
-                for (int64_t t = 0; t < pe; t++) pl->map[e + t] = -1 - rep;
+                const int gran = bb_var_gran(bcls[(size_t)x], b->prec);
+                const int64_t pe = (cnt[(size_t)x] + gran - 1) / gran * gran - cnt[(size_t)x];
+                if (!pe) continue;
+                var_pad &p = pl->pad[pl->npad++];
+                p.end = (int32_t)(at[(size_t)x] + cnt[(size_t)x]);
+                p.len = (int32_t)pe;
+                p.first = (int32_t)at[(size_t)x];
             }
             for (int64_t k = 0; k < nseg; k++) { /* the segments' slots (padding: -1 - its last problem) */
                 int32_t *m = pl->map + seg_at[(size_t)k];
@@ -605,5 +590,61 @@ cudaError_t bb_cu_var_expand(const var_run *runs, int64_t nrun, const int32_t *m
 {
     if (nslot <= 0) return cudaSuccess;
     k_var_expand<<<bb_grid(nslot, 256), 256, 0, st>>>(runs, nrun, map, vdim, info, nslot);
+    return chk(cudaGetLastError());
+}
+
+namespace {
+/* Each problem to a slot of its bucket: a warp's problems of one bucket
+   take their slots with one atomic. */
+__global__ void k_var_place(const var_raw r, int R0, int R1, int R2, int R3, const int *bad, const int32_t *at,
+                            int32_t *cur, int32_t *map, int64_t n)
+{
+    const int lane = threadIdx.x & 31;
+    const int64_t step = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t i0 = (int64_t)blockIdx.x * blockDim.x; i0 < n; i0 += step) { /* whole warps iterate */
+        const int64_t i = i0 + threadIdx.x;
+        int key = -1;
+        if (i < n && !(bad && bad[i])) {
+            const unsigned vm = r.raw[0] ? (unsigned)r.raw[0][i] : 0u, vn = r.raw[1] ? (unsigned)r.raw[1][i] : 0u,
+                           vk = r.raw[2] ? (unsigned)r.raw[2][i] : 0u, vr = r.raw[3] ? (unsigned)r.raw[3][i] : 0u;
+            if (vn < (unsigned)R1 && vm < (unsigned)R0 && vk < (unsigned)R2 && vr < (unsigned)R3) {
+                key = (int)(((vn * R0 + vm) * R2 + vk) * R3 + vr);
+                if (at[key] < 0) key = -1;
+            }
+        }
+        const unsigned act = __ballot_sync(0xffffffffu, key >= 0);
+        if (key >= 0) {
+            const unsigned peers = __match_any_sync(act, key);
+            const int leader = __ffs(peers) - 1;
+            int base = 0;
+            if (lane == leader) base = atomicAdd(&cur[key], __popc(peers));
+            base = __shfl_sync(peers, base, leader);
+            map[at[key] + base + __popc(peers & ((1u << lane) - 1u))] = (int32_t)i;
+        }
+    }
+}
+
+__global__ void k_var_pad(const var_pad *pad, int64_t npad, int32_t *map)
+{
+    const int64_t step = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; t < npad * 32; t += step) {
+        const var_pad q = pad[t / 32];
+        const int j = (int)(t % 32);
+        if (j < q.len) map[q.end + j] = -1 - map[q.first];
+    }
+}
+} // namespace
+
+cudaError_t bb_cu_var_place(const var_raw &r, const var_plan &pl, const int *bad, const int32_t *at, int32_t *cur,
+                            const var_pad *pad, int32_t *map, int64_t count, cudaStream_t st)
+{
+    if (pl.placed <= 0) return cudaSuccess;
+    cudaError_t e = chk(cudaMemsetAsync(cur, 0, (size_t)pl.nb * sizeof(int32_t), st));
+    if (e != cudaSuccess) return e;
+    k_var_place<<<bb_grid(count, 256), 256, 0, st>>>(r, pl.radix[0], pl.radix[1], pl.radix[2], pl.radix[3], bad, at,
+                                                     cur, map, count);
+    e = chk(cudaGetLastError());
+    if (e != cudaSuccess || pl.npad == 0) return e;
+    k_var_pad<<<bb_grid(pl.npad * 32, 256), 256, 0, st>>>(pad, pl.npad, map);
     return chk(cudaGetLastError());
 }
