@@ -178,7 +178,8 @@ static void usage(void)
            "       [--form fixed|var] [--dist uniform|skewed] [--no-fixed]\n"
            "  --form var: variable sizes through the _batchv_dev calls, Nmax = each of --sizes,\n"
            "          n uniform in [1, Nmax] (--dist uniform) or 1%% at Nmax and the rest in\n"
-           "          [1, Nmax/10] (--dist skewed); each row beside the fixed-size row at Nmax/2\n"
+           "          [1, Nmax/10] (--dist skewed); each row beside the fixed-size row at Nmax/2;\n"
+           "          every timed call of the run starts on an idle GPU (host work included)\n"
            "  --link: only the host link: pinned copies host to device, device to host\n"
            "          and both at once (the rates the host-data path is measured against),\n"
            "          host memcpy into pinned memory by threads, and registering the\n"
@@ -313,6 +314,7 @@ struct timer {
     void *flush = NULL;
     size_t flush_bytes = 0;
     double host_us = 0; /* median host time inside call() of the last run() */
+    bool idle = false;  /* each timed call starts on an idle GPU: its host work is in the time */
     void init(cudaStream_t st)
     {
         s = st;
@@ -334,6 +336,8 @@ struct timer {
         for (int r = 0; r < reps; r++) {
             restore();
             CK(cudaMemsetAsync(flush, r & 0xff, flush_bytes, s));
+            /* otherwise the call's host work overlaps the restore and the flush */
+            if (idle) CK(cudaStreamSynchronize(s));
             CK(cudaEventRecord(a, s));
             const double h0 = tu_now();
             call();
@@ -1490,6 +1494,7 @@ int main(int argc, char **argv)
     CB(cublasCreate(&c.cub));
     CS(cusolverDnCreate(&c.cus));
     c.tm.init(c.s);
+    c.tm.idle = c.o.var; /* variable sizes: host work (checks, planning) is part of the call's time */
     int drv = 0, rt = 0;
     cudaDriverGetVersion(&drv);
     cudaRuntimeGetVersion(&rt);

@@ -14,8 +14,10 @@
  * rate), with the per-problem bytes and flops of the fixed rows (header
  * of bench_gpu.cu).
  *
- * Each row prints our time (CUDA events around the call, host time inside
- * it included), the host time alone, the share of the floor, and the
+ * Each row prints our time (CUDA events around the call, which starts on
+ * an idle GPU, so that the host work inside it counts: the checks, the
+ * plan, the transfers; every row of a --form var run is timed so, the
+ * fixed ones too), the host time alone, the share of the floor, and the
  * share that the fixed-size row of the same routine reaches at n = Nmax/2
  * in the same run (bench_row on its usual batch; --no-fixed leaves it out,
  * for the sanitizers): the issue's yardstick.

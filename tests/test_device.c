@@ -1062,6 +1062,14 @@ static void big_tests(int z, batchblas_queue_t q)
     run_and_free(&t, q);
     t = var_case_u(label(R_POTRF, z, "big variable same-options"), R_POTRF, z, N, gen_potrf, BblasRowMajor, 1, 1);
     run_and_free(&t, q);
+    /* the fast plan counted on the device (more than 65536 problems, no
+       argument errors): few buckets (trsm: shared-memory counts and
+       placement) and many (gemm, m, n, k varying: global ones) */
+    t = var_case_u(label(R_TRSM, z, "big variable same-options"), R_TRSM, z, N, gen_trsm, BblasColMajor, 0, 1);
+    run_and_free(&t, q);
+    t = var_case_u(label(R_GEMM, z, "big variable same-options host-ptrs"), R_GEMM, z, N, gen_gemm, BblasColMajor, 1, 1);
+    t.parr = PA_HOST;
+    run_and_free(&t, q);
     t = base_case(label(R_GEMM, z, "big host strided"), R_GEMM, z, F_STRIDED, N);
     t.path = RUN_HOSTCUDA;
     uniform(&t, s, 0);

@@ -413,6 +413,79 @@ static void team_copy(const void *const *src, int n, size_t bytes, char *dst)
     bb_stage_team(copy_runner, &t, helpers > 0 ? helpers : 0, 7);
 }
 
+int bb_cu_var_count_dev(var_devcount *dc, const bb_batch *b, const int src[7], const int64_t radix[4], int64_t nb,
+                        int64_t *cnt)
+{
+    bb_cuda_queue *q = dc->q;
+    int nraw = 0, slots[7];
+    for (int s = 0; s < BB_NPAR; s++) {
+        bool used = false;
+        for (int f = 0; f < 7; f++) used |= src[f] == s;
+        if (used) slots[nraw++] = s;
+    }
+    if (nraw == 0) return -1;
+    const size_t rawb = (size_t)b->count * sizeof(int), arrb = align_up((size_t)nraw * rawb, BB_ALIGN);
+    const size_t cntb = (size_t)(nb + 1) * sizeof(unsigned);
+    if (!q->side && chk(cudaStreamCreateWithFlags(&q->side, cudaStreamNonBlocking)) != cudaSuccess) {
+        q->side = NULL;
+        return -1;
+    }
+    if (!q->side_done && chk(cudaEventCreateWithFlags(&q->side_done, cudaEventDisableTiming)) != cudaSuccess) {
+        q->side_done = NULL;
+        return -1;
+    }
+    if (!q->draw_free && chk(cudaEventCreateWithFlags(&q->draw_free, cudaEventDisableTiming)) != cudaSuccess) {
+        q->draw_free = NULL;
+        return -1;
+    }
+    /* the device buffer: the arrays, then the counts; the queue's stream
+       may still read the last call's arrays (draw_free) */
+    if (q->draw_size < arrb + cntb) {
+        if (q->draw) {
+            if (chk(cudaEventSynchronize(q->draw_free)) != cudaSuccess) return -1;
+            (void)chk(cudaFree(q->draw));
+        }
+        q->draw = NULL;
+        q->draw_size = 0;
+        const size_t want = (arrb + cntb) + (arrb + cntb) / 2;
+        if (cu_dev_alloc(&q->draw, want, 0, NULL) != cudaSuccess) {
+            q->draw = NULL;
+            return -1;
+        }
+        q->draw_size = want;
+    } else if (chk(cudaStreamWaitEvent(q->side, q->draw_free, 0)) != cudaSuccess) {
+        return -1;
+    }
+    char *pin = pinned_buffer(q, align_up((size_t)nraw * rawb, BB_ALIGN) + cntb);
+    if (!pin) return -1;
+    const void *srcs[7];
+    for (int r = 0; r < nraw; r++) srcs[r] = b->par[slots[r]];
+    team_copy(srcs, nraw, rawb, pin);
+    char *draw = (char *)q->draw;
+    unsigned *dcounts = (unsigned *)(draw + arrb), *hcounts = (unsigned *)(pin + arrb);
+    cudaError_t e = chk(cudaMemcpyAsync(draw, pin, (size_t)nraw * rawb, cudaMemcpyHostToDevice, q->side));
+    if (e == cudaSuccess) e = chk(cudaMemsetAsync(dcounts, 0, cntb, q->side));
+    var_raw vr;
+    for (int f = 0; f < 7; f++) {
+        vr.raw[f] = NULL;
+        vr.cst[f] = 0;
+        for (int r = 0; r < nraw; r++)
+            if (src[f] == slots[r]) vr.raw[f] = (const int *)(draw + (size_t)r * rawb);
+    }
+    if (e == cudaSuccess) e = bb_cu_var_hist(vr, radix, dcounts, nb, b->count, q->side);
+    if (e == cudaSuccess) e = chk(cudaMemcpyAsync(hcounts, dcounts, cntb, cudaMemcpyDeviceToHost, q->side));
+    if (e == cudaSuccess) e = chk(cudaEventRecord(q->pin_done, q->side));
+    if (e == cudaSuccess) e = chk(cudaEventRecord(q->side_done, q->side));
+    /* the one wait of the call: for the copy and the counts, not the queue */
+    if (e == cudaSuccess) e = chk(cudaEventSynchronize(q->side_done));
+    if (e != cudaSuccess) return -1;
+    for (int64_t x = 0; x <= nb; x++) cnt[x] = hcounts[x];
+    dc->done = 1;
+    dc->nraw = nraw;
+    for (int r = 0; r < nraw; r++) dc->raw_slot[r] = slots[r];
+    return 0;
+}
+
 static void run_device(bb_batch *b)
 {
     const double t_start = cfg_verbose ? now_us() : 0;
@@ -450,7 +523,10 @@ static void run_device(bb_batch *b)
     int fail = 0;
     cudaError_t e = cudaSuccess;
 
-    if (var ? bb_cu_var_plan(b, &vp) : bb_cu_build_segments(b, 1, &segs, &nseg, &idx, &nidx)) {
+    var_devcount dc;
+    memset(&dc, 0, sizeof dc);
+    dc.q = q;
+    if (var ? bb_cu_var_plan(b, &vp, &dc) : bb_cu_build_segments(b, 1, &segs, &nseg, &idx, &nidx)) {
         bb_cu_fail_all(b, BB_INFO_NOMEM);
         return;
     }
@@ -503,7 +579,7 @@ static void run_device(bb_batch *b)
     int nraw = 0, raw_slot[7];
     size_t off_raw[7];
     size_t off_runs = pos;
-    if (with_vdim && vp.fast) {
+    if (with_vdim && vp.fast && !dc.done) {
         for (int s = 0; s < BB_NPAR; s++) {
             bool used = false;
             for (int f = 0; f < 7; f++) used |= vp.src[f] == s;
@@ -569,16 +645,18 @@ static void run_device(bb_batch *b)
            flagged; else the front end's */
         if (with_vdim && vp.fast) {
             var_raw vr;
+            const size_t rawb = (size_t)b->count * sizeof(int);
             for (int f = 0; f < 7; f++) {
                 vr.raw[f] = NULL;
                 vr.cst[f] = vp.cst[f];
                 for (int r = 0; r < nraw; r++)
                     if (raw_slot[r] == vp.src[f]) vr.raw[f] = (const int *)(scr + off_raw[r]);
+                for (int r = 0; r < dc.nraw && dc.done; r++) /* already on the device: counted there */
+                    if (dc.raw_slot[r] == vp.src[f]) vr.raw[f] = (const int *)((char *)q->draw + (size_t)r * rawb);
             }
             /* the user's size arrays: into the queue's pinned buffer on a
                few host threads, then sent without waiting (a pageable
                copy makes the host wait for the driver's own staging) */
-            const size_t rawb = (size_t)b->count * sizeof(int);
             char *pin = nraw > 0 ? pinned_buffer(q, (size_t)nraw * rawb) : NULL;
             if (pin) {
                 const void *srcs[7];
@@ -589,6 +667,7 @@ static void run_device(bb_batch *b)
                 e = chk(cudaMemcpyAsync(scr + off_raw[r], pin ? (const void *)(pin + (size_t)r * rawb) : b->par[raw_slot[r]],
                                         rawb, cudaMemcpyHostToDevice, st));
             if (pin && e == cudaSuccess) e = chk(cudaEventRecord(q->pin_done, st));
+            if (dc.done && e == cudaSuccess) e = chk(cudaStreamWaitEvent(st, q->side_done, 0));
             if (placed) { /* the buckets' slots of the map, placed on the device */
                 if (e == cudaSuccess)
                     e = chk(cudaMemcpyAsync(scr + off_at, vp.at, (size_t)vp.nb * sizeof(int32_t), cudaMemcpyHostToDevice, st));
@@ -599,9 +678,14 @@ static void run_device(bb_batch *b)
                 if (e == cudaSuccess)
                     e = bb_cu_var_place(vr, vp, b->nbad > 0 ? (const int *)(scr + off_bad) : NULL,
                                         (const int32_t *)(scr + off_at), (int32_t *)(scr + off_cur),
-                                        (const var_pad *)(scr + off_pad), (int32_t *)(scr + off_map), b->count, st);
+                                        (const var_pad *)(scr + off_pad), (int32_t *)(scr + off_map),
+                                        (bb_vdim *)(scr + off_vdim), dinfo, b->count, st);
             }
-            if (e == cudaSuccess) e = bb_cu_var_expand_raw(vr, dmap, (bb_vdim *)(scr + off_vdim), dinfo, n_arr, st);
+            /* the other slots' sizes (all of them where nothing was placed) */
+            const int64_t x0 = placed ? vp.placed : 0;
+            if (e == cudaSuccess)
+                e = bb_cu_var_expand_raw(vr, dmap + x0, (bb_vdim *)(scr + off_vdim) + x0, dinfo + x0, n_arr - x0, st);
+            if (dc.done && e == cudaSuccess) e = chk(cudaEventRecord(q->draw_free, st)); /* the arrays are read */
             if (e != cudaSuccess) { fail = BB_INFO_DEVICE; goto out; }
         } else if (with_vdim) {
             e = chk(cudaMemcpyAsync(scr + off_runs, vp.runs, (size_t)vp.nrun * sizeof(var_run), cudaMemcpyHostToDevice, st));
@@ -685,11 +769,13 @@ static void run_device(bb_batch *b)
         }
         if (var)
             bb_cu_log("%s: device data, variable sizes: %lld launch(es), %lld of them class launches (%lld slots for "
-                      "%lld problems, %s plan)%s; host: plan %.0f us, transfers %.0f us, launches %.0f us",
+                      "%lld problems, %s plan)%s; host: plan %.0f us (counting %.0f us, %s %d), transfers %.0f us, "
+                      "launches %.0f us",
                       b->name, (long long)nlaunch, (long long)vp.nclass, (long long)vp.nslot, (long long)b->count,
                       vp.fast ? "fast" : "exact-segment",
                       fold ? ", codes folded into the device info" : report ? ", waiting for the codes" : ", not waiting",
-                      t_plan - t_start, t_sent - t_plan, now_us() - t_sent);
+                      t_plan - t_start, vp.count_us, dc.done ? "on the device: arrays" : "host threads", dc.done ? dc.nraw : vp.count_threads,
+                      t_sent - t_plan, now_us() - t_sent);
         else
             bb_cu_log("%s: device data, %lld launch(es)%s", b->name, (long long)nlaunch,
                       fold ? ", codes folded into the device info" : report ? ", waiting for the codes" : ", not waiting");

@@ -257,6 +257,13 @@ struct bb_cuda_queue {
                            their way to the device (backend_cuda.cu) */
     size_t pin_size;
     cudaEvent_t pin_done; /* recorded after the last copy out of pin (NULL: none yet) */
+    /* a large variable call's size arrays on the device, counted into the
+       plan's buckets on a side stream (bb_cu_var_count_dev) */
+    cudaStream_t side;
+    void *draw;
+    size_t draw_size;
+    cudaEvent_t side_done; /* recorded on side after the counts' copy back */
+    cudaEvent_t draw_free; /* recorded on the queue's stream after the last read of draw */
 };
 
 static inline bb_cuda_queue *priv(batchblas_queue *q) { return reinterpret_cast<bb_cuda_queue *>(q); }
@@ -384,9 +391,31 @@ struct var_plan {
     var_launch *launch; /* [nlaunch], largest first */
     int64_t nlaunch;
     int64_t nclass; /* of which class launches */
+    double count_us; /* host time of the fast plan's counting pass (the verbose log) */
+    int count_threads; /* ... and the threads that ran it */
 };
-/* 0, or -1 if out of host memory (nothing to free then). */
-int bb_cu_var_plan(const bb_batch *b, var_plan *pl);
+/* Counting on the device (backend_cuda.cu, for the fast plan of a large
+   batch): the batch's size arrays that the slots read (raw slots in
+   increasing order: every slot some src[f] names) go to the queue's draw
+   buffer through its pinned buffer on the side stream, where a kernel
+   counts the problems into the nb buckets of radix[] (and those out of
+   range); the host waits for the counts alone, not for the queue.  0 and
+   cnt[nb + 1] filled, dc->done set; -1: the host counts instead. */
+struct var_raw;
+struct var_devcount {
+    bb_cuda_queue *q;
+    int done;          /* the arrays are in q->draw: nraw of count ints, in raw_slot order */
+    int nraw, raw_slot[7];
+};
+int bb_cu_var_count_dev(var_devcount *dc, const bb_batch *b, const int src[7], const int64_t radix[4], int64_t nb,
+                        int64_t *cnt);
+/* The counting kernel: raw[f] (f < 4) the device copies of the m, n, k,
+   nrhs arrays (NULL: 0), counts[nb + 1] zeroed before. */
+cudaError_t bb_cu_var_hist(const var_raw &r, const int64_t radix[4], unsigned *counts, int64_t nb, int64_t count,
+                           cudaStream_t st);
+/* 0, or -1 if out of host memory (nothing to free then).  dc: the device
+   counting of large fast plans (NULL: the host counts). */
+int bb_cu_var_plan(const bb_batch *b, var_plan *pl, var_devcount *dc = NULL);
 void bb_cu_var_plan_free(var_plan *pl);
 /* Per slot on the device: sizes (vdim) and the skip flag of padding
    (info: 1 for padding, 0 otherwise), from the runs and map there. */
@@ -400,14 +429,16 @@ struct var_raw {
 };
 cudaError_t bb_cu_var_expand_raw(const var_raw &r, const int32_t *map, bb_vdim *vdim, int *info, int64_t nslot,
                                  cudaStream_t st);
-/* A fast plan's class slots on the device: map[0, pl.placed) from the raw
-   size arrays r (device copies), at (pl.at on the device), cur (pl.nb
-   counters, scratch), pad (pl.pad on the device) and bad (the front end's
-   codes on the device, or NULL when no problem failed its checks).  The
-   order of a bucket's problems among its slots is not fixed (atomics):
-   each problem's results do not depend on it. */
+/* A fast plan's class slots on the device: map, vdim and info of slots
+   [0, pl.placed) (as bb_cu_var_expand_raw writes them) from the raw size
+   arrays r (device copies), at (pl.at on the device), cur (pl.nb counters,
+   scratch), pad (pl.pad on the device) and bad (the front end's codes on
+   the device, or NULL when no problem failed its checks).  The order of a
+   bucket's problems among its slots is not fixed (atomics): each
+   problem's results do not depend on it. */
 cudaError_t bb_cu_var_place(const var_raw &r, const var_plan &pl, const int *bad, const int32_t *at, int32_t *cur,
-                            const var_pad *pad, int32_t *map, int64_t count, cudaStream_t st);
+                            const var_pad *pad, int32_t *map, bb_vdim *vdim, int *info, int64_t count,
+                            cudaStream_t st);
 
 /* Bytes of one element of normalised operand slot o. */
 size_t bb_cu_operand_elem(const bb_batch *b, int o);

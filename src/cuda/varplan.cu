@@ -24,6 +24,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <algorithm>
 #include <vector>
 #include <atomic>
@@ -285,12 +286,17 @@ struct plan_team {
     std::atomic<int64_t> next;
     int64_t nch;
     std::function<void(int64_t)> body;
+    std::atomic<int> runs; /* threads that took a chunk */
 };
 
 static void plan_runner(void *arg)
 {
     plan_team *t = (plan_team *)arg;
-    for (int64_t c; (c = t->next.fetch_add(1)) < t->nch;) t->body(c);
+    bool took = false;
+    for (int64_t c; (c = t->next.fetch_add(1)) < t->nch;) {
+        if (!took) t->runs.fetch_add(1), took = true;
+        t->body(c);
+    }
 }
 
 static void plan_run(plan_team &t)
@@ -303,7 +309,12 @@ static void plan_run(plan_team &t)
 }
 
 /* 1: planned; 0: not for this batch (runs_plan then); -1: out of memory */
-static int fast_plan(const bb_batch *b, var_plan *pl)
+/* Batches from which the device counts the buckets (a round trip to the
+   device costs tens of microseconds; the host counts 10^4 problems in
+   less). */
+static const int64_t DEV_COUNT_MIN = 1 << 16;
+
+static int fast_plan(const bb_batch *b, var_plan *pl, var_devcount *dc)
 {
     memset(pl, 0, sizeof *pl);
     if (!uniform_options(b)) return 0;
@@ -360,37 +371,50 @@ static int fast_plan(const bb_batch *b, var_plan *pl)
         const int64_t R0 = radix[0], R2 = radix[2], R3 = radix[3], R1 = radix[1];
         const int *__restrict__ pm = fp[0], *__restrict__ pn = fp[1], *__restrict__ pk = fp[2],
                   *__restrict__ pr = fp[3];
-        const int *__restrict__ pinfo = b->pinfo;
+        /* the front end's codes, only where some problem failed its checks
+           (a device call's codes are a lazily mapped zero array: reading it
+           would fault every page in) */
+        const int *__restrict__ pinfo = b->nbad > 0 ? b->pinfo : NULL;
         const int64_t m0 = fmask[0], m1 = fmask[1], m2 = fmask[2], m3 = fmask[3];
         auto key_of = [=](int64_t i) -> int32_t {
-            if (pinfo[i]) return -1;
+            if (pinfo && pinfo[i]) return -1;
             const unsigned vm = (unsigned)pm[i & m0], vn = (unsigned)pn[i & m1], vk = (unsigned)pk[i & m2],
                            vr = (unsigned)pr[i & m3];
             if (vn >= (unsigned)R1 || vm >= (unsigned)R0 || vk >= (unsigned)R2 || vr >= (unsigned)R3) return -2;
             return (int32_t)(((vn * R0 + vm) * R2 + vk) * R3 + vr);
         };
-        plan_team T;
-        T.next.store(0);
-        T.nch = nch;
-        T.body = [&](int64_t c) {
-            const int64_t lo = c * csize, hi = std::min(n, lo + csize);
-            int32_t *__restrict__ cc = &ccnt[(size_t)(c * cst_nb)];
-            int64_t slow = 0;
-            for (int64_t i = lo; i < hi; i++) {
-                const int32_t k = key_of(i);
-                if (k >= 0) cc[k]++;
-                else slow += k == -2;
-            }
-            cslow[(size_t)c] = slow;
-        };
-        plan_run(T);
-        std::vector<int64_t> cnt((size_t)nb, 0);
+        struct timespec ts0, ts1;
+        clock_gettime(CLOCK_MONOTONIC, &ts0);
+        std::vector<int64_t> cnt((size_t)nb + 1, 0);
         int64_t nslow = 0;
-        for (int64_t c = 0; c < nch; c++) {
-            nslow += cslow[(size_t)c];
-            const int32_t *cc = &ccnt[(size_t)(c * cst_nb)];
-            for (int64_t x = 0; x < nb; x++) cnt[(size_t)x] += cc[x];
+        if (dc && b->nbad == 0 && n >= DEV_COUNT_MIN && bb_cu_var_count_dev(dc, b, src, radix, nb, cnt.data()) == 0) {
+            nslow = cnt[(size_t)nb]; /* counted on the device (one round trip) */
+        } else {
+            plan_team T;
+            T.next.store(0);
+            T.nch = nch;
+            T.runs.store(0);
+            T.body = [&](int64_t c) {
+                const int64_t lo = c * csize, hi = std::min(n, lo + csize);
+                int32_t *__restrict__ cc = &ccnt[(size_t)(c * cst_nb)];
+                int64_t slow = 0;
+                for (int64_t i = lo; i < hi; i++) {
+                    const int32_t k = key_of(i);
+                    if (k >= 0) cc[k]++;
+                    else slow += k == -2;
+                }
+                cslow[(size_t)c] = slow;
+            };
+            plan_run(T);
+            pl->count_threads = T.runs.load();
+            for (int64_t c = 0; c < nch; c++) {
+                nslow += cslow[(size_t)c];
+                const int32_t *cc = &ccnt[(size_t)(c * cst_nb)];
+                for (int64_t x = 0; x < nb; x++) cnt[(size_t)x] += cc[x];
+            }
         }
+        clock_gettime(CLOCK_MONOTONIC, &ts1);
+        pl->count_us = (ts1.tv_sec - ts0.tv_sec) * 1e6 + (ts1.tv_nsec - ts0.tv_nsec) * 1e-3;
         /* the bound of each bucket; buckets no register kernel takes go slow */
         /* the problem of bucket x: gp0 with the bucket's sizes */
         auto bucket_problem = [&](int64_t x) {
@@ -551,27 +575,32 @@ static int fast_plan(const bb_batch *b, var_plan *pl)
     return rc;
 }
 
-int bb_cu_var_plan(const bb_batch *b, var_plan *pl)
+int bb_cu_var_plan(const bb_batch *b, var_plan *pl, var_devcount *dc)
 {
-    const int f = fast_plan(b, pl);
+    const int f = fast_plan(b, pl, dc);
     if (f < 0) return -1;
     if (f > 0) return 0;
     return runs_plan(b, pl);
 }
 
 namespace {
+/* the sizes of problem p from the raw arrays (or the constants) */
+__device__ __forceinline__ bb_vdim raw_dims(const var_raw &r, int64_t p)
+{
+    int v[7];
+#pragma unroll
+    for (int f = 0; f < 7; f++) v[f] = r.raw[f] ? r.raw[f][p] : r.cst[f];
+    bb_vdim d;
+    d.m = v[0], d.n = v[1], d.k = v[2], d.nrhs = v[3], d.lda = v[4], d.ldb = v[5], d.ldc = v[6];
+    return d;
+}
+
 __global__ void k_var_expand_raw(const var_raw r, const int32_t *map, bb_vdim *vdim, int *info, int64_t n)
 {
     const int64_t step = (int64_t)gridDim.x * blockDim.x;
     for (int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; t < n; t += step) {
         const int32_t m = map[t];
-        const int64_t p = m >= 0 ? m : -1 - (int64_t)m;
-        int v[7];
-#pragma unroll
-        for (int f = 0; f < 7; f++) v[f] = r.raw[f] ? r.raw[f][p] : r.cst[f];
-        bb_vdim d;
-        d.m = v[0], d.n = v[1], d.k = v[2], d.nrhs = v[3], d.lda = v[4], d.ldb = v[5], d.ldc = v[6];
-        vdim[t] = d;
+        vdim[t] = raw_dims(r, m >= 0 ? m : -1 - (int64_t)m);
         info[t] = m < 0;
     }
 }
@@ -594,57 +623,164 @@ cudaError_t bb_cu_var_expand(const var_run *runs, int64_t nrun, const int32_t *m
 }
 
 namespace {
-/* Each problem to a slot of its bucket: a warp's problems of one bucket
-   take their slots with one atomic. */
-__global__ void k_var_place(const var_raw r, int R0, int R1, int R2, int R3, const int *bad, const int32_t *at,
-                            int32_t *cur, int32_t *map, int64_t n)
+/* Placement: the bucket of problem i, or -1 (skipped, or not a class
+   bucket's). */
+struct place_args {
+    var_raw r;
+    int R0, R1, R2, R3;
+    const int *bad;
+    const int32_t *at;
+    int32_t *cur, *map;
+    bb_vdim *vdim;
+    int *info;
+    int64_t n;
+    int nb;
+};
+
+__device__ __forceinline__ int place_key(const place_args &a, int64_t i)
+{
+    if (i >= a.n || (a.bad && a.bad[i])) return -1;
+    const var_raw &r = a.r;
+    const unsigned vm = r.raw[0] ? (unsigned)r.raw[0][i] : 0u, vn = r.raw[1] ? (unsigned)r.raw[1][i] : 0u,
+                   vk = r.raw[2] ? (unsigned)r.raw[2][i] : 0u, vr = r.raw[3] ? (unsigned)r.raw[3][i] : 0u;
+    if (vn >= (unsigned)a.R1 || vm >= (unsigned)a.R0 || vk >= (unsigned)a.R2 || vr >= (unsigned)a.R3) return -1;
+    const int key = (int)(((vn * a.R0 + vm) * a.R2 + vk) * a.R3 + vr);
+    return a.at[key] < 0 ? -1 : key;
+}
+
+/* problem i in slot t: its index, sizes and run flag */
+__device__ __forceinline__ void place_put(const place_args &a, int64_t t, int64_t i)
+{
+    a.map[t] = (int32_t)i;
+    a.vdim[t] = raw_dims(a.r, i);
+    a.info[t] = 0;
+}
+
+/* Few buckets (shared counters): each block ranks its problems per bucket
+   in shared memory and takes each bucket's slots with one atomic. */
+constexpr int PLACE_PER = 4; /* problems a thread, per round */
+
+__global__ void k_var_place_block(const place_args a)
+{
+    extern __shared__ int32_t sh[]; /* [nb] counts, then [nb] first slots */
+    const int64_t round = (int64_t)blockDim.x * PLACE_PER;
+    for (int64_t i0 = (int64_t)blockIdx.x * round; i0 < a.n; i0 += (int64_t)gridDim.x * round) {
+        for (int t = threadIdx.x; t < a.nb; t += blockDim.x) sh[t] = 0;
+        __syncthreads();
+        int key[PLACE_PER], rank[PLACE_PER];
+#pragma unroll
+        for (int p = 0; p < PLACE_PER; p++) {
+            key[p] = place_key(a, i0 + threadIdx.x + (int64_t)p * blockDim.x);
+            rank[p] = key[p] >= 0 ? atomicAdd(&sh[key[p]], 1) : 0;
+        }
+        __syncthreads();
+        for (int t = threadIdx.x; t < a.nb; t += blockDim.x)
+            if (sh[t]) sh[a.nb + t] = a.at[t] + atomicAdd(&a.cur[t], sh[t]);
+        __syncthreads();
+#pragma unroll
+        for (int p = 0; p < PLACE_PER; p++)
+            if (key[p] >= 0) place_put(a, sh[a.nb + key[p]] + rank[p], i0 + threadIdx.x + (int64_t)p * blockDim.x);
+        __syncthreads(); /* the counters are cleared for the next round */
+    }
+}
+
+/* Many buckets: a warp's problems of one bucket take their slots with one
+   atomic. */
+__global__ void k_var_place_warp(const place_args a)
 {
     const int lane = threadIdx.x & 31;
     const int64_t step = (int64_t)gridDim.x * blockDim.x;
-    for (int64_t i0 = (int64_t)blockIdx.x * blockDim.x; i0 < n; i0 += step) { /* whole warps iterate */
+    for (int64_t i0 = (int64_t)blockIdx.x * blockDim.x; i0 < a.n; i0 += step) { /* whole warps iterate */
         const int64_t i = i0 + threadIdx.x;
-        int key = -1;
-        if (i < n && !(bad && bad[i])) {
-            const unsigned vm = r.raw[0] ? (unsigned)r.raw[0][i] : 0u, vn = r.raw[1] ? (unsigned)r.raw[1][i] : 0u,
-                           vk = r.raw[2] ? (unsigned)r.raw[2][i] : 0u, vr = r.raw[3] ? (unsigned)r.raw[3][i] : 0u;
-            if (vn < (unsigned)R1 && vm < (unsigned)R0 && vk < (unsigned)R2 && vr < (unsigned)R3) {
-                key = (int)(((vn * R0 + vm) * R2 + vk) * R3 + vr);
-                if (at[key] < 0) key = -1;
-            }
-        }
+        const int key = place_key(a, i);
         const unsigned act = __ballot_sync(0xffffffffu, key >= 0);
         if (key >= 0) {
             const unsigned peers = __match_any_sync(act, key);
             const int leader = __ffs(peers) - 1;
             int base = 0;
-            if (lane == leader) base = atomicAdd(&cur[key], __popc(peers));
+            if (lane == leader) base = atomicAdd(&a.cur[key], __popc(peers));
             base = __shfl_sync(peers, base, leader);
-            map[at[key] + base + __popc(peers & ((1u << lane) - 1u))] = (int32_t)i;
+            place_put(a, a.at[key] + base + __popc(peers & ((1u << lane) - 1u)), i);
         }
     }
 }
 
-__global__ void k_var_pad(const var_pad *pad, int64_t npad, int32_t *map)
+/* padding slots: the problem index, sizes of the bucket's first slot, skipped */
+__global__ void k_var_pad(const var_pad *pad, int64_t npad, int32_t *map, bb_vdim *vdim, int *info)
 {
     const int64_t step = (int64_t)gridDim.x * blockDim.x;
     for (int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; t < npad * 32; t += step) {
         const var_pad q = pad[t / 32];
         const int j = (int)(t % 32);
-        if (j < q.len) map[q.end + j] = -1 - map[q.first];
+        if (j >= q.len) continue;
+        map[q.end + j] = -1 - map[q.first];
+        vdim[q.end + j] = vdim[q.first];
+        info[q.end + j] = 1;
     }
 }
 } // namespace
 
 cudaError_t bb_cu_var_place(const var_raw &r, const var_plan &pl, const int *bad, const int32_t *at, int32_t *cur,
-                            const var_pad *pad, int32_t *map, int64_t count, cudaStream_t st)
+                            const var_pad *pad, int32_t *map, bb_vdim *vdim, int *info, int64_t count,
+                            cudaStream_t st)
 {
     if (pl.placed <= 0) return cudaSuccess;
     cudaError_t e = chk(cudaMemsetAsync(cur, 0, (size_t)pl.nb * sizeof(int32_t), st));
     if (e != cudaSuccess) return e;
-    k_var_place<<<bb_grid(count, 256), 256, 0, st>>>(r, pl.radix[0], pl.radix[1], pl.radix[2], pl.radix[3], bad, at,
-                                                     cur, map, count);
+    place_args a;
+    a.r = r;
+    a.R0 = pl.radix[0], a.R1 = pl.radix[1], a.R2 = pl.radix[2], a.R3 = pl.radix[3];
+    a.bad = bad;
+    a.at = at;
+    a.cur = cur;
+    a.map = map;
+    a.vdim = vdim;
+    a.info = info;
+    a.n = count;
+    a.nb = (int)pl.nb;
+    if (pl.nb <= 1024)
+        k_var_place_block<<<bb_grid(count, 256 * PLACE_PER), 256, 2 * pl.nb * sizeof(int32_t), st>>>(a);
+    else
+        k_var_place_warp<<<bb_grid(count, 256), 256, 0, st>>>(a);
     e = chk(cudaGetLastError());
     if (e != cudaSuccess || pl.npad == 0) return e;
-    k_var_pad<<<bb_grid(pl.npad * 32, 256), 256, 0, st>>>(pad, pl.npad, map);
+    k_var_pad<<<bb_grid(pl.npad * 32, 256), 256, 0, st>>>(pad, pl.npad, map, vdim, info);
+    return chk(cudaGetLastError());
+}
+
+namespace {
+/* Bucket counts (counts[nb]: sizes out of the buckets' range); a block's
+   counts in shared memory first where the buckets are few. */
+__global__ void k_var_hist(const var_raw r, int R0, int R1, int R2, int R3, unsigned *counts, int nb, int64_t n,
+                           int shared)
+{
+    extern __shared__ unsigned hs[];
+    if (shared) {
+        for (int t = threadIdx.x; t <= nb; t += blockDim.x) hs[t] = 0;
+        __syncthreads();
+    }
+    unsigned *h = shared ? hs : counts;
+    const int64_t step = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step) {
+        const unsigned vm = r.raw[0] ? (unsigned)r.raw[0][i] : 0u, vn = r.raw[1] ? (unsigned)r.raw[1][i] : 0u,
+                       vk = r.raw[2] ? (unsigned)r.raw[2][i] : 0u, vr = r.raw[3] ? (unsigned)r.raw[3][i] : 0u;
+        const bool in = vn < (unsigned)R1 && vm < (unsigned)R0 && vk < (unsigned)R2 && vr < (unsigned)R3;
+        atomicAdd(&h[in ? (int)(((vn * R0 + vm) * R2 + vk) * R3 + vr) : nb], 1u);
+    }
+    if (shared) {
+        __syncthreads();
+        for (int t = threadIdx.x; t <= nb; t += blockDim.x)
+            if (hs[t]) atomicAdd(&counts[t], hs[t]);
+    }
+}
+} // namespace
+
+cudaError_t bb_cu_var_hist(const var_raw &r, const int64_t radix[4], unsigned *counts, int64_t nb, int64_t count,
+                           cudaStream_t st)
+{
+    const int shared = nb < 4096;
+    const unsigned grid = std::min<unsigned>(bb_grid(count, 256), 528); /* a few blocks an SM */
+    k_var_hist<<<grid, 256, shared ? (size_t)(nb + 1) * sizeof(unsigned) : 0, st>>>(
+        r, (int)radix[0], (int)radix[1], (int)radix[2], (int)radix[3], counts, (int)nb, count, shared);
     return chk(cudaGetLastError());
 }
