@@ -95,6 +95,7 @@ typedef struct bb_batch {
                                       checks found; 0: not known.  Then also: */
     int par_max[BB_NPAR];          /* the largest m, n, k, nrhs of the problems that
                                       passed the checks (-1: none, or not known) */
+    int uniform_scalars;           /* ... and every alpha and beta is problem 0's (0: not known) */
     int info_folded;               /* set by the backend: codes folded into the device info */
     int share_device;              /* host data, a share of a spread batch (spread.c):
                                       1 + the CUDA device to run it on; 0: the caller's

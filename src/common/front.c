@@ -219,7 +219,8 @@ static int64_t check_group_problems(bb_batch *b, int64_t g, int strided)
    (check.c), evaluated over the size arrays a chunk at a time, a few
    nanoseconds a problem instead of a group check each.  A chunk whose
    options differ from problem 0's is checked group by group.  Sets
-   b->uniform_options when every chunk had problem 0's options. */
+   b->uniform_options when every chunk had problem 0's options, and
+   b->uniform_scalars when every alpha and beta equals problem 0's. */
 enum { VAR_CHECK_CHUNK = 1 << 14, VAR_CHECK_PER_THREAD = 1 << 17 };
 
 static int64_t check_var_device(bb_batch *b)
@@ -228,7 +229,7 @@ static int64_t check_var_device(bb_batch *b)
     bb_check_rules(b, 0, &r);
     const int64_t n = b->count, nch = (n + VAR_CHECK_CHUNK - 1) / VAR_CHECK_CHUNK;
     const int opts[] = {BB_SIDE, BB_UPLO, BB_TRANS, BB_TRANSB, BB_DIAG, BB_NORM};
-    int64_t nbad = 0, mixed = 0;
+    int64_t nbad = 0, mixed = 0, sdiff = 0;
     int vmax[BB_NPAR];
     for (int s = 0; s < BB_NPAR; s++) vmax[s] = -1;
     int nth = 1;
@@ -238,9 +239,19 @@ static int64_t check_var_device(bb_batch *b)
         nth = (int)(want < have ? want : have);
     }
 #endif
-#pragma omp parallel for schedule(static) reduction(+ : nbad, mixed) num_threads(nth) if (nth > 1)
+#pragma omp parallel for schedule(static) reduction(+ : nbad, mixed, sdiff) num_threads(nth) if (nth > 1)
     for (int64_t c = 0; c < nch; c++) {
         const int64_t lo = c * VAR_CHECK_CHUNK, hi = lo + VAR_CHECK_CHUNK < n ? lo + VAR_CHECK_CHUNK : n;
+        /* alpha and beta the same as problem 0's: not a check, a fact for
+           the device planner (its fast plan), found here in parallel */
+        const void *sc[2] = {b->alpha, b->beta};
+        for (int w = 0; w < 2; w++) {
+            if (!sc[w]) continue;
+            const size_t sz = bb_scalar_bytes(b, w);
+            const char *a = (const char *)sc[w];
+            sdiff += memcmp(a, a + lo * sz, sz) != 0 ||
+                     (hi - lo > 1 && memcmp(a + lo * sz, a + (lo + 1) * sz, (size_t)(hi - lo - 1) * sz) != 0);
+        }
         int diff = 0;
         for (size_t s = 0; s < sizeof opts / sizeof opts[0]; s++) {
             const int *a = b->par[opts[s]];
@@ -263,6 +274,7 @@ static int64_t check_var_device(bb_batch *b)
         nbad += bad;
     }
     b->uniform_options = mixed == 0;
+    b->uniform_scalars = sdiff == 0;
     for (int s = 0; s < BB_NPAR; s++) b->par_max[s] = mixed ? -1 : vmax[s];
     return nbad;
 }

@@ -90,21 +90,16 @@ cudaError_t bb_cu_queue_release(bb_cuda_queue *q)
     }
     if (q->cublas_ws) KEEP(chk(cudaFree(q->cublas_ws)));
     q->cublas_ws = NULL;
+    /* the variable form's buffers (backend_cuda.cu), once the side stream
+       and the copies out of the pinned one are done (q is freed below) */
     if (q->side) KEEP(chk(cudaStreamSynchronize(q->side)));
-    if (q->draw) KEEP(chk(cudaFree(q->draw)));
-    if (q->side) KEEP(chk(cudaStreamDestroy(q->side)));
-    if (q->side_done) KEEP(chk(cudaEventDestroy(q->side_done)));
-    if (q->draw_free) KEEP(chk(cudaEventDestroy(q->draw_free)));
-    q->draw = NULL;
-    q->draw_size = 0;
-    q->side = NULL;
-    q->side_done = q->draw_free = NULL;
     if (q->pin_done) KEEP(chk(cudaEventSynchronize(q->pin_done)));
+    if (q->draw) KEEP(chk(cudaFree(q->draw)));
     if (q->pin) KEEP(chk(cudaFreeHost(q->pin)));
-    if (q->pin_done) KEEP(chk(cudaEventDestroy(q->pin_done)));
-    q->pin = NULL;
-    q->pin_size = 0;
-    q->pin_done = NULL;
+    const cudaEvent_t evs[] = {q->side_done, q->draw_free, q->pin_done};
+    for (cudaEvent_t ev : evs)
+        if (ev) KEEP(chk(cudaEventDestroy(ev)));
+    if (q->side) KEEP(chk(cudaStreamDestroy(q->side)));
     if (q->pub.own_stream && q->pub.stream) {
         KEEP(chk(cudaStreamDestroy(q->pub.stream)));
         q->pub.stream = NULL;

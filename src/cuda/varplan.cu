@@ -228,10 +228,11 @@ void fields_of(const bb_problem &p, int64_t v[NF])
 
 bool uniform_options(const bb_batch *b)
 {
-    /* slots (padding included) fit in int32; the options were compared by
-       the checks (front.c) where b->uniform_options is set */
+    /* slots (padding included) fit in int32; the options and scalars were
+       compared by the checks (front.c) where b->uniform_options and
+       b->uniform_scalars are set */
     if (b->pinc != 1 || b->count > INT32_MAX / 2 || b->ngroups != b->count) return false;
-    return bb_uniform_options(b, !b->uniform_options, 1) != 0;
+    return bb_uniform_options(b, !b->uniform_options, !b->uniform_scalars) != 0;
 }
 
 /* Which raw parameter each normalised size comes from: the problem of
@@ -416,17 +417,18 @@ static int fast_plan(const bb_batch *b, var_plan *pl, var_devcount *dc)
         clock_gettime(CLOCK_MONOTONIC, &ts1);
         pl->count_us = (ts1.tv_sec - ts0.tv_sec) * 1e6 + (ts1.tv_nsec - ts0.tv_nsec) * 1e-3;
         /* the bound of each bucket; buckets no register kernel takes go slow */
-        /* the problem of bucket x: gp0 with the bucket's sizes */
-        auto bucket_problem = [&](int64_t x) {
-            bb_problem q = gp0;
+        /* the problem of bucket x: gp0 with the bucket's sizes (into q,
+           which keeps gp0's other fields: tens of thousands of buckets) */
+        bb_problem bq = gp0;
+        auto bucket_problem = [&](int64_t x) -> const bb_problem & {
             const int vr = (int)(x % radix[3]); x /= radix[3];
             const int vk = (int)(x % radix[2]); x /= radix[2];
             const int vm = (int)(x % radix[0]); x /= radix[0];
-            q.m = src[0] >= 0 ? vm : cst[0];
-            q.n = src[1] >= 0 ? (int)x : cst[1];
-            q.k = src[2] >= 0 ? vk : cst[2];
-            q.nrhs = src[3] >= 0 ? vr : cst[3];
-            return q;
+            bq.m = src[0] >= 0 ? vm : cst[0];
+            bq.n = src[1] >= 0 ? (int)x : cst[1];
+            bq.k = src[2] >= 0 ? vk : cst[2];
+            bq.nrhs = src[3] >= 0 ? vr : cst[3];
+            return bq;
         };
         std::vector<int> bcls((size_t)nb, 0);
         int64_t nclassp = 0;
@@ -454,7 +456,7 @@ static int fast_plan(const bb_batch *b, var_plan *pl, var_devcount *dc)
             L.cost = 0;
             for (int64_t x = nb - 1; x >= 0; x--) {
                 if (!cnt[(size_t)x] || bcls[(size_t)x] != bound) continue;
-                const bb_problem q = bucket_problem(x);
+                const bb_problem &q = bucket_problem(x);
                 L.gp.m = std::max(L.gp.m, q.m);
                 L.gp.n = std::max(L.gp.n, q.n);
                 L.gp.k = std::max(L.gp.k, q.k);
