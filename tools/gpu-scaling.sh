@@ -43,8 +43,10 @@ for k in $counts; do
     for p in d s; do
         for form in strided var; do
             for r in trsm syrk potri potrf getrf gesv; do
+                # (--dist selects the variable form: only with it)
+                dist=; [ $form = var ] && dist="--dist uniform"
                 BATCHBLAS_DEVICES=$devs timeout 300 "$D/bin/batchblas-bench" --routine $r --prec $p --form $form \
-                    --dist uniform --sizes 16,32,64,128,256 --mb 4096 --backend cuda --no-baseline --reps 3 \
+                    $dist --sizes 16,32,64,128,256 --mb 4096 --backend cuda --no-baseline --reps 3 \
                     --check 2 --quiet --csv "$O/scaling_$k.csv" > /dev/null 2>&1 ||
                     echo "bench $r $p $form on $k GPU(s) failed" >> "$O/scaling.txt"
             done
