@@ -7,8 +7,9 @@
  * (invalid ones included), on random sizes and leading dimensions around
  * their limits; and the largest sizes it reports must be those of the
  * problems that pass.  bb_uniform_options is checked on equal and unequal
- * arrays.  The check sources are compiled into this program (their
- * functions are internal to the library).  Exit 0: passed; 1: failed.
+ * arrays, whole and in ranges (bb_uniform_range).  The check sources
+ * are compiled into this program (their functions are internal to the
+ * library).  Exit 0: passed; 1: failed.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -128,6 +129,8 @@ int main(void)
             par[BB_DIAG][at] = 4;
             if (bb_uniform_options(&b, 1, 1)) BAD("diag differs at %d, not seen", at);
             if (!bb_uniform_options(&b, 0, 1)) BAD("options not asked for, yet compared");
+            if (at > 0 && bb_uniform_range(&b, at, N, 1, 0)) BAD("range from %d: differing diag not seen", at);
+            if (at > 1 && !bb_uniform_range(&b, 1, at, 1, 1)) BAD("range [1, %d) has no difference, yet seen", at);
             par[BB_DIAG][at] = 3;
             alpha[2 * at + 1] = 2;
             if (bb_uniform_options(&b, 1, 1)) BAD("alpha differs at %d, not seen", at);

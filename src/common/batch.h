@@ -210,6 +210,7 @@ BB_INTERNAL void bb_check_rules(const bb_batch *b, int64_t g, bb_rules *r);
 BB_INTERNAL int bb_check_group(const bb_batch *b, int64_t g);
 BB_INTERNAL int64_t bb_check_var_sizes(bb_batch *b, const bb_rules *r, int64_t lo, int64_t hi, int vmax[BB_NPAR]);
 BB_INTERNAL int bb_uniform_options(const bb_batch *b, int options, int scalars);
+BB_INTERNAL int bb_uniform_range(const bb_batch *b, int64_t lo, int64_t hi, int options, int scalars);
 BB_INTERNAL unsigned bb_needed_operands(const bb_batch *b, const bb_problem *gp);
 BB_INTERNAL int bb_check_problem(const bb_batch *b, unsigned needed, int64_t i);
 BB_INTERNAL int bb_null_operands(const bb_batch *b, unsigned needed, int64_t i);

@@ -242,27 +242,31 @@ int64_t bb_check_var_sizes(bb_batch *b, const bb_rules *r, int64_t lo, int64_t h
     return bad;
 }
 
-/* Every group of a per-group parameter batch (pinc 1) has, with options
-   set, the options (side, uplo, trans, transb, diag, norm) of group 0, and,
-   with scalars set, its alpha and beta. */
+/* Groups [lo, hi) of a per-group parameter batch (pinc 1) have, with
+   options set, the options (side, uplo, trans, transb, diag, norm) of
+   group 0, and, with scalars set, its alpha and beta.  Each array is
+   compared with itself shifted by one value (all equal), and its value lo
+   with value 0. */
+static int same_as_first(const char *a, size_t sz, int64_t lo, int64_t hi)
+{
+    return !memcmp(a, a + lo * sz, sz) && (hi - lo < 2 || !memcmp(a + lo * sz, a + (lo + 1) * sz, (size_t)(hi - lo - 1) * sz));
+}
+
+int bb_uniform_range(const bb_batch *b, int64_t lo, int64_t hi, int options, int scalars)
+{
+    if (b->pinc != 1 || hi <= lo) return 1;
+    const int opts[] = {BB_SIDE, BB_UPLO, BB_TRANS, BB_TRANSB, BB_DIAG, BB_NORM};
+    for (size_t s = 0; options && s < sizeof opts / sizeof opts[0]; s++)
+        if (b->par[opts[s]] && !same_as_first((const char *)b->par[opts[s]], sizeof(int), lo, hi)) return 0;
+    const void *sc[2] = {b->alpha, b->beta};
+    for (int w = 0; scalars && w < 2; w++)
+        if (sc[w] && !same_as_first((const char *)sc[w], bb_scalar_bytes(b, w), lo, hi)) return 0;
+    return 1;
+}
+
 int bb_uniform_options(const bb_batch *b, int options, int scalars)
 {
-    if (b->pinc != 1 || b->ngroups < 2) return 1;
-    /* all values equal: the array equals itself shifted by one value */
-    const int64_t n = b->ngroups;
-    const int opts[] = {BB_SIDE, BB_UPLO, BB_TRANS, BB_TRANSB, BB_DIAG, BB_NORM};
-    for (size_t s = 0; options && s < sizeof opts / sizeof opts[0]; s++) {
-        const int *a = b->par[opts[s]];
-        if (a && memcmp(a, a + 1, (size_t)(n - 1) * sizeof *a)) return 0;
-    }
-    const void *sc[2] = {b->alpha, b->beta};
-    for (int w = 0; scalars && w < 2; w++) {
-        if (!sc[w]) continue;
-        const size_t sz = bb_scalar_bytes(b, w);
-        const char *a = (const char *)sc[w];
-        if (memcmp(a, a + sz, (size_t)(n - 1) * sz)) return 0;
-    }
-    return 1;
+    return bb_uniform_range(b, 0, b->ngroups, options, scalars);
 }
 
 /* The user operands a problem of this group must provide (non-empty ones),

@@ -228,7 +228,6 @@ static int64_t check_var_device(bb_batch *b)
     bb_rules r;
     bb_check_rules(b, 0, &r);
     const int64_t n = b->count, nch = (n + VAR_CHECK_CHUNK - 1) / VAR_CHECK_CHUNK;
-    const int opts[] = {BB_SIDE, BB_UPLO, BB_TRANS, BB_TRANSB, BB_DIAG, BB_NORM};
     int64_t nbad = 0, mixed = 0, sdiff = 0;
     int vmax[BB_NPAR];
     for (int s = 0; s < BB_NPAR; s++) vmax[s] = -1;
@@ -244,21 +243,8 @@ static int64_t check_var_device(bb_batch *b)
         const int64_t lo = c * VAR_CHECK_CHUNK, hi = lo + VAR_CHECK_CHUNK < n ? lo + VAR_CHECK_CHUNK : n;
         /* alpha and beta the same as problem 0's: not a check, a fact for
            the device planner (its fast plan), found here in parallel */
-        const void *sc[2] = {b->alpha, b->beta};
-        for (int w = 0; w < 2; w++) {
-            if (!sc[w]) continue;
-            const size_t sz = bb_scalar_bytes(b, w);
-            const char *a = (const char *)sc[w];
-            sdiff += memcmp(a, a + lo * sz, sz) != 0 ||
-                     (hi - lo > 1 && memcmp(a + lo * sz, a + (lo + 1) * sz, (size_t)(hi - lo - 1) * sz) != 0);
-        }
-        int diff = 0;
-        for (size_t s = 0; s < sizeof opts / sizeof opts[0]; s++) {
-            const int *a = b->par[opts[s]];
-            if (!a) continue;
-            const int a0 = a[0];
-            for (int64_t i = lo; i < hi; i++) diff |= a[i] ^ a0;
-        }
+        sdiff += !bb_uniform_range(b, lo, hi, 0, 1);
+        const int diff = !bb_uniform_range(b, lo, hi, 1, 0);
         int cmax[BB_NPAR];
         for (int s = 0; s < BB_NPAR; s++) cmax[s] = -1;
         int64_t bad = diff ? -1 : bb_check_var_sizes(b, &r, lo, hi, cmax);
