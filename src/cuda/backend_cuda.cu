@@ -417,13 +417,22 @@ int bb_cu_var_count_dev(var_devcount *dc, const bb_batch *b, const int src[7], c
                         int64_t *cnt)
 {
     bb_cuda_queue *q = dc->q;
-    int nraw = 0, slots[7];
-    for (int s = 0; s < BB_NPAR; s++) {
-        bool used = false;
-        for (int f = 0; f < 7; f++) used |= src[f] == s;
-        if (used) slots[nraw++] = s;
+    /* the raw arrays: those of the bucket keys (m, n, k, nrhs) first,
+       counted as soon as they are on the device; the leading dimensions
+       (placement only) are copied while the counting runs */
+    int nraw = 0, nkey = 0, slots[7];
+    for (int pass = 0; pass < 2; pass++) {
+        for (int s = 0; s < BB_NPAR; s++) {
+            bool key = false, used = false;
+            for (int f = 0; f < 7; f++) {
+                key |= f < 4 && src[f] == s;
+                used |= src[f] == s;
+            }
+            if (pass == 0 ? key : used && !key) slots[nraw++] = s;
+        }
+        if (pass == 0) nkey = nraw;
     }
-    if (nraw == 0) return -1;
+    if (nkey == 0) return -1;
     const size_t rawb = (size_t)b->count * sizeof(int), arrb = align_up((size_t)nraw * rawb, BB_ALIGN);
     const size_t cntb = (size_t)(nb + 1) * sizeof(unsigned);
     if (!q->side && chk(cudaStreamCreateWithFlags(&q->side, cudaStreamNonBlocking)) != cudaSuccess) {
@@ -432,6 +441,10 @@ int bb_cu_var_count_dev(var_devcount *dc, const bb_batch *b, const int src[7], c
     }
     if (!q->side_done && chk(cudaEventCreateWithFlags(&q->side_done, cudaEventDisableTiming)) != cudaSuccess) {
         q->side_done = NULL;
+        return -1;
+    }
+    if (!q->count_done && chk(cudaEventCreateWithFlags(&q->count_done, cudaEventDisableTiming)) != cudaSuccess) {
+        q->count_done = NULL;
         return -1;
     }
     if (!q->draw_free && chk(cudaEventCreateWithFlags(&q->draw_free, cudaEventDisableTiming)) != cudaSuccess) {
@@ -458,12 +471,14 @@ int bb_cu_var_count_dev(var_devcount *dc, const bb_batch *b, const int src[7], c
     }
     char *pin = pinned_buffer(q, align_up((size_t)nraw * rawb, BB_ALIGN) + cntb);
     if (!pin) return -1;
+    const double t0 = cfg_verbose ? now_us() : 0;
     const void *srcs[7];
     for (int r = 0; r < nraw; r++) srcs[r] = b->par[slots[r]];
-    team_copy(srcs, nraw, rawb, pin);
+    team_copy(srcs, nkey, rawb, pin);
+    const double t1 = cfg_verbose ? now_us() : 0;
     char *draw = (char *)q->draw;
     unsigned *dcounts = (unsigned *)(draw + arrb), *hcounts = (unsigned *)(pin + arrb);
-    cudaError_t e = chk(cudaMemcpyAsync(draw, pin, (size_t)nraw * rawb, cudaMemcpyHostToDevice, q->side));
+    cudaError_t e = chk(cudaMemcpyAsync(draw, pin, (size_t)nkey * rawb, cudaMemcpyHostToDevice, q->side));
     if (e == cudaSuccess) e = chk(cudaMemsetAsync(dcounts, 0, cntb, q->side));
     var_raw vr;
     for (int f = 0; f < 7; f++) {
@@ -474,11 +489,21 @@ int bb_cu_var_count_dev(var_devcount *dc, const bb_batch *b, const int src[7], c
     }
     if (e == cudaSuccess) e = bb_cu_var_hist(vr, radix, dcounts, nb, b->count, q->side);
     if (e == cudaSuccess) e = chk(cudaMemcpyAsync(hcounts, dcounts, cntb, cudaMemcpyDeviceToHost, q->side));
+    if (e == cudaSuccess) e = chk(cudaEventRecord(q->count_done, q->side));
+    if (e == cudaSuccess && nraw > nkey) { /* the other arrays, while the device counts */
+        team_copy(srcs + nkey, nraw - nkey, rawb, pin + (size_t)nkey * rawb);
+        e = chk(cudaMemcpyAsync(draw + (size_t)nkey * rawb, pin + (size_t)nkey * rawb, (size_t)(nraw - nkey) * rawb,
+                                cudaMemcpyHostToDevice, q->side));
+    }
     if (e == cudaSuccess) e = chk(cudaEventRecord(q->pin_done, q->side));
     if (e == cudaSuccess) e = chk(cudaEventRecord(q->side_done, q->side));
-    /* the one wait of the call: for the copy and the counts, not the queue */
-    if (e == cudaSuccess) e = chk(cudaEventSynchronize(q->side_done));
+    /* the one wait of the call: for the counts, not the queue */
+    if (e == cudaSuccess) e = chk(cudaEventSynchronize(q->count_done));
     if (e != cudaSuccess) return -1;
+    if (cfg_verbose) {
+        dc->copy_us = t1 - t0;
+        dc->wait_us = now_us() - t1;
+    }
     for (int64_t x = 0; x <= nb; x++) cnt[x] = hcounts[x];
     dc->done = 1;
     dc->nraw = nraw;
@@ -769,13 +794,13 @@ static void run_device(bb_batch *b)
         }
         if (var)
             bb_cu_log("%s: device data, variable sizes: %lld launch(es), %lld of them class launches (%lld slots for "
-                      "%lld problems, %s plan)%s; host: plan %.0f us (counting %.0f us, %s %d), transfers %.0f us, "
-                      "launches %.0f us",
+                      "%lld problems, %s plan)%s; host: plan %.0f us (counting %.0f us, %s %d: key copy %.0f us, "
+                      "then wait %.0f us), transfers %.0f us, launches %.0f us",
                       b->name, (long long)nlaunch, (long long)vp.nclass, (long long)vp.nslot, (long long)b->count,
                       vp.fast ? "fast" : "exact-segment",
                       fold ? ", codes folded into the device info" : report ? ", waiting for the codes" : ", not waiting",
                       t_plan - t_start, vp.count_us, dc.done ? "on the device: arrays" : "host threads", dc.done ? dc.nraw : vp.count_threads,
-                      t_sent - t_plan, now_us() - t_sent);
+                      dc.done ? dc.copy_us : 0.0, dc.done ? dc.wait_us : 0.0, t_sent - t_plan, now_us() - t_sent);
         else
             bb_cu_log("%s: device data, %lld launch(es)%s", b->name, (long long)nlaunch,
                       fold ? ", codes folded into the device info" : report ? ", waiting for the codes" : ", not waiting");

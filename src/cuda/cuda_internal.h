@@ -262,7 +262,8 @@ struct bb_cuda_queue {
     cudaStream_t side;
     void *draw;
     size_t draw_size;
-    cudaEvent_t side_done; /* recorded on side after the counts' copy back */
+    cudaEvent_t side_done; /* recorded on side after the arrays' copies (the queue's stream waits for it) */
+    cudaEvent_t count_done; /* recorded on side after the counts' copy back (the host waits for it) */
     cudaEvent_t draw_free; /* recorded on the queue's stream after the last read of draw */
 };
 
@@ -406,6 +407,7 @@ struct var_devcount {
     bb_cuda_queue *q;
     int done;          /* the arrays are in q->draw: nraw of count ints, in raw_slot order */
     int nraw, raw_slot[7];
+    double copy_us, wait_us; /* host time: the key arrays' team copy; the rest's copy and the wait */
 };
 int bb_cu_var_count_dev(var_devcount *dc, const bb_batch *b, const int src[7], const int64_t radix[4], int64_t nb,
                         int64_t *cnt);

@@ -348,21 +348,27 @@ int bb_cuda_var_class(bb_op op, bb_prec prec, const bb_problem &p)
     const int lim = small_limit(prec);
     auto in = [](int s, int hi) { return s >= 1 && s <= hi; };
     switch (op) {
+    /* the routines whose bound-32 kernels take fewer columns for 17..24
+       (bb_small_cols) have a class for them */
     case BB_OP_POTRF:
-        return in(p.n, lim) ? bb_small_bound(p.n) : p.n > lim ? BB_VAR_DRIVER : 0;
-    case BB_OP_GETRI: case BB_OP_GETRI_OOP: case BB_OP_GECOND: case BB_OP_GEINV:
+        return in(p.n, lim) ? bb_small_cols(p.n) : p.n > lim ? BB_VAR_DRIVER : 0;
+    case BB_OP_GECOND: case BB_OP_GEINV:
+        return in(p.n, lim) ? bb_small_cols(p.n) : 0;
+    case BB_OP_GETRI: case BB_OP_GETRI_OOP:
         return in(p.n, lim) ? bb_small_bound(p.n) : 0;
     case BB_OP_POTRS: case BB_OP_POSV:
         return in(p.n, lim) && p.nrhs >= 0 ? bb_small_bound(p.n) : 0;
     case BB_OP_GETRF: case BB_OP_GETRFNP:
-        return in(p.m, lim) && in(p.n, lim) ? bb_small_bound(p.m > p.n ? p.m : p.n) : 0;
+        return in(p.m, lim) && in(p.n, lim) ? bb_small_cols(p.m > p.n ? p.m : p.n) : 0;
     case BB_OP_TRSM:
-        if (in(p.m, lim) && in(p.n, lim)) return bb_small_bound(p.m > p.n ? p.m : p.n);
+        if (in(p.m, lim) && in(p.n, lim)) return bb_small_cols(p.m > p.n ? p.m : p.n);
         return p.m >= 1 && p.n >= 1 ? BB_VAR_DRIVER : 0;
     case BB_OP_TRTRI: case BB_OP_LAUUM: case BB_OP_POTRI: case BB_OP_POTI: case BB_OP_GECON:
         return in(p.n, SMALL_MAX) ? bb_small_bound(p.n) : 0;
-    case BB_OP_GETRS: case BB_OP_GESV:
+    case BB_OP_GETRS:
         return in(p.n, SMALL_MAX) && p.nrhs >= 0 ? bb_small_bound(p.n) : 0;
+    case BB_OP_GESV:
+        return in(p.n, SMALL_MAX) && p.nrhs >= 0 ? bb_small_cols(p.n) : 0;
     case BB_OP_GEMM: {
         if (p.m < 1 || p.n < 1 || p.k < 0) return 0;
         if (p.m > lim || p.n > lim || p.k > lim) return BB_VAR_DRIVER;

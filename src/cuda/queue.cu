@@ -96,7 +96,7 @@ cudaError_t bb_cu_queue_release(bb_cuda_queue *q)
     if (q->pin_done) KEEP(chk(cudaEventSynchronize(q->pin_done)));
     if (q->draw) KEEP(chk(cudaFree(q->draw)));
     if (q->pin) KEEP(chk(cudaFreeHost(q->pin)));
-    const cudaEvent_t evs[] = {q->side_done, q->draw_free, q->pin_done};
+    const cudaEvent_t evs[] = {q->side_done, q->count_done, q->draw_free, q->pin_done};
     for (cudaEvent_t ev : evs)
         if (ev) KEEP(chk(cudaEventDestroy(ev)));
     if (q->side) KEEP(chk(cudaStreamDestroy(q->side)));

@@ -119,6 +119,15 @@ cudaError_t bb_blocked_launch(bb_op op, bb_prec prec, const bb_problem &p, const
 
 /* Size bound of the instantiation serving run-time size s (1..32). */
 static inline int bb_small_bound(int s) { return s <= 4 ? 4 : s <= 8 ? 8 : s <= 16 ? 16 : 32; }
+/* The columns that a register kernel's loops cover (M <= the bound N, see
+   BB_SMALL_BY_BOUND): 24 for sizes 17..24 (in the bound-32 kernels that
+   take M), so those sizes do not pay for 32 columns; the bound (the
+   threads of a group and the shuffle width, a power of two) stays 32.  A
+   variable batch's problems of 17..24 are a class launch of their own:
+   M is a compile-time bound, and one launch running both loop lengths
+   measured slower (the warps of the two copies compete for the
+   instruction cache). */
+static inline int bb_small_cols(int s) { return s > 16 && s <= 24 ? 24 : bb_small_bound(s); }
 
 /* ---- host helpers shared by the kernel files ----------------------------- */
 
@@ -149,15 +158,24 @@ template <> struct bb_small_cap<cuFloatComplex> { static constexpr int value = 1
 template <> struct bb_small_cap<cuDoubleComplex> { static constexpr int value = 16; };
 static inline int bb_small_max(bb_prec prec) { return prec == BB_P_C || prec == BB_P_Z ? 16 : 32; }
 
-/* Runs CALL with constexpr int N = the bound for size s (T in scope). */
+/* Runs CALL with constexpr int N = the bound for size s and M = the
+   columns its loops cover (bb_small_cols; kernels that take no M ignore
+   it: the same instantiation for 17..24 as for 32); T in scope. */
 #define BB_SMALL_BY_BOUND(s, CALL)                                     \
     switch (bb_small_bound(s)) {                                       \
-    case 4: { constexpr int N = 4; return CALL; }                      \
-    case 8: { constexpr int N = 8; return CALL; }                      \
-    case 16: { constexpr int N = 16; return CALL; }                    \
+    case 4: { constexpr int N = 4, M = 4; (void)M; return CALL; }      \
+    case 8: { constexpr int N = 8, M = 8; (void)M; return CALL; }      \
+    case 16: { constexpr int N = 16, M = 16; (void)M; return CALL; }   \
     default:                                                           \
         if constexpr (bb_small_cap<T>::value >= 32) {                  \
             constexpr int N = 32;                                      \
+            if (bb_small_cols(s) == 24) {                              \
+                constexpr int M = 24;                                  \
+                (void)M;                                               \
+                return CALL;                                           \
+            }                                                          \
+            constexpr int M = 32;                                      \
+            (void)M;                                                   \
             return CALL;                                               \
         } else {                                                       \
             return cudaErrorNotSupported;                              \
@@ -242,18 +260,18 @@ __device__ __forceinline__ void bb_ld16(const cuDoubleComplex *p, cuDoubleComple
 /* Row buffer copies: elements [from, N) of r, widened down to a 16-byte
    boundary (the extra leading elements are copied too and ignored).  from
    must fold to a constant after unrolling. */
-template <typename T, int N> __device__ __forceinline__ void bb_row_put(T *buf, const T (&r)[N], int from)
+template <typename T, int N, int M = N> __device__ __forceinline__ void bb_row_put(T *buf, const T (&r)[N], int from)
 {
     constexpr int E = bb_vec<T>::E;
 #pragma unroll
-    for (int j = 0; j < N; j += E)
+    for (int j = 0; j < M; j += E)
         if (j + E > from) bb_st16(buf + j, &r[j]);
 }
-template <typename T, int N> __device__ __forceinline__ void bb_row_get(const T *buf, T (&r)[N], int from)
+template <typename T, int N, int M = N> __device__ __forceinline__ void bb_row_get(const T *buf, T (&r)[N], int from)
 {
     constexpr int E = bb_vec<T>::E;
 #pragma unroll
-    for (int j = 0; j < N; j += E)
+    for (int j = 0; j < M; j += E)
         if (j + E > from) bb_ld16(buf + j, &r[j]);
 }
 
@@ -325,9 +343,10 @@ template <typename T, int N> struct bb_smat {
  * [2][N] row buffer.  Row k of X is broadcast through rb at step k (k is
  * never a register index); the step loop is unrolled only for N <= 8, which
  * keeps the code small where it does not pay.  Right-side and transposed
- * solves use it on B^T.
+ * solves use it on B^T.  Columns from M (<= N) on are not touched (zero
+ * right-hand sides: see bb_small_cols).
  */
-template <typename T, int N>
+template <typename T, int N, int M = N>
 __device__ __forceinline__ void bb_left_solve(T (&b)[N], int i, int nr, const T *S, int LD, bool lower,
                                               bool trans, bool cj, T dinv_i, T *rb)
 {
@@ -338,16 +357,16 @@ __device__ __forceinline__ void bb_left_solve(T (&b)[N], int i, int nr, const T 
         T *buf = rb + (s & 1) * N;
         if (i == k) {
 #pragma unroll
-            for (int j = 0; j < N; j++) b[j] = b[j] * dinv_i;
-            bb_row_put<T, N>(buf, b, 0);
+            for (int j = 0; j < M; j++) b[j] = b[j] * dinv_i;
+            bb_row_put<T, N, M>(buf, b, 0);
         }
         __syncwarp();
         if (lower ? (i > k && i < nr) : (i < k)) {
             const T c = bb_conj_if(S[i * si + k * sk], cj);
             T x[N];
-            bb_row_get<T, N>(buf, x, 0);
+            bb_row_get<T, N, M>(buf, x, 0);
 #pragma unroll
-            for (int j = 0; j < N; j++) b[j] = b[j] - c * x[j];
+            for (int j = 0; j < M; j++) b[j] = b[j] - c * x[j];
         }
     }
     __syncwarp();
@@ -429,16 +448,19 @@ template <typename T, int N, bool LU> struct bb_tile_rows {
  * kernels load conj(A(j,i)).)  Returns LAPACK's info (first column whose
  * pivot is not positive, or NaN; a +Inf pivot is not a failure: L(k,k) = Inf
  * and the column below is scaled by 0, as LAPACK); the factorisation stops there, leaving
- * the columns before it factored.  rb: [2][N] row buffer.
+ * the columns before it factored.  rb: [2][N] row buffer.  M <= N: the
+ * columns the loops cover (n <= M; bb_small_cols picks it), so a problem
+ * smaller than the kernel's bound skips the FMAs and shared-memory reads
+ * of columns it does not have.
  */
-template <typename T, int N>
+template <typename T, int N, int M = N>
 __device__ __forceinline__ int bb_potrf_rows(T (&r)[N], int i, int n, T *rb)
 {
     typedef typename bb_real<T>::type R;
     int info = 0;
     bool ok = true;
 #pragma unroll
-    for (int k = 0; k < N; k++) {
+    for (int k = 0; k < M; k++) {
         if (k < n) {
             T *buf = rb + (k & 1) * N;
             const R dkk = bb_re(bb_shfl(r[k], k, N));
@@ -455,10 +477,10 @@ __device__ __forceinline__ int bb_potrf_rows(T (&r)[N], int i, int n, T *rb)
             __syncwarp();
             if (ok && i > k) {
                 T col[N];
-                bb_row_get<T, N>(buf, col, k + 1);
+                bb_row_get<T, N, M>(buf, col, k + 1);
                 const T l = r[k];
 #pragma unroll
-                for (int j = k + 1; j < N; j++) r[j] = r[j] - l * bb_conj(col[j]);
+                for (int j = k + 1; j < M; j++) r[j] = r[j] - l * bb_conj(col[j]);
             }
         }
     }

@@ -12,7 +12,7 @@ namespace {
 
 /* ------------------------------------------------------------------ potrf */
 
-template <typename T, int N, int BS, bool VAR>
+template <typename T, int N, int M, int BS, bool VAR>
 __global__ void __launch_bounds__(BS) k_potrf(const bb_dev_batch d, int n0, int64_t lda0, int upper, int sub)
 {
     constexpr int PPB = BS / N;
@@ -33,7 +33,7 @@ __global__ void __launch_bounds__(BS) k_potrf(const bb_dev_batch d, int n0, int6
             for (int j = 0; j < N; j++)
                 if (j < n && j <= i) r[j] = r[j] - (upper ? bb_conj(W[j + i * n]) : W[i + j * n]);
         }
-        const int info = bb_potrf_rows<T, N>(r, i, n, rbuf[g]);
+        const int info = bb_potrf_rows<T, N, M>(r, i, n, rbuf[g]);
         if (mine) bb_store_lower_row<T, N>(r, A, i, n, lda, upper);
         if (s.active && i == 0 && d.info) d.info[s.pid] = info;
     }
@@ -152,15 +152,15 @@ __global__ void __launch_bounds__(BS) k_potrs(const bb_dev_batch d, int n0, int 
     }
 }
 
-template <typename T, int N>
+template <typename T, int N, int M>
 cudaError_t run_potrf(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q)
 {
     constexpr int BS = bb_small_threads(N, 2 * N * (int)sizeof(T));
     const int sub = d.opd[BB_C].ptr != NULL || d.opd[BB_C].base != NULL;
     const unsigned grid = bb_grid(d.count, BS / N);
     const int up = p.uplo == BblasUpper;
-    if (d.vdim) k_potrf<T, N, BS, true><<<grid, BS, 0, q->stream>>>(d, p.n, p.lda, up, sub);
-    else k_potrf<T, N, BS, false><<<grid, BS, 0, q->stream>>>(d, p.n, p.lda, up, sub);
+    if (d.vdim) k_potrf<T, N, M, BS, true><<<grid, BS, 0, q->stream>>>(d, p.n, p.lda, up, sub);
+    else k_potrf<T, N, M, BS, false><<<grid, BS, 0, q->stream>>>(d, p.n, p.lda, up, sub);
     return cudaGetLastError();
 }
 
@@ -181,7 +181,7 @@ cudaError_t run_potrs(const bb_problem &p, const bb_dev_batch &d, batchblas_queu
 template <typename T>
 cudaError_t potrf_T(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q)
 {
-    BB_SMALL_BY_BOUND(p.n, (run_potrf<T, N>(p, d, q)));
+    BB_SMALL_BY_BOUND(p.n, (run_potrf<T, N, M>(p, d, q)));
 }
 
 template <typename T>

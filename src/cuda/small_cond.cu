@@ -51,7 +51,60 @@ __device__ __forceinline__ typename bb_real<T>::type group_norm(const T (&r)[N],
     return v;
 }
 
-template <typename T, int N, int BS, bool INV, bool VAR>
+/* Gauss-Jordan on the group's rows (thread i: row i), columns below M
+   (n <= M <= N, see bb_potrf_rows).  pk[k]: the pivot row of step k;
+   mystep: the step at which my row was the pivot.  Returns info. */
+template <typename T, int N, int M>
+__device__ __forceinline__ int gj_rows(T (&r)[N], int i, int n, int &mystep, int (&pk)[N], T *rb)
+{
+    typedef typename bb_real<T>::type R;
+    bool used = false; /* my row has been a pivot row */
+    int info = 0;
+#pragma unroll
+    for (int k = 0; k < M; k++) {
+        if (k < n) {
+            R v = bb_abs1(r[k]);
+            if (v != v) v = (R)INFINITY; /* a NaN is taken first, so it is flagged as the CPU does */
+            if (used || i >= n) v = -1;
+            int bl = i;
+#pragma unroll
+            for (int o = 1; o < N; o <<= 1) {
+                const R ov = bb_shfl_xor(v, o, N);
+                const int ol = bb_shfl_xor(bl, o, N);
+                if (ov > v || (ov == v && ol < bl)) { v = ov; bl = ol; }
+            }
+            T *buf = rb + (k & 1) * N;
+            const bool isp = i == bl;
+            pk[k] = bl;
+            if (isp) {
+                bb_row_put<T, N, M>(buf, r, 0);
+                used = true;
+                mystep = k;
+#pragma unroll
+                for (int j = 0; j < M; j++) r[j] = bb_zero<T>();
+            }
+            __syncwarp();
+            const T piv = buf[k];
+            const bool nz = bb_abs1(piv) > 0;
+            if (!nz && info == 0) info = k + 1;
+            const T inv = nz ? bb_inv(piv) : bb_zero<T>();
+            /* pivot row: r = prow * inv; others: r -= (r[k] * inv) * prow */
+            const T c = isp ? -inv : r[k] * inv;
+#pragma unroll
+            for (int j0 = 0; j0 < M; j0 += bb_vec<T>::E) {
+                T pv[bb_vec<T>::E];
+                bb_ld16(buf + j0, pv);
+#pragma unroll
+                for (int e = 0; e < bb_vec<T>::E; e++)
+                    if (j0 + e != k) r[j0 + e] = r[j0 + e] - c * pv[e];
+            }
+            r[k] = isp ? inv : -c;
+        }
+    }
+    return info;
+}
+
+template <typename T, int N, int M, int BS, bool INV, bool VAR>
 __global__ void __launch_bounds__(BS) k_gecond(const bb_dev_batch d, int n0, int64_t lda0, int64_t ldb0, int inf)
 {
     typedef typename bb_real<T>::type R;
@@ -72,49 +125,8 @@ __global__ void __launch_bounds__(BS) k_gecond(const bb_dev_batch d, int n0, int
         R na = 0;
         if (!INV) na = group_norm<T, N>(r, i, n, inf, sm[g].cs);
 
-        bool used = false; /* my row has been a pivot row */
-        int info = 0, mystep = 0, pk[N];
-#pragma unroll
-        for (int k = 0; k < N; k++) {
-            if (k < n) {
-                R v = bb_abs1(r[k]);
-                if (v != v) v = (R)INFINITY; /* a NaN is taken first, so it is flagged as the CPU does */
-                if (used || i >= n) v = -1;
-                int bl = i;
-#pragma unroll
-                for (int o = 1; o < N; o <<= 1) {
-                    const R ov = bb_shfl_xor(v, o, N);
-                    const int ol = bb_shfl_xor(bl, o, N);
-                    if (ov > v || (ov == v && ol < bl)) { v = ov; bl = ol; }
-                }
-                T *buf = sm[g].rb + (k & 1) * N;
-                const bool isp = i == bl;
-                pk[k] = bl;
-                if (isp) {
-                    bb_row_put<T, N>(buf, r, 0);
-                    used = true;
-                    mystep = k;
-#pragma unroll
-                    for (int j = 0; j < N; j++) r[j] = bb_zero<T>();
-                }
-                __syncwarp();
-                const T piv = buf[k];
-                const bool nz = bb_abs1(piv) > 0;
-                if (!nz && info == 0) info = k + 1;
-                const T inv = nz ? bb_inv(piv) : bb_zero<T>();
-                /* pivot row: r = prow * inv; others: r -= (r[k] * inv) * prow */
-                const T c = isp ? -inv : r[k] * inv;
-#pragma unroll
-                for (int j0 = 0; j0 < N; j0 += bb_vec<T>::E) {
-                    T pv[bb_vec<T>::E];
-                    bb_ld16(buf + j0, pv);
-#pragma unroll
-                    for (int e = 0; e < bb_vec<T>::E; e++)
-                        if (j0 + e != k) r[j0 + e] = r[j0 + e] - c * pv[e];
-                }
-                r[k] = isp ? inv : -c;
-            }
-        }
+        int info, mystep = 0, pk[N];
+        info = gj_rows<T, N, M>(r, i, n, mystep, pk, sm[g].rb);
         if (INV) {
             if (mine && info == 0) {
                 T *B = bb_dev_ptr<T>(d.opd[BB_B], s.pid);
@@ -137,23 +149,23 @@ __global__ void __launch_bounds__(BS) k_gecond(const bb_dev_batch d, int n0, int
     }
 }
 
-template <typename T, int N>
+template <typename T, int N, int M>
 cudaError_t run_gecond(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int inv)
 {
     constexpr int BS = bb_small_threads(N, (int)sizeof(cond_smem<T, N>));
     const unsigned g = bb_grid(d.count, BS / N);
     const int v = d.vdim != NULL, inf = p.norm == BblasInfNorm;
-    if (inv && v) k_gecond<T, N, BS, true, true><<<g, BS, 0, q->stream>>>(d, p.n, p.lda, p.ldb, 0);
-    else if (inv) k_gecond<T, N, BS, true, false><<<g, BS, 0, q->stream>>>(d, p.n, p.lda, p.ldb, 0);
-    else if (v) k_gecond<T, N, BS, false, true><<<g, BS, 0, q->stream>>>(d, p.n, p.lda, p.ldb, inf);
-    else k_gecond<T, N, BS, false, false><<<g, BS, 0, q->stream>>>(d, p.n, p.lda, p.ldb, inf);
+    if (inv && v) k_gecond<T, N, M, BS, true, true><<<g, BS, 0, q->stream>>>(d, p.n, p.lda, p.ldb, 0);
+    else if (inv) k_gecond<T, N, M, BS, true, false><<<g, BS, 0, q->stream>>>(d, p.n, p.lda, p.ldb, 0);
+    else if (v) k_gecond<T, N, M, BS, false, true><<<g, BS, 0, q->stream>>>(d, p.n, p.lda, p.ldb, inf);
+    else k_gecond<T, N, M, BS, false, false><<<g, BS, 0, q->stream>>>(d, p.n, p.lda, p.ldb, inf);
     return cudaGetLastError();
 }
 
 template <typename T>
 cudaError_t gecond_T(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int inv)
 {
-    BB_SMALL_BY_BOUND(p.n, (run_gecond<T, N>(p, d, q, inv)));
+    BB_SMALL_BY_BOUND(p.n, (run_gecond<T, N, M>(p, d, q, inv)));
 }
 
 } // namespace

@@ -16,11 +16,71 @@ namespace {
 
 /* ------------------------------------------------------------------ getrf */
 
-template <typename T, int N, int BS, bool VAR>
+/* The factor loop of k_getrf on row r of the group's thread i, columns
+   below M (<= N: the caller takes M from the problem's warp-uniform sizes,
+   so smaller problems in a bound-N kernel skip the FMAs and loads of the
+   columns they do not have).  pos: my row's position; myipiv (lane k):
+   ipiv[k]; returns info. */
+template <typename T, int N, int M>
+__device__ __forceinline__ int bb_getrf_rows(T (&r)[N], int i, int m, int mn, int &pos, int &myipiv, T (*sbuf)[N],
+                                             int pivot)
+{
+    typedef typename bb_real<T>::type R;
+    int info = 0;
+#pragma unroll
+    for (int k = 0; k < M; k++) {
+        if (k < mn) {
+            int plane = k, ppos = k;
+            if (pivot) {
+                /* candidate: rows not yet pivoted; the first NaN wins (CPU rule) */
+                /* a NaN is taken first, so it is flagged as the CPU does:
+                   it counts as Inf and its position as below every
+                   other (BB_NAN_FIRST), so it also beats a true Inf */
+                R v = bb_abs1(r[k]);
+                int bp = pos, bl = i;
+                if (v != v) v = (R)INFINITY, bp -= BB_NAN_FIRST;
+                if (!(pos >= k && i < m)) v = -1;
+#pragma unroll
+                for (int o = 1; o < N; o <<= 1) {
+                    R ov = bb_shfl_xor(v, o, N);
+                    int op = bb_shfl_xor(bp, o, N), ol = bb_shfl_xor(bl, o, N);
+                    if (ov > v || (ov == v && op < bp)) { v = ov; bp = op; bl = ol; }
+                }
+                if (bp < 0) bp += BB_NAN_FIRST;
+                plane = bl;
+                ppos = bp;
+            }
+            T *buf = sbuf[k & 1];
+            if (i == plane) bb_row_put<T, N, M>(buf, r, k);
+            __syncwarp();
+            T prow[N];
+            bb_row_get<T, N, M>(buf, prow, k);
+            const T piv = prow[k];
+            const bool nz = bb_abs1(piv) > 0; /* false for 0 and NaN */
+            if (!nz && info == 0) info = k + 1;
+            const T inv = nz ? bb_inv(piv) : bb_one<T>();
+            if (pivot) {
+                if (i == k) myipiv = ppos + 1;
+                int np = pos;
+                if (pos == k) np = ppos;
+                if (i == plane) np = k;
+                pos = np;
+            }
+            if (pos > k && i < m) {
+                const T l = r[k] * inv;
+                r[k] = l;
+#pragma unroll
+                for (int j = k + 1; j < M; j++) r[j] = r[j] - l * prow[j];
+            }
+        }
+    }
+    return info;
+}
+
+template <typename T, int N, int M, int BS, bool VAR>
 __global__ void __launch_bounds__(BS) k_getrf(const bb_dev_batch d, int m0, int n0, int64_t lda0, int rowmajor,
                                               int pivot)
 {
-    typedef typename bb_real<T>::type R;
     constexpr int PPB = BS / N;
     __shared__ __align__(16) T sbuf[PPB][2][N];
     const int i = threadIdx.x % N, g = threadIdx.x / N;
@@ -37,54 +97,7 @@ __global__ void __launch_bounds__(BS) k_getrf(const bb_dev_batch d, int m0, int 
 
         int pos = i;     /* current position of my row */
         int myipiv = 0;  /* lane k: ipiv[k] (1-based) */
-        int info = 0;
-#pragma unroll
-        for (int k = 0; k < N; k++) {
-            if (k < mn) {
-                int plane = k, ppos = k;
-                if (pivot) {
-                    /* candidate: rows not yet pivoted; the first NaN wins (CPU rule) */
-                    /* a NaN is taken first, so it is flagged as the CPU does:
-                       it counts as Inf and its position as below every
-                       other (BB_NAN_FIRST), so it also beats a true Inf */
-                    R v = bb_abs1(r[k]);
-                    int bp = pos, bl = i;
-                    if (v != v) v = (R)INFINITY, bp -= BB_NAN_FIRST;
-                    if (!(pos >= k && i < m)) v = -1;
-#pragma unroll
-                    for (int o = 1; o < N; o <<= 1) {
-                        R ov = bb_shfl_xor(v, o, N);
-                        int op = bb_shfl_xor(bp, o, N), ol = bb_shfl_xor(bl, o, N);
-                        if (ov > v || (ov == v && op < bp)) { v = ov; bp = op; bl = ol; }
-                    }
-                    if (bp < 0) bp += BB_NAN_FIRST;
-                    plane = bl;
-                    ppos = bp;
-                }
-                T *buf = sbuf[g][k & 1];
-                if (i == plane) bb_row_put<T, N>(buf, r, k);
-                __syncwarp();
-                T prow[N];
-                bb_row_get<T, N>(buf, prow, k);
-                const T piv = prow[k];
-                const bool nz = bb_abs1(piv) > 0; /* false for 0 and NaN */
-                if (!nz && info == 0) info = k + 1;
-                const T inv = nz ? bb_inv(piv) : bb_one<T>();
-                if (pivot) {
-                    if (i == k) myipiv = ppos + 1;
-                    int np = pos;
-                    if (pos == k) np = ppos;
-                    if (i == plane) np = k;
-                    pos = np;
-                }
-                if (pos > k && i < m) {
-                    const T l = r[k] * inv;
-                    r[k] = l;
-#pragma unroll
-                    for (int j = k + 1; j < N; j++) r[j] = r[j] - l * prow[j];
-                }
-            }
-        }
+        const int info = bb_getrf_rows<T, N, M>(r, i, m, mn, pos, myipiv, sbuf[g], pivot);
         if (mine) {
             T *dst = A + pos * si;
 #pragma unroll
@@ -97,13 +110,13 @@ __global__ void __launch_bounds__(BS) k_getrf(const bb_dev_batch d, int m0, int 
     }
 }
 
-template <typename T, int N>
+template <typename T, int N, int M>
 cudaError_t run_getrf(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int pivot)
 {
     constexpr int BS = bb_small_threads(N, 2 * N * (int)sizeof(T));
     const unsigned grid = bb_grid(d.count, BS / N);
-    if (d.vdim) k_getrf<T, N, BS, true><<<grid, BS, 0, q->stream>>>(d, p.m, p.n, p.lda, p.rowmajor, pivot);
-    else k_getrf<T, N, BS, false><<<grid, BS, 0, q->stream>>>(d, p.m, p.n, p.lda, p.rowmajor, pivot);
+    if (d.vdim) k_getrf<T, N, M, BS, true><<<grid, BS, 0, q->stream>>>(d, p.m, p.n, p.lda, p.rowmajor, pivot);
+    else k_getrf<T, N, M, BS, false><<<grid, BS, 0, q->stream>>>(d, p.m, p.n, p.lda, p.rowmajor, pivot);
     return cudaGetLastError();
 }
 
@@ -111,7 +124,7 @@ template <typename T>
 cudaError_t getrf_T(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int pivot)
 {
     int s = p.m > p.n ? p.m : p.n;
-    BB_SMALL_BY_BOUND(s, (run_getrf<T, N>(p, d, q, pivot)));
+    BB_SMALL_BY_BOUND(s, (run_getrf<T, N, M>(p, d, q, pivot)));
 }
 
 /* ------------------------------------------------------------------ getri */

@@ -21,7 +21,7 @@ template <typename T, int N> struct __align__(16) trsm_smem {
     T S[bb_smat<T, N>::SIZE];
 };
 
-template <typename T, int N, int BS, bool VAR>
+template <typename T, int N, int M, int BS, bool VAR>
 __global__ void __launch_bounds__(BS) k_trsm(const bb_dev_batch d, int left, int upper, int trans, int cj, int unit,
                                              int m0, int n0, int64_t lda0, int64_t ldb0, T alpha, int alpha_zero,
                                              int cw, int64_t nch)
@@ -75,7 +75,7 @@ __global__ void __launch_bounds__(BS) k_trsm(const bb_dev_batch d, int left, int
 #pragma unroll
             for (int j = 0; j < N; j++) b[j] = (mine && j < len) ? alpha * B[i * bi + j * bj] : bb_zero<T>();
             __syncwarp();
-            bb_left_solve<T, N>(b, i, nr, S, LD, mlower, mt, cj != 0, di, sm[g].rb);
+            bb_left_solve<T, N, M>(b, i, nr, S, LD, mlower, mt, cj != 0, di, sm[g].rb);
             if (mine) {
 #pragma unroll
                 for (int j = 0; j < N; j++)
@@ -112,7 +112,7 @@ __global__ void __launch_bounds__(BS) k_trsm(const bb_dev_batch d, int left, int
     }
 }
 
-template <typename T, int N>
+template <typename T, int N, int M>
 cudaError_t run_trsm(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int cw)
 {
     constexpr int BS = bb_small_threads(N, (int)sizeof(trsm_smem<T, N>));
@@ -125,10 +125,10 @@ cudaError_t run_trsm(const bb_problem &p, const bb_dev_batch &d, batchblas_queue
     const int left = p.side == BblasLeft, up = p.uplo == BblasUpper, tr = p.trans != BblasNoTrans;
     const int cj = p.trans == BblasConjTrans, unit = p.diag == BblasUnit;
     if (d.vdim)
-        k_trsm<T, N, BS, true><<<grid, BS, 0, q->stream>>>(d, left, up, tr, cj, unit, p.m, p.n, p.lda, p.ldb, alpha,
+        k_trsm<T, N, M, BS, true><<<grid, BS, 0, q->stream>>>(d, left, up, tr, cj, unit, p.m, p.n, p.lda, p.ldb, alpha,
                                                            az, cw, nch);
     else
-        k_trsm<T, N, BS, false><<<grid, BS, 0, q->stream>>>(d, left, up, tr, cj, unit, p.m, p.n, p.lda, p.ldb, alpha,
+        k_trsm<T, N, M, BS, false><<<grid, BS, 0, q->stream>>>(d, left, up, tr, cj, unit, p.m, p.n, p.lda, p.ldb, alpha,
                                                             az, cw, nch);
     return cudaGetLastError();
 }
@@ -139,7 +139,7 @@ cudaError_t trsm_T(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *
 {
     const int t = p.side == BblasLeft ? p.m : p.n, f = p.side == BblasLeft ? p.n : p.m;
     const int s = t > (f < cw ? f : cw) ? t : (f < cw ? f : cw);
-    BB_SMALL_BY_BOUND(s, (run_trsm<T, N>(p, d, q, cw)));
+    BB_SMALL_BY_BOUND(s, (run_trsm<T, N, M>(p, d, q, cw)));
 }
 
 } // namespace

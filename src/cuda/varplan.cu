@@ -445,7 +445,7 @@ static int fast_plan(const bb_batch *b, var_plan *pl, var_devcount *dc)
         std::vector<int64_t> at((size_t)nb, -1);
         std::vector<var_launch> launch;
         int64_t slot = 0;
-        static const int classes[] = {BB_VAR_DRIVER, 32, 16, 8, 4};
+        static const int classes[] = {BB_VAR_DRIVER, 32, 24, 16, 8, 4};
         for (int bound : classes) {
             const int gran = bb_var_gran(bound, b->prec);
             var_launch L;
