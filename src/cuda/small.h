@@ -140,6 +140,15 @@ constexpr int bb_small_threads(int N, int smem_per_group)
 }
 
 
+/* Blocks an SM that the variable-size (VAR) instantiation of a bound-N
+   register kernel is held to (__launch_bounds__; 0: the compiler's
+   choice): reading its sizes from memory costs registers (d potrf 32: 96
+   -> 126, 4 blocks of 128 an SM instead of the fixed-size launch's 5); the
+   VAR one is asked for as many as the fixed one gets. */
+template <typename T, int N, bool VAR> struct bb_var_minb {
+    static constexpr int value = VAR && N == 32 && sizeof(T) == 8 ? 5 : 0;
+};
+
 /* Runs f<T>() for the element type of prec. */
 #define BB_SMALL_BY_PREC(prec, CALL)                                   \
     switch (prec) {                                                    \

@@ -13,7 +13,7 @@ namespace {
 /* ------------------------------------------------------------------ potrf */
 
 template <typename T, int N, int M, int BS, bool VAR>
-__global__ void __launch_bounds__(BS) k_potrf(const bb_dev_batch d, int n0, int64_t lda0, int upper, int sub)
+__global__ void __launch_bounds__(BS, (bb_var_minb<T, N, VAR>::value)) k_potrf(const bb_dev_batch d, int n0, int64_t lda0, int upper, int sub)
 {
     constexpr int PPB = BS / N;
     __shared__ __align__(16) T rbuf[PPB][2 * N];

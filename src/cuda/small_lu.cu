@@ -53,9 +53,7 @@ __device__ __forceinline__ int bb_getrf_rows(T (&r)[N], int i, int m, int mn, in
             T *buf = sbuf[k & 1];
             if (i == plane) bb_row_put<T, N, M>(buf, r, k);
             __syncwarp();
-            T prow[N];
-            bb_row_get<T, N, M>(buf, prow, k);
-            const T piv = prow[k];
+            const T piv = buf[k];
             const bool nz = bb_abs1(piv) > 0; /* false for 0 and NaN */
             if (!nz && info == 0) info = k + 1;
             const T inv = nz ? bb_inv(piv) : bb_one<T>();
@@ -69,8 +67,18 @@ __device__ __forceinline__ int bb_getrf_rows(T (&r)[N], int i, int m, int mn, in
             if (pos > k && i < m) {
                 const T l = r[k] * inv;
                 r[k] = l;
+                /* the pivot row in 16-byte pieces: held whole, it took 64
+                   more registers (d, N = 32: 164, 3 blocks an SM) */
+                constexpr int E = bb_vec<T>::E;
 #pragma unroll
-                for (int j = k + 1; j < M; j++) r[j] = r[j] - l * prow[j];
+                for (int j0 = 0; j0 < M; j0 += E)
+                    if (j0 + E > k + 1) {
+                        T pv[E];
+                        bb_ld16(buf + j0, pv);
+#pragma unroll
+                        for (int e = 0; e < E; e++)
+                            if (j0 + e > k) r[j0 + e] = r[j0 + e] - l * pv[e];
+                    }
             }
         }
     }
@@ -78,7 +86,7 @@ __device__ __forceinline__ int bb_getrf_rows(T (&r)[N], int i, int m, int mn, in
 }
 
 template <typename T, int N, int M, int BS, bool VAR>
-__global__ void __launch_bounds__(BS) k_getrf(const bb_dev_batch d, int m0, int n0, int64_t lda0, int rowmajor,
+__global__ void __launch_bounds__(BS, (bb_var_minb<T, N, VAR>::value)) k_getrf(const bb_dev_batch d, int m0, int n0, int64_t lda0, int rowmajor,
                                               int pivot)
 {
     constexpr int PPB = BS / N;
