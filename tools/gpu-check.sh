@@ -98,7 +98,7 @@ if [ -n "${GPU_SANITIZE_ALL:-}" ]; then
     phase=none
 fi
 if [ "$phase" = tests ] || [ "$phase" = all ]; then
-    T=${GPU_TEST_TIMEOUT:-240}
+    T=${GPU_TEST_TIMEOUT:-420}
     run device "$T" "$D/bin/test_device" &
     for s in blas3 chol lu norm errors library; do
         BATCHBLAS_BACKEND=cuda CK_FORK=no CK_RUN_SUITE=$s OMP_WAIT_POLICY=passive OMP_NUM_THREADS=2 \
