@@ -497,6 +497,79 @@ __device__ __forceinline__ int bb_potrf_rows(T (&r)[N], int i, int n, T *rb)
     return info;
 }
 
+/* LU with partial pivoting of the rows held by a group (thread i: row r of
+   an m x n matrix, mn = min(m, n)), columns below M (n <= M <= N, see
+   bb_potrf_rows), lazy swap: rows never move; pos is my row's position,
+   myipiv (lane k) ipiv[k] (1-based).  The pivot: the first NaN of the
+   column, else its first entry of largest magnitude among the rows not yet
+   pivoted (ties: the lower position); the pivot row goes through
+   sbuf[k & 1] and is read back in 16-byte pieces.  pivot = 0: no pivoting
+   (getrfnp).  Returns LAPACK's info (first zero or NaN pivot).  getrf and
+   gesv's fused LU (small_getrs.cu) both run it. */
+template <typename T, int N, int M>
+__device__ __forceinline__ int bb_getrf_rows(T (&r)[N], int i, int m, int mn, int &pos, int &myipiv, T (*sbuf)[N],
+                                             int pivot)
+{
+    typedef typename bb_real<T>::type R;
+    int info = 0;
+#pragma unroll
+    for (int k = 0; k < M; k++) {
+        if (k < mn) {
+            int plane = k, ppos = k;
+            if (pivot) {
+                /* candidate: rows not yet pivoted; the first NaN wins (CPU rule) */
+                /* a NaN is taken first, so it is flagged as the CPU does:
+                   it counts as Inf and its position as below every
+                   other (BB_NAN_FIRST), so it also beats a true Inf */
+                R v = bb_abs1(r[k]);
+                int bp = pos, bl = i;
+                if (v != v) v = (R)INFINITY, bp -= BB_NAN_FIRST;
+                if (!(pos >= k && i < m)) v = -1;
+#pragma unroll
+                for (int o = 1; o < N; o <<= 1) {
+                    R ov = bb_shfl_xor(v, o, N);
+                    int op = bb_shfl_xor(bp, o, N), ol = bb_shfl_xor(bl, o, N);
+                    if (ov > v || (ov == v && op < bp)) { v = ov; bp = op; bl = ol; }
+                }
+                if (bp < 0) bp += BB_NAN_FIRST;
+                plane = bl;
+                ppos = bp;
+            }
+            T *buf = sbuf[k & 1];
+            if (i == plane) bb_row_put<T, N, M>(buf, r, k);
+            __syncwarp();
+            const T piv = buf[k];
+            const bool nz = bb_abs1(piv) > 0; /* false for 0 and NaN */
+            if (!nz && info == 0) info = k + 1;
+            const T inv = nz ? bb_inv(piv) : bb_one<T>();
+            if (pivot) {
+                if (i == k) myipiv = ppos + 1;
+                int np = pos;
+                if (pos == k) np = ppos;
+                if (i == plane) np = k;
+                pos = np;
+            }
+            if (pos > k && i < m) {
+                const T l = r[k] * inv;
+                r[k] = l;
+                /* the pivot row in 16-byte pieces: held whole, it took 64
+                   more registers (d, N = 32: 164, 3 blocks an SM) */
+                constexpr int E = bb_vec<T>::E;
+#pragma unroll
+                for (int j0 = 0; j0 < M; j0 += E)
+                    if (j0 + E > k + 1) {
+                        T pv[E];
+                        bb_ld16(buf + j0, pv);
+#pragma unroll
+                        for (int e = 0; e < E; e++)
+                            if (j0 + e > k) r[j0 + e] = r[j0 + e] - l * pv[e];
+                    }
+            }
+        }
+    }
+    return info;
+}
+
 /* Row i of the lower-triangular view of a Hermitian matrix stored in its
    uplo triangle: A(i,j) (lower) or conj(A(j,i)) (upper), j <= i < n; zeros
    elsewhere.  The other triangle is never read. */

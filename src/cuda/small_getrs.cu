@@ -106,63 +106,6 @@ __device__ __forceinline__ void lu_solve1(T &b, int p, int n, const T *S, int si
     }
 }
 
-/* gesv's LU on the group's rows (thread t: row t of the n x n matrix),
-   columns below M (n <= M <= N, see bb_potrf_rows); the pivot row goes
-   through rb.  pos: my row's final position; myipiv (lane k): ipiv[k].
-   Returns info. */
-template <typename T, int N, int M>
-__device__ __forceinline__ int gesv_rows(T (&r)[N], int t, int n, int &pos, int &myipiv, T *rb)
-{
-    typedef typename bb_real<T>::type R;
-    constexpr int E = bb_vec<T>::E;
-    int info = 0;
-#pragma unroll
-    for (int k = 0; k < M; k++) {
-        if (k < n) {
-            /* candidate: rows not yet pivoted; the first NaN wins (CPU rule),
-               ties go to the lower position */
-            R v = bb_abs1(r[k]);
-            int bp = pos, bl = t;
-            if (v != v) v = (R)INFINITY, bp -= BB_NAN_FIRST; /* a NaN beats a true Inf */
-            if (!(pos >= k && t < n)) v = -1;
-#pragma unroll
-            for (int o = 1; o < N; o <<= 1) {
-                const R ov = bb_shfl_xor(v, o, N);
-                const int op = bb_shfl_xor(bp, o, N), ol = bb_shfl_xor(bl, o, N);
-                if (ov > v || (ov == v && op < bp)) { v = ov; bp = op; bl = ol; }
-            }
-            if (bp < 0) bp += BB_NAN_FIRST;
-            T *buf = rb + (k & 1) * N;
-            if (t == bl) bb_row_put<T, N, M>(buf, r, k);
-            __syncwarp();
-            const T piv = buf[k];
-            const bool nz = bb_abs1(piv) > 0; /* false for 0 and NaN */
-            if (!nz && info == 0) info = k + 1;
-            const T inv = nz ? bb_inv(piv) : bb_one<T>();
-            if (t == k) myipiv = bp + 1;
-            int np = pos;
-            if (pos == k) np = bp;
-            if (t == bl) np = k;
-            pos = np;
-            if (pos > k && t < n) {
-                const T l = r[k] * inv;
-                r[k] = l;
-                /* the pivot row in 16-byte pieces (keeps it out of registers) */
-#pragma unroll
-                for (int j0 = 0; j0 < M; j0 += E)
-                    if (j0 + E > k + 1) {
-                        T pv[E];
-                        bb_ld16(buf + j0, pv);
-#pragma unroll
-                        for (int e = 0; e < E; e++)
-                            if (j0 + e > k) r[j0 + e] = r[j0 + e] - l * pv[e];
-                    }
-            }
-        }
-    }
-    return info;
-}
-
 template <typename T, int N, int M, int W, int BS, bool FACTOR, bool VAR>
 __global__ void __launch_bounds__(BS) k_getrs(const bb_dev_batch d, int n0, int nrhs0, int64_t lda0, int64_t ldb0,
                                               int rowmajor, int trans)
@@ -192,7 +135,7 @@ __global__ void __launch_bounds__(BS) k_getrs(const bb_dev_batch d, int n0, int 
 #pragma unroll
             for (int j = 0; j < N; j++) r[j] = (t < n && j < n) ? S[t + j * LD] : bb_zero<T>();
             int pos = t, myipiv = 0;
-            info = gesv_rows<T, N, M>(r, t, n, pos, myipiv, rb);
+            info = bb_getrf_rows<T, N, M>(r, t, n, n, pos, myipiv, (T(*)[N])rb, 1);
             /* S was read into registers before the first step's barrier */
             if (t < n) {
 #pragma unroll
