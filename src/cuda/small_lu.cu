@@ -76,8 +76,10 @@ template <typename T, int N> struct __align__(16) getri_smem {
     T dinv[N];
 };
 
+/* d, bound 32: held to 4 blocks of 128 an SM (128 registers, 12 bytes of
+   spills; the compiler's own choice, 146, gives 3) */
 template <typename T, int N, int BS, bool VAR>
-__global__ void __launch_bounds__(BS) k_getri(const bb_dev_batch d, int n0, int64_t lda0, int64_t ldb0,
+__global__ void __launch_bounds__(BS, (N == 32 && sizeof(T) == 8 ? 4 : 0)) k_getri(const bb_dev_batch d, int n0, int64_t lda0, int64_t ldb0,
                                               int rowmajor, int oop)
 {
     constexpr int PPB = BS / N;
@@ -123,11 +125,18 @@ __global__ void __launch_bounds__(BS) k_getri(const bb_dev_batch d, int n0, int6
 #pragma unroll
         for (int k = 0; k < N - 1; k++) {
             if (k < n) {
-                T lcol[N];
-                bb_row_get<T, N>(F + k * LD, lcol, k + 1);
+                /* column k of L in 16-byte pieces (held whole, the two
+                   columns took N registers each: d, bound 32, 162) */
                 const T xk = x[k];
 #pragma unroll
-                for (int r = k + 1; r < N; r++) x[r] = x[r] - lcol[r] * xk;
+                for (int r0 = 0; r0 < N; r0 += E)
+                    if (r0 + E > k + 1) {
+                        T lv[E];
+                        bb_ld16(F + k * LD + r0, lv);
+#pragma unroll
+                        for (int e = 0; e < E; e++)
+                            if (r0 + e > k) x[r0 + e] = x[r0 + e] - lv[e] * xk;
+                    }
             }
         }
         /* U x = y */
@@ -136,14 +145,17 @@ __global__ void __launch_bounds__(BS) k_getri(const bb_dev_batch d, int n0, int6
             if (k < n) {
                 x[k] = x[k] * sm[g].dinv[k];
                 if (k > 0) {
-                    T ucol[N];
-                    /* rows 0..k-1 of column k */
-#pragma unroll
-                    for (int r0 = 0; r0 < N; r0 += E)
-                        if (r0 < k) bb_ld16(F + k * LD + r0, &ucol[r0]);
+                    /* rows 0..k-1 of column k, in pieces */
                     const T xk = x[k];
 #pragma unroll
-                    for (int r = 0; r < k; r++) x[r] = x[r] - ucol[r] * xk;
+                    for (int r0 = 0; r0 < N; r0 += E)
+                        if (r0 < k) {
+                            T uv[E];
+                            bb_ld16(F + k * LD + r0, uv);
+#pragma unroll
+                            for (int e = 0; e < E; e++)
+                                if (r0 + e < k) x[r0 + e] = x[r0 + e] - uv[e] * xk;
+                        }
                 }
             }
         }
