@@ -665,17 +665,18 @@ START_TEST(t_fail)
 END_TEST
 
 /*
- * trtri, lauum and potri at the CPU's across-problems bounds (16,
+ * trtri, lauum, potri and poti at the CPU's across-problems bounds (16,
  * src/cpu/across.c): batches of 35 problems (full blocks of 8 doubles and
  * 16 floats, and a partial one), n from 1 to 17, both triangles, trtri
- * both diagonals, padded leading dimensions; trtri (non-unit) and potri
- * with exactly zero diagonal entries in some members, at lanes that move
+ * both diagonals, padded leading dimensions; trtri (non-unit), potri and
+ * poti (whose potrf then fails) with exactly zero diagonal entries in some
+ * members, at lanes that move
  * from batch to batch (first, last, in the partial block).  Loop index:
  * routine _i / 4, form (_i / 2) % 2 (fixed, strided), layout _i % 2.
  */
 START_TEST(t_across)
 {
-    static const int ops[3] = {OP_TRTRI, OP_LAUUM, OP_POTRI};
+    static const int ops[4] = {OP_TRTRI, OP_LAUUM, OP_POTRI, OP_POTI};
     const int op = ops[_i / 4], form = (_i / 2) % 2 ? F_STRIDED : F_FIXED;
     const int layout = _i % 2 ? BblasRowMajor : BblasColMajor;
     tu_seed(9000 + _i);
@@ -826,7 +827,7 @@ void X(add_chol_tests)(Suite *s)
         {PN("potrf"), t_potrf, 8}, {PN("potrs"), t_potrs, 8}, {PN("posv"), t_posv, 8},
         {PN("trtri"), t_trtri, 8}, {PN("lauum"), t_lauum, 8}, {PN("potri"), t_potri, 8},
         {PN("poti"), t_poti, 8},   {PN("chol_fail"), t_fail, 40}, {PN("chol_empty"), t_empty, 2},
-        {PN("chol_zero_null"), t_zero_null, 2}, {PN("chol_across"), t_across, 12},
+        {PN("chol_zero_null"), t_zero_null, 2}, {PN("chol_across"), t_across, 16},
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         TCase *tc = tcase_create(cases[c].name);

@@ -54,6 +54,10 @@
  *     L^T L with L = U^T), chol.c's trti2 and lauu2 lane by lane; info the
  *     first exactly zero diagonal entry (non-unit), the matrix then left
  *     alone (LAPACK); potri is trtri then lauum on the packed block.
+ *   - poti: n <= both bounds: potrf, then trtri and lauum on the same
+ *     packed block (one pack, one unpack); a lane whose potrf fails gets
+ *     potrf's partial result (chol.c's poti = potrf, then potri if it
+ *     succeeded).
  * A problem whose pinfo is nonzero on entry is not read nor written (its
  * lane holds the identity, B zero).
  */
@@ -947,7 +951,7 @@ CLONES static void lauum_across(int n, R *buf)
 
 /* ---- the block runner --------------------------------------------------- */
 
-enum { K_POTRF, K_POTRS, K_POSV, K_TRSM, K_GETRF, K_GETRS, K_GESV, K_SYRK, K_TRMM, K_TRTRI, K_LAUUM, K_POTRI };
+enum { K_POTRF, K_POTRS, K_POSV, K_TRSM, K_GETRF, K_GETRS, K_GESV, K_SYRK, K_TRMM, K_TRTRI, K_LAUUM, K_POTRI, K_POTI };
 
 /* What a routine packs and runs, from its group parameters. */
 typedef struct {
@@ -969,10 +973,10 @@ static plan plan_of(int kind, const bb_problem *gp)
     P.lda = gp->lda;
     P.ldb = gp->ldb;
     switch (kind) {
-    case K_POTRF: case K_POTRS: case K_POSV: {
+    case K_POTRF: case K_POTRS: case K_POSV: case K_POTI: {
         const shape lower = {P.n, P.n, gp->uplo == BblasUpper, 0, P.n, 1};
         P.sa = lower;
-        if (kind != K_POTRF) P.sb = full_shape(P.n, gp->nrhs, gp->rhs_right, 0);
+        if (kind == K_POTRS || kind == K_POSV) P.sb = full_shape(P.n, gp->nrhs, gp->rhs_right, 0);
         break;
     }
     case K_TRSM: case K_TRMM: { /* the left solve (product) op'(A) X = alpha B; right: X^T, op'(A) = op(A)^T */
@@ -1042,6 +1046,16 @@ static void block_one(const plan *P, R *buf, R *const *ap, R *const *bp, int *co
     if (P->sb.r && !P->bout) pack(bbuf, P->sb, bp, P->ldb, &P->mb);
     switch (P->kind) {
     case K_POTRF: case K_POSV: potrf_across(n, buf, code, piv); break;
+    case K_POTI: { /* potrf, the failed lanes' partial results out, then potri */
+        potrf_across(n, buf, code, piv);
+        for (int l = 0; l < V; l++)
+            if (ap[l] && code[l]) unpack_failed(buf, P, l, ap[l], code[l], piv[l]);
+        /* a factor has a positive (or +Inf) diagonal: trtri finds no zero
+           in a lane whose potrf succeeded, so it reports nothing new */
+        int tcode[V];
+        trtri_across(n, buf, 0, tcode);
+        break;
+    }
     case K_GETRF: case K_GESV: getrf_across(n, buf, pv, code); break;
     case K_TRTRI: case K_POTRI: trtri_across(n, buf, P->unit, code); break;
     case K_GETRS: /* the caller's pivots, lane by lane */
@@ -1056,7 +1070,7 @@ static void block_one(const plan *P, R *buf, R *const *ap, R *const *bp, int *co
     case K_TRSM: trsm_across(n, P->sb.c, buf, bbuf, P->lower, P->unit, P->alpha); break;
     case K_TRMM: trmm_across(n, P->sb.c, buf, bbuf, P->lower, P->unit, P->alpha); break;
     case K_SYRK: syrk_across(n, P->sa.c, buf, bbuf, P->alpha, P->beta, P->bout); break;
-    case K_LAUUM: case K_POTRI: lauum_across(n, buf); break;
+    case K_LAUUM: case K_POTRI: case K_POTI: lauum_across(n, buf); break;
     default: break;
     }
     R *oka[V], *okb[V]; /* a failed factorisation leaves B alone */
@@ -1068,8 +1082,8 @@ static void block_one(const plan *P, R *buf, R *const *ap, R *const *bp, int *co
         unpack(buf, P->sa, n, oka, P->lda, &P->ma);
         for (int l = 0; l < V; l++)
             if (ap[l] && code[l]) unpack_failed(buf, P, l, ap[l], code[l], piv[l]);
-    } else if (P->kind == K_TRTRI || P->kind == K_LAUUM || P->kind == K_POTRI) {
-        unpack(buf, P->sa, n, oka, P->lda, &P->ma); /* a singular lane: left alone */
+    } else if (P->kind == K_TRTRI || P->kind == K_LAUUM || P->kind == K_POTRI || P->kind == K_POTI) {
+        unpack(buf, P->sa, n, oka, P->lda, &P->ma); /* a singular lane: left alone (poti: unpacked above) */
     } else if (factor) { /* LU: every lane's factors and pivots */
         unpack(buf, P->sa, n, ap, P->lda, &P->ma);
         for (int l = 0; l < V; l++)
@@ -1126,6 +1140,7 @@ RUNNER(trmm_run, K_TRMM)
 RUNNER(trtri_run, K_TRTRI)
 RUNNER(lauum_run, K_LAUUM)
 RUNNER(potri_run, K_POTRI)
+RUNNER(poti_run, K_POTI)
 
 /* One problem through the block (its lane 0, the others empty), so that a
    problem gives the same bits on every path: the one-problem kernels call
@@ -1216,7 +1231,9 @@ int X(trmm_across_fits)(const bb_problem *p)
            (p->alpha[0] != 0 || p->alpha[1] != 0);
 }
 
-/* trtri (kind K_TRTRI, diag), lauum, potri of the column-major uplo
+int X(poti_across_fits)(int n) { return n >= 1 && n <= BB_CPU_POTRF_ACROSS_MAX && n <= BB_CPU_POTRI_ACROSS_MAX; }
+
+/* trtri (kind K_TRTRI, diag), lauum, potri, poti of the column-major uplo
    triangle: the info */
 static int tri_one(int kind, int uplo, int diag, int n, R *a, int64_t lda)
 {
@@ -1233,6 +1250,7 @@ static int tri_one(int kind, int uplo, int diag, int n, R *a, int64_t lda)
 int X(trtri_across1)(int uplo, int diag, int n, R *a, int64_t lda) { return tri_one(K_TRTRI, uplo, diag, n, a, lda); }
 void X(lauum_across1)(int uplo, int n, R *a, int64_t lda) { tri_one(K_LAUUM, uplo, BblasNonUnit, n, a, lda); }
 int X(potri_across1)(int uplo, int n, R *a, int64_t lda) { return tri_one(K_POTRI, uplo, BblasNonUnit, n, a, lda); }
+int X(poti_across1)(int uplo, int n, R *a, int64_t lda) { return tri_one(K_POTI, uplo, BblasNonUnit, n, a, lda); }
 
 bb_cpu_across X(cpu_across)(bb_op op, const bb_problem *gp)
 {
@@ -1254,6 +1272,7 @@ bb_cpu_across X(cpu_across)(bb_op op, const bb_problem *gp)
     case BB_OP_TRTRI: if (n >= 1 && n <= BB_CPU_TRTRI_ACROSS_MAX) a.run = trtri_run; break;
     case BB_OP_LAUUM: if (n >= 1 && n <= BB_CPU_LAUUM_ACROSS_MAX) a.run = lauum_run; break;
     case BB_OP_POTRI: if (n >= 1 && n <= BB_CPU_POTRI_ACROSS_MAX) a.run = potri_run; break;
+    case BB_OP_POTI: if (X(poti_across_fits)(n)) a.run = poti_run; break;
     case BB_OP_GETRF: if (lu_ok && gp->m == n) a.run = getrf_run; break;
     case BB_OP_GETRS: if (lu_rhs) a.run = getrs_run; break;
     case BB_OP_GESV: if (lu_rhs) a.run = gesv_run; break;

@@ -760,6 +760,10 @@ int X(cpu_potri)(bb_problem *p, bb_work *w)
 
 int X(cpu_poti)(bb_problem *p, bb_work *w)
 {
+#if !BB_COMPLEX
+    /* the kernel of the fixed and strided forms (across.c), for the same bits */
+    if (X(poti_across_fits)(p->n) && bb_cpu_across_on()) return X(poti_across1)(p->uplo, p->n, p->a, p->lda);
+#endif
     int info = X(cpu_potrf)(p, w);
     if (info) return info;
     return X(cpu_potri)(p, w);

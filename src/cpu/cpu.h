@@ -92,6 +92,10 @@ BB_INTERNAL void X(trmm_across1)(const bb_problem *p);
 BB_INTERNAL int X(trtri_across1)(int uplo, int diag, int n, R *a, int64_t lda);
 BB_INTERNAL void X(lauum_across1)(int uplo, int n, R *a, int64_t lda);
 BB_INTERNAL int X(potri_across1)(int uplo, int n, R *a, int64_t lda);
+/* poti (potrf, then potri if it succeeded) of the uplo triangle, n within
+   poti_across_fits */
+BB_INTERNAL int X(poti_across_fits)(int n);
+BB_INTERNAL int X(poti_across1)(int uplo, int n, R *a, int64_t lda);
 /* getrf of the column-major n x n a (info), getrs on column-major factors */
 BB_INTERNAL int X(getrf_across1)(int n, R *a, int64_t lda, int *ipiv);
 BB_INTERNAL void X(getrs_across1)(int trans, int n, int nrhs, const R *a, int64_t lda, const int *ipiv, R *b,
