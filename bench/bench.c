@@ -104,6 +104,8 @@ static const rinfo routines[BR_N] = {
     [BR_INVERSE] = {"inverse", 0, "2n^3 (getrf 2n^3/3 + getri 4n^3/3)", "2n^2 (A read, inverse written)",
                     "||X A0 - I|| / (n eps ||A0|| ||X||)",
                     "LAPACKE_?getrf_work + LAPACKE_?getri_work", ""},
+    [BR_GEINV] = {"geinv", 0, "2n^3", "2n^2 (A read, Ainv written)", "||X A0 - I|| / (n eps ||A0|| ||X||)",
+                  "LAPACKE_?lacpy_work + LAPACKE_?getrf_work + LAPACKE_?getri_work", ""},
 };
 
 const char *bench_routine_name(int r) { return routines[r].name; }
@@ -149,6 +151,8 @@ void bench_shape_of(const bench_opts *o, int n, int nrhs, bench_shape *sh)
         MAT(BO_A, n, n, 1); sh->ipiv = n; break;
     case BR_GETRI_OOP:
         MAT(BO_A, n, n, 0); MAT(BO_B, n, n, 1); sh->ipiv = n; break;
+    case BR_GEINV:
+        MAT(BO_A, n, n, 0); MAT(BO_B, n, n, 1); break;
     case BR_LANGE: case BR_GECOND:
         MAT(BO_A, n, n, 0); sh->y_out = 1; break;
     case BR_GECON:
@@ -172,7 +176,7 @@ double bench_flops(const bench_opts *o, int n_, int nrhs_)
     case BR_GESV: f = 2 * n * n * n / 3 + 2 * n * n * r; break;
     case BR_GETRI: case BR_GETRI_OOP: f = 4 * n * n * n / 3; break;
     case BR_LANGE: f = n * n; break;
-    case BR_GECOND: case BR_INVERSE: f = 2 * n * n * n; break;
+    case BR_GECOND: case BR_INVERSE: case BR_GEINV: f = 2 * n * n * n; break;
     case BR_GECON: f = 4 * n * n; break;
     }
     return (o->prec >= 2 ? 4.0 : 1.0) * f;
@@ -186,7 +190,7 @@ double bench_bytes(const bench_opts *o, int n, int nrhs)
     double b = 0;
     for (int k = 0; k < BO_NMAT; k++) {
         double sz = (double)sh.r[k] * sh.c[k] * e;
-        int read = !(o->routine == BR_GETRI_OOP && k == BO_B); /* Ainv is only written */
+        int read = !((o->routine == BR_GETRI_OOP || o->routine == BR_GEINV) && k == BO_B); /* Ainv is only written */
         b += sz * ((read ? 1 : 0) + sh.written[k]);
     }
     /* pivots: read (getrs, getri) or written (getrf, gesv); not for inverse,
@@ -488,7 +492,7 @@ static void usage(FILE *f)
         "usage: batchblas-bench [options]\n"
         "  --routine R    gemm symm hemm syrk herk syr2k her2k trmm trsm potrf potrs posv\n"
         "                 trtri lauum potri poti getrf getrfnp getrs gesv getri getri_oop\n"
-        "                 lange gecond gecon, or inverse (getrf then getri)   [gemm]\n"
+        "                 lange gecond gecon geinv, or inverse (getrf then getri)   [gemm]\n"
         "  --prec P       s d c z                                           [d]\n"
         "  --form F       strided fixed group var                           [strided]\n"
         "  --dist D       sizes of the var form: fixed (all n), uniform (in [1,n]),\n"

@@ -538,6 +538,10 @@ static int setup(const bench_opts *o, int n, bench_set *s)
         case BR_GETRF: case BR_GECOND: case BR_LANGE: case BR_INVERSE:
             fill_gen(A, lda, ni, ni);
             break;
+        case BR_GEINV: /* Ainv is only written: NaN, so an unwritten output fails */
+            fill_gen(A, lda, ni, ni);
+            for (int64_t e = 0; e < (int64_t)ni * ni; e++) B[e] = (T)NAN;
+            break;
         case BR_GETRFNP:
             fill_dd(A, lda, ni);
             break;
@@ -874,6 +878,14 @@ static void run_ours(bench_set *s)
         else
             GV(lapack, getri_oop, LAYOUT, s->pn, CP(BO_A), s->plda, cpp, MP(BO_B), s->pldb, info);
         break;
+    case BR_GEINV:
+        if (form == BF_STRIDED)
+            BB_PUB(lapack, geinv, batch_strided)(LAYOUT, n, A, lda, sa, B, ldb, sb, cnt, info);
+        else if (form == BF_FIXED)
+            BB_PUB(lapack, geinv, batchf)(cnt, LAYOUT, n, CP(BO_A), lda, MP(BO_B), ldb, info);
+        else
+            GV(lapack, geinv, LAYOUT, s->pn, CP(BO_A), s->plda, MP(BO_B), s->pldb, info);
+        break;
     case BR_LANGE:
         if (form == BF_STRIDED)
             BB_PUB(lapack, lange, batch_strided)(LAYOUT, o->norm, n, n, A, lda, sa, y, cnt, info);
@@ -931,10 +943,11 @@ static void run_base(bench_set *s)
         T *work = NULL, *buf = NULL;
         R *rwork = NULL;
         int *iwork = NULL;
-        if (rt == BR_GETRI || rt == BR_GETRI_OOP || rt == BR_GECOND || rt == BR_INVERSE || rt == BR_GECON)
+        if (rt == BR_GETRI || rt == BR_GETRI_OOP || rt == BR_GECOND || rt == BR_INVERSE || rt == BR_GECON ||
+            rt == BR_GEINV)
             work = malloc(sizeof(T) * (size_t)imax(lwork, 4 * nmax));
         if (rt == BR_LANGE || rt == BR_GECOND || rt == BR_GECON) rwork = malloc(sizeof(R) * (size_t)(2 * nmax));
-        if (rt == BR_GETRFNP || rt == BR_GECOND || rt == BR_INVERSE || rt == BR_GECON)
+        if (rt == BR_GETRFNP || rt == BR_GECOND || rt == BR_INVERSE || rt == BR_GECON || rt == BR_GEINV)
             iwork = malloc(sizeof(int) * (size_t)nmax);
         if (rt == BR_GECOND) buf = malloc(sizeof(T) * (size_t)nmax * nmax);
         T alpha = (T)1, beta = (T)1;
@@ -1014,6 +1027,11 @@ static void run_base(bench_set *s)
             case BR_INVERSE:
                 r = LAPACKE(getrf_work)(LAPACK_COL_MAJOR, n, n, A, lda, piv);
                 if (!r) r = LAPACKE(getri_work)(LAPACK_COL_MAJOR, n, A, lda, piv, work, lwork);
+                break;
+            case BR_GEINV:
+                LAPACKE(lacpy_work)(LAPACK_COL_MAJOR, 'A', n, n, A, lda, B, ldb);
+                r = LAPACKE(getrf_work)(LAPACK_COL_MAJOR, n, n, B, ldb, iwork);
+                if (!r) r = LAPACKE(getri_work)(LAPACK_COL_MAJOR, n, B, ldb, iwork, work, lwork);
                 break;
             case BR_LANGE:
                 y[i] = LAPACKE(lange_work)(LAPACK_COL_MAJOR, ln, n, n, A, lda, rwork);
@@ -1216,9 +1234,9 @@ static double check_one(const bench_set *s, int64_t i)
         free(A0); free(F); free(P);
         break;
     }
-    case BR_GETRI: case BR_GETRI_OOP: case BR_INVERSE: {
+    case BR_GETRI: case BR_GETRI_OOP: case BR_INVERSE: case BR_GEINV: {
         W *A0;
-        if (rt == BR_INVERSE) {
+        if (rt == BR_INVERSE || rt == BR_GEINV) {
             A0 = wload(orig(s, BO_A, i), lda, n, n);
         } else {
             W *F = wload(orig(s, BO_A, i), lda, n, n);
@@ -1226,7 +1244,8 @@ static double check_one(const bench_set *s, int64_t i)
             free(F);
             if (!A0) return INFINITY;
         }
-        W *X = rt == BR_GETRI_OOP ? wload(cur(s, BO_B, i), ldb, n, n) : wload(cur(s, BO_A, i), lda, n, n);
+        W *X = rt == BR_GETRI_OOP || rt == BR_GEINV ? wload(cur(s, BO_B, i), ldb, n, n)
+                                                    : wload(cur(s, BO_A, i), lda, n, n);
         e = wresid_inv(X, A0, n);
         sc = wnorm(A0, n, n) * wnorm(X, n, n);
         free(A0); free(X);

@@ -54,6 +54,9 @@
  *     L^T L with L = U^T), chol.c's trti2 and lauu2 lane by lane; info the
  *     first exactly zero diagonal entry (non-unit), the matrix then left
  *     alone (LAPACK); potri is trtri then lauum on the packed block.
+ *   - geinv: n <= BB_CPU_GEINV_ACROSS_MAX: norm.c's Gauss-Jordan lane by
+ *     lane (the pivots of getrf), A read only, the inverse written to Ainv
+ *     unless the lane is singular (the first zero or NaN pivot).
  *   - poti: n <= both bounds: potrf, then trtri and lauum on the same
  *     packed block (one pack, one unpack); a lane whose potrf fails gets
  *     potrf's partial result (chol.c's poti = potrf, then potri if it
@@ -83,7 +86,8 @@ typedef __typeof__((vec){0} < (vec){0}) ivec; /* lane masks: 0 or -1 */
 enum {
     NMAX = MAX2(MAX2(MAX2(BB_CPU_POTRF_ACROSS_MAX, BB_CPU_TRSM_ACROSS_MAX), BB_CPU_GETRF_ACROSS_MAX),
                 MAX2(MAX2(BB_CPU_SYRK_ACROSS_MAX, BB_CPU_TRMM_ACROSS_MAX),
-                     MAX2(MAX2(BB_CPU_TRTRI_ACROSS_MAX, BB_CPU_LAUUM_ACROSS_MAX), BB_CPU_POTRI_ACROSS_MAX))),
+                     MAX2(MAX2(MAX2(BB_CPU_TRTRI_ACROSS_MAX, BB_CPU_LAUUM_ACROSS_MAX), BB_CPU_POTRI_ACROSS_MAX),
+                     BB_CPU_GEINV_ACROSS_MAX))),
     RMAX = MAX2(MAX2(MAX2(BB_CPU_POTRS_ACROSS_MAX_NRHS, BB_CPU_TRSM_ACROSS_MAX), BB_CPU_GETRS_ACROSS_MAX_NRHS),
                 MAX2(BB_CPU_SYRK_ACROSS_MAX, BB_CPU_TRMM_ACROSS_MAX))
 };
@@ -707,6 +711,28 @@ INL int pivot_masks(int n, int k, const vec *pk, ivec *at)
     return any(&moved);
 }
 
+/* Each lane's partial pivot in column ak, rows k..n-1 (small.h's
+   pivot_index): the first NaN, else the first entry of largest magnitude;
+   *p its row (as R), *piv its value. */
+INL void pivot_search(int n, int k, const vec *ak, vec *p, vec *piv)
+{
+    const vec zero = splat(0);
+    vec best = splat(-1), pp = splat(k), pv = ak[k];
+    ivec done = zero < zero; /* a NaN found */
+    for (int i = k; i < n; i++) {
+        const vec x = ak[i], v = vabs(x);
+        /* (gt ^ nan: the two never meet; GCC 12 turns an | of two
+           comparisons into scalar code in target_clones functions) */
+        const ivec gt = v > best, nan = v != v, take = (gt ^ nan) & ~done;
+        pp = sel(take, splat(i), pp);
+        pv = sel(take, x, pv);
+        best = sel(gt & ~done, v, best);
+        done |= nan;
+    }
+    *p = pp;
+    *piv = pv;
+}
+
 /* LU with partial pivoting of V interleaved n x n matrices in place: lu.c's
    getf2 lane by lane.  Step k: the pivot is the first NaN of column k from
    row k on, else its first entry of largest magnitude; the rows are
@@ -724,18 +750,8 @@ CLONES static void getrf_across(int n, R *buf, vec *pv, int *info)
     ivec at[NMAX];
     for (int k = 0; k < n; k++) {
         vec *ak = A + (size_t)k * n;
-        vec best = splat(-1), p = splat(k), piv = ak[k];
-        ivec done = zero < zero; /* a NaN found */
-        for (int i = k; i < n; i++) {
-            const vec x = ak[i], v = vabs(x);
-            /* (gt ^ nan: the two never meet; GCC 12 turns an | of two
-               comparisons into scalar code in target_clones functions) */
-            const ivec gt = v > best, nan = v != v, take = (gt ^ nan) & ~done;
-            p = sel(take, splat(i), p);
-            piv = sel(take, x, piv);
-            best = sel(gt & ~done, v, best);
-            done |= nan;
-        }
+        vec p, piv;
+        pivot_search(n, k, ak, &p, &piv);
         pv[k] = p;
         bad = sel((bad == zero) & ((piv == zero) ^ (piv != piv)), splat(k + 1), bad);
         const int moved = pivot_masks(n, k, &p, at);
@@ -814,6 +830,59 @@ CLONES static void getrs_across(int n, int nrhs, const R *abuf, const vec *pv, R
     if (trans)
         for (int k = n - 1; k >= 0; k--)
             if (pivot_masks(n, k, &pv[k], at)) swap_rows(X, n, nrhs, k, at);
+}
+
+/* ---- Gauss-Jordan inverse ---------------------------------------------- */
+
+/* inv(A) of V interleaved n x n matrices in place: norm.c's gauss_jordan
+   lane by lane.  Step k: the pivot of column k from row k on (the rule of
+   getrf), rows k and p interchanged in every column, column k replaced by
+   e_k (its old entries the multipliers c, c[k] = 0), then every column j:
+   u = A(k,j) / pivot, A(k,j) = u, A(i,j) -= c[i] u; at the end the column
+   interchanges in reverse.  info[l]: the first zero or NaN pivot (1-based;
+   0: none); such a lane computes on (its result is never unpacked). */
+CLONES static void geinv_across(int n, R *buf, vec *pv, int *info)
+{
+    vec *A = (vec *)buf;
+    const vec zero = splat(0), one = splat(1);
+    vec bad = zero;
+    ivec at[NMAX];
+    vec c[NMAX];
+    for (int k = 0; k < n; k++) {
+        vec *ak = A + (size_t)k * n;
+        vec p, piv;
+        pivot_search(n, k, ak, &p, &piv);
+        pv[k] = p;
+        bad = sel((bad == zero) & ((piv == zero) ^ (piv != piv)), splat(k + 1), bad);
+        if (pivot_masks(n, k, &p, at)) swap_rows(A, n, n, k, at);
+        const vec d = one / piv;
+        for (int i = 0; i < n; i++) {
+            c[i] = ak[i];
+            ak[i] = zero;
+        }
+        c[k] = zero;
+        ak[k] = one;
+        for (int j = 0; j < n; j++) {
+            vec *aj = A + (size_t)j * n;
+            const vec u = aj[k] * d;
+            aj[k] = u;
+            for (int i = 0; i < n; i++) aj[i] -= c[i] * u;
+        }
+    }
+    for (int k = n - 1; k >= 0; k--) { /* column k <-> column pv[k] */
+        const vec p = pv[k];
+        for (int q = k + 1; q < n; q++) {
+            const ivec m = p == splat(q);
+            if (!any(&m)) continue;
+            vec *x = A + (size_t)k * n, *y = A + (size_t)q * n;
+            for (int i = 0; i < n; i++) {
+                const vec t = x[i];
+                x[i] = sel(m, y[i], t);
+                y[i] = sel(m, t, y[i]);
+            }
+        }
+    }
+    for (int l = 0; l < V; l++) info[l] = (int)bad[l];
 }
 
 /* ---- triangular product, symmetric rank-k update ----------------------- */
@@ -951,7 +1020,8 @@ CLONES static void lauum_across(int n, R *buf)
 
 /* ---- the block runner --------------------------------------------------- */
 
-enum { K_POTRF, K_POTRS, K_POSV, K_TRSM, K_GETRF, K_GETRS, K_GESV, K_SYRK, K_TRMM, K_TRTRI, K_LAUUM, K_POTRI, K_POTI };
+enum { K_POTRF, K_POTRS, K_POSV, K_TRSM, K_GETRF, K_GETRS, K_GESV, K_SYRK, K_TRMM, K_TRTRI, K_LAUUM, K_POTRI, K_POTI,
+       K_GEINV };
 
 /* What a routine packs and runs, from its group parameters. */
 typedef struct {
@@ -1007,6 +1077,12 @@ static plan plan_of(int kind, const bb_problem *gp)
         P.sa = t;
         break;
     }
+    case K_GEINV: /* the stored matrix inverted as it is (inv(A^T) = inv(A)^T):
+                     Ainv only written */
+        P.sa = full_shape(P.n, P.n, 0, 1);
+        P.sb = full_shape(P.n, P.n, 0, 0);
+        P.bout = 1;
+        break;
     default: /* getrf, getrs, gesv: row-major packed transposed */
         P.sa = full_shape(P.n, P.n, gp->rowmajor, 1);
         if (kind != K_GETRF) P.sb = full_shape(P.n, gp->nrhs, gp->rowmajor, 0);
@@ -1057,6 +1133,7 @@ static void block_one(const plan *P, R *buf, R *const *ap, R *const *bp, int *co
         break;
     }
     case K_GETRF: case K_GESV: getrf_across(n, buf, pv, code); break;
+    case K_GEINV: geinv_across(n, buf, pv, code); break;
     case K_TRTRI: case K_POTRI: trtri_across(n, buf, P->unit, code); break;
     case K_GETRS: /* the caller's pivots, lane by lane */
         for (int k = 0; k < n; k++)
@@ -1090,7 +1167,8 @@ static void block_one(const plan *P, R *buf, R *const *ap, R *const *bp, int *co
             if (ap[l])
                 for (int k = 0; k < n; k++) ip[l][k] = (int)pv[k][l] + 1;
     }
-    if (P->sb.r) unpack(bbuf, P->sb, P->sb.c, okb, P->ldb, &P->mb);
+    /* geinv: the inverse is the block of A */
+    if (P->sb.r) unpack(P->kind == K_GEINV ? buf : bbuf, P->sb, P->sb.c, okb, P->ldb, &P->mb);
 }
 
 /* Problems [i0, i0 + cnt) of a group, V at a time (bb_cpu_across.run). */
@@ -1141,6 +1219,7 @@ RUNNER(trtri_run, K_TRTRI)
 RUNNER(lauum_run, K_LAUUM)
 RUNNER(potri_run, K_POTRI)
 RUNNER(poti_run, K_POTI)
+RUNNER(geinv_run, K_GEINV)
 
 /* One problem through the block (its lane 0, the others empty), so that a
    problem gives the same bits on every path: the one-problem kernels call
@@ -1231,6 +1310,18 @@ int X(trmm_across_fits)(const bb_problem *p)
            (p->alpha[0] != 0 || p->alpha[1] != 0);
 }
 
+int X(geinv_across1)(int n, const R *a, int64_t lda, R *b, int64_t ldb)
+{
+    bb_problem p;
+    memset(&p, 0, sizeof p);
+    p.m = p.n = n;
+    p.a = (R *)a;
+    p.lda = lda;
+    p.b = b;
+    p.ldb = ldb;
+    return one_problem(K_GEINV, &p);
+}
+
 int X(poti_across_fits)(int n) { return n >= 1 && n <= BB_CPU_POTRF_ACROSS_MAX && n <= BB_CPU_POTRI_ACROSS_MAX; }
 
 /* trtri (kind K_TRTRI, diag), lauum, potri, poti of the column-major uplo
@@ -1273,6 +1364,7 @@ bb_cpu_across X(cpu_across)(bb_op op, const bb_problem *gp)
     case BB_OP_LAUUM: if (n >= 1 && n <= BB_CPU_LAUUM_ACROSS_MAX) a.run = lauum_run; break;
     case BB_OP_POTRI: if (n >= 1 && n <= BB_CPU_POTRI_ACROSS_MAX) a.run = potri_run; break;
     case BB_OP_POTI: if (X(poti_across_fits)(n)) a.run = poti_run; break;
+    case BB_OP_GEINV: if (n >= 1 && n <= BB_CPU_GEINV_ACROSS_MAX) a.run = geinv_run; break;
     case BB_OP_GETRF: if (lu_ok && gp->m == n) a.run = getrf_run; break;
     case BB_OP_GETRS: if (lu_rhs) a.run = getrs_run; break;
     case BB_OP_GESV: if (lu_rhs) a.run = gesv_run; break;

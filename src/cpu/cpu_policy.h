@@ -150,6 +150,10 @@
 #ifndef BB_CPU_POTRI_ACROSS_MAX
 #define BB_CPU_POTRI_ACROSS_MAX 16
 #endif
+/* geinv across problems (Gauss-Jordan, src/cpu/across.c) up to this */
+#ifndef BB_CPU_GEINV_ACROSS_MAX
+#define BB_CPU_GEINV_ACROSS_MAX 16
+#endif
 /* potrs and posv across problems: n as potrf, nrhs up to this */
 #ifndef BB_CPU_POTRS_ACROSS_MAX_NRHS
 #define BB_CPU_POTRS_ACROSS_MAX_NRHS 16
