@@ -711,10 +711,11 @@ INL int pivot_masks(int n, int k, const vec *pk, ivec *at)
     return any(&moved);
 }
 
-/* Each lane's partial pivot in column ak, rows k..n-1 (small.h's
+/* Step k's partial pivot of each lane in column ak, rows k..n-1 (small.h's
    pivot_index): the first NaN, else the first entry of largest magnitude;
-   *p its row (as R), *piv its value. */
-INL void pivot_search(int n, int k, const vec *ak, vec *p, vec *piv)
+   *p its row (as R), *piv its value; *bad (the first singular step,
+   1-based, 0 if none) takes k + 1 where the pivot is zero or NaN. */
+INL void pivot_step(int n, int k, const vec *ak, vec *p, vec *piv, vec *bad)
 {
     const vec zero = splat(0);
     vec best = splat(-1), pp = splat(k), pv = ak[k];
@@ -731,6 +732,7 @@ INL void pivot_search(int n, int k, const vec *ak, vec *p, vec *piv)
     }
     *p = pp;
     *piv = pv;
+    *bad = sel((*bad == zero) & ((pv == zero) ^ (pv != pv)), splat(k + 1), *bad);
 }
 
 /* LU with partial pivoting of V interleaved n x n matrices in place: lu.c's
@@ -750,11 +752,9 @@ CLONES static void getrf_across(int n, R *buf, vec *pv, int *info)
     ivec at[NMAX];
     for (int k = 0; k < n; k++) {
         vec *ak = A + (size_t)k * n;
-        vec p, piv;
-        pivot_search(n, k, ak, &p, &piv);
-        pv[k] = p;
-        bad = sel((bad == zero) & ((piv == zero) ^ (piv != piv)), splat(k + 1), bad);
-        const int moved = pivot_masks(n, k, &p, at);
+        vec piv;
+        pivot_step(n, k, ak, &pv[k], &piv, &bad);
+        const int moved = pivot_masks(n, k, &pv[k], at);
         if (moved) swap_rows(A, n, k, k, at); /* the columns of L */
         /* the pivot column: interchanged, then scaled */
         const vec akk = ak[k];
@@ -850,11 +850,9 @@ CLONES static void geinv_across(int n, R *buf, vec *pv, int *info)
     vec c[NMAX];
     for (int k = 0; k < n; k++) {
         vec *ak = A + (size_t)k * n;
-        vec p, piv;
-        pivot_search(n, k, ak, &p, &piv);
-        pv[k] = p;
-        bad = sel((bad == zero) & ((piv == zero) ^ (piv != piv)), splat(k + 1), bad);
-        if (pivot_masks(n, k, &p, at)) swap_rows(A, n, n, k, at);
+        vec piv;
+        pivot_step(n, k, ak, &pv[k], &piv, &bad);
+        if (pivot_masks(n, k, &pv[k], at)) swap_rows(A, n, n, k, at);
         const vec d = one / piv;
         for (int i = 0; i < n; i++) {
             c[i] = ak[i];
