@@ -1320,6 +1320,8 @@ int X(geinv_across1)(int n, const R *a, int64_t lda, R *b, int64_t ldb)
     return one_problem(K_GEINV, &p);
 }
 
+int X(geinv_across_fits)(int n) { return n >= 1 && n <= BB_CPU_GEINV_ACROSS_MAX; }
+
 int X(poti_across_fits)(int n) { return n >= 1 && n <= BB_CPU_POTRF_ACROSS_MAX && n <= BB_CPU_POTRI_ACROSS_MAX; }
 
 /* trtri (kind K_TRTRI, diag), lauum, potri, poti of the column-major uplo
@@ -1362,7 +1364,7 @@ bb_cpu_across X(cpu_across)(bb_op op, const bb_problem *gp)
     case BB_OP_LAUUM: if (n >= 1 && n <= BB_CPU_LAUUM_ACROSS_MAX) a.run = lauum_run; break;
     case BB_OP_POTRI: if (n >= 1 && n <= BB_CPU_POTRI_ACROSS_MAX) a.run = potri_run; break;
     case BB_OP_POTI: if (X(poti_across_fits)(n)) a.run = poti_run; break;
-    case BB_OP_GEINV: if (n >= 1 && n <= BB_CPU_GEINV_ACROSS_MAX) a.run = geinv_run; break;
+    case BB_OP_GEINV: if (X(geinv_across_fits)(n)) a.run = geinv_run; break;
     case BB_OP_GETRF: if (lu_ok && gp->m == n) a.run = getrf_run; break;
     case BB_OP_GETRS: if (lu_rhs) a.run = getrs_run; break;
     case BB_OP_GESV: if (lu_rhs) a.run = gesv_run; break;

@@ -97,7 +97,8 @@ BB_INTERNAL int X(potri_across1)(int uplo, int n, R *a, int64_t lda);
 BB_INTERNAL int X(poti_across_fits)(int n);
 BB_INTERNAL int X(poti_across1)(int uplo, int n, R *a, int64_t lda);
 /* geinv of the column-major n x n a into b (info: the first zero or NaN
-   pivot, b then untouched), n <= BB_CPU_GEINV_ACROSS_MAX */
+   pivot, b then untouched), n within geinv_across_fits */
+BB_INTERNAL int X(geinv_across_fits)(int n);
 BB_INTERNAL int X(geinv_across1)(int n, const R *a, int64_t lda, R *b, int64_t ldb);
 /* getrf of the column-major n x n a (info), getrs on column-major factors */
 BB_INTERNAL int X(getrf_across1)(int n, R *a, int64_t lda, int *ipiv);

@@ -299,7 +299,7 @@ int X(cpu_geinv)(bb_problem *p, bb_work *w)
     if (n == 0) return 0;
 #if !BB_COMPLEX
     /* the kernel of the fixed and strided forms (across.c), for the same bits */
-    if (n <= BB_CPU_GEINV_ACROSS_MAX && bb_cpu_across_on()) return X(geinv_across1)(n, p->a, p->lda, p->b, p->ldb);
+    if (X(geinv_across_fits)(n) && bb_cpu_across_on()) return X(geinv_across1)(n, p->a, p->lda, p->b, p->ldb);
 #endif
     R *rw = NULL;
     T *s = NULL;
