@@ -499,9 +499,10 @@ static void run(int op, int form, int layout, int ng, const int *gs, const pset 
 
 /* odd sizes up to 41, a few even ones, 0, and 70 (beyond most own-loop
    crossovers, cpu_policy.h); 1, 2, 4, 5, 8, 9, 16, 17, 31, 32, 33 cross
-   the GPU register kernels' size bounds (4, 8, 16, 32) */
+   the GPU register kernels' size bounds (4, 8, 16, 32), 63, 64, 65 the
+   on-chip kernels' (mid.cu) */
 static const int sizes[] = {0, 1, 2, 3, 4, 5, 7, 8, 9, 11, 13, 15, 16, 17, 19, 21, 23,
-                            25, 27, 29, 31, 32, 33, 35, 37, 39, 41, 70};
+                            25, 27, 29, 31, 32, 33, 35, 37, 39, 41, 63, 64, 65, 70};
 #define NSIZES ((int)(sizeof sizes / sizeof sizes[0]))
 
 /* beyond every crossover of the routine (fixed form only, one problem):

@@ -812,8 +812,8 @@ static prm gen_potrf(int z, int64_t i)
 
 static prm gen_getrf(int z, int64_t i)
 {
-    static const int sz[] = {4, 7, 1, 10, 17, 32, 33, 5, 3};
-    return mk(z, 0, 0, 0, 0, 0, sz[i % 9], sz[(i / 3) % 9], 0);
+    static const int sz[] = {4, 7, 1, 10, 17, 32, 33, 5, 3, 64, 48, 65};
+    return mk(z, 0, 0, 0, 0, 0, sz[i % 12], sz[(i / 3) % 12], 0);
 }
 
 static prm gen_trsm(int z, int64_t i)

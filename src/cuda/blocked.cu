@@ -36,6 +36,8 @@
  *   gecond ||A|| ||inv(A)|| on a workspace copy of A: getrf, then getri out
  *          of place, then both norms (gecond_T below); geinv the same with
  *          getri writing the caller's Ainv.
+ *   With the on-chip kernels on (c.mid, mid.cu), a problem of order <= mid
+ *   goes whole to them (potrf, the LU inside getrf, gecond, geinv).
  *   Row-major LU-family data is transposed to column-major (workspace, or in
  *   place for the square getri) so that both layouts give the same bits.
  *
@@ -54,6 +56,8 @@ struct ctx {
     bb_prec prec;
     batchblas_queue *q;
     int L;     /* block order: the register-kernel bound */
+    int mid;   /* the on-chip kernels' bound (mid.cu): problems up to it
+                  in every dimension go whole to them; 0: off */
     size_t es; /* element bytes */
 };
 
@@ -227,6 +231,7 @@ cudaError_t potrf_core(const ctx &c, const bb_problem &p, bb_dev_batch d, void *
 
 cudaError_t potrf(const ctx &c, const bb_problem &p, const bb_dev_batch &d)
 {
+    if (p.n <= c.mid) return bb_mid_potrf(c.prec, p, d, c.q);
     if (p.n <= c.L) return potrf_core(c, p, d, NULL);
     const size_t blk = (size_t)c.L * c.L * c.es;
     int64_t chunk = (int64_t)(POTRF_WORK / blk);
@@ -330,6 +335,7 @@ cudaError_t getrf_core(const ctx &c, const bb_problem &p, const bb_dev_batch &d,
     const int64_t lda = p.lda;
     const double one[2] = {1, 0};
     if (!d.info) return cudaErrorInvalidValue;
+    if (m <= c.mid && n <= c.mid) return bb_mid_getrf(c.prec, p, d, c.q, pivot);
     k_lu_flags<<<bb_grid(d.count, 256), 256, 0, c.q->stream>>>(d.info, t, d.count);
     cudaError_t e = cudaGetLastError();
     bb_dev_batch s = d; /* the update steps: skip only argument errors */
@@ -441,6 +447,7 @@ template <typename T>
 cudaError_t getrf_T(const ctx &c, const bb_problem &p, const bb_dev_batch &d, int pivot)
 {
     const size_t codes = round256((size_t)d.count * sizeof(int));
+    if (p.m <= c.mid && p.n <= c.mid) return bb_mid_getrf(c.prec, p, d, c.q, pivot); /* either layout */
     if (!p.rowmajor) {
         int *t = (int *)bb_cuda_workspace2(c.q, codes);
         return t ? getrf_core<T>(c, p, d, pivot, t) : cudaErrorMemoryAllocation;
@@ -722,12 +729,13 @@ cudaError_t gecond(const ctx &c, const bb_problem &p, const bb_dev_batch &d, int
 } // namespace
 
 cudaError_t bb_blocked_launch(bb_op op, bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q,
-                              int L)
+                              int L, int mid)
 {
     ctx c;
     c.prec = prec;
     c.q = q;
     c.L = L;
+    c.mid = mid;
     c.es = bb_elem_size(prec);
     switch (op) {
     case BB_OP_TRSM: return trsm(c, p, d);

@@ -26,6 +26,8 @@ CUDA_CU_SOURCES += src/cuda/generic.cu src/cuda/generic_blas3.cu src/cuda/generi
 CUDA_CU_SOURCES += src/cuda/launch.cu src/cuda/small_lu.cu src/cuda/small_chol.cu src/cuda/small_trsm.cu src/cuda/small_cond.cu src/cuda/small_gemm.cu \
 	src/cuda/small_blas3.cu src/cuda/small_tri.cu src/cuda/small_getrs.cu src/cuda/small_norm.cu src/cuda/recursive.cu \
 	src/cuda/blocked.cu
+# on-chip kernels for the mid sizes (33..64: a thread block a problem, mid.cu)
+CUDA_CU_SOURCES += src/cuda/mid.cu
 CUDA_HDRS = src/cuda/cuda_internal.h src/cuda/generic.h src/cuda/small.h src/cuda/views.h src/cuda/stage_copy.h
 EXTRA_DIST += $(CUDA_CU_SOURCES) $(CUDA_HDRS) src/cuda/cuda.mk
 

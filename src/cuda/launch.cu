@@ -15,6 +15,13 @@
  *       poti, getrs, gesv, gecon; lange at any size.  A kernel that does not
  *       take the shape or precision answers cudaErrorNotSupported before
  *       launching: the recursion, then the generic kernels take it
+ *   on-chip kernels (mid.cu)       potrf, getrf, getrfnp (real) above the
+ *                                  register bound up to bb_mid_max in every
+ *                                  dimension (d potrf 48, else 64: a row a
+ *                                  thread, two warps a problem; off with
+ *                                  BATCHBLAS_CUDA_MID=0); the blocked
+ *                                  drivers use them for the factorisations
+ *                                  inside posv, gecond, geinv
  *   recursive driver (recursive.cu) the same routines above the register
  *                                  bound: seed 004's recursion down to the
  *                                  register kernels, GEMM off the diagonal
@@ -79,7 +86,7 @@ static void log_line(const char *msg)
     else fprintf(stderr, "batchblas: %s\n", msg);
 }
 
-enum choice { USE_GENERIC, USE_SMALL, USE_SMALL_KCHUNKS, USE_CUBLAS, USE_BLOCKED, USE_RECURSIVE };
+enum choice { USE_GENERIC, USE_SMALL, USE_MID, USE_SMALL_KCHUNKS, USE_CUBLAS, USE_BLOCKED, USE_RECURSIVE };
 
 /* Register-kernel bound for a precision: every dimension up to it. */
 static int small_limit(bb_prec prec)
@@ -120,6 +127,20 @@ static int blocked_lu_on(void)
     return blocked_on() && env_switch("BATCHBLAS_CUDA_BLOCKED_LU", 1, &v);
 }
 
+/* The on-chip kernels (mid.cu) above the register bound, up to their
+   measured bound for the routine and precision (bb_mid_max; 0: none): on
+   by default; BATCHBLAS_CUDA_MID=0 sends those sizes to the blocked
+   drivers' register leaves (to compare).  op: potrf or getrf, or a routine
+   of the blocked drivers that factors with them. */
+static int mid_limit(bb_op op, bb_prec prec)
+{
+    static int v = -1;
+    if (!blocked_on() || !env_switch("BATCHBLAS_CUDA_MID", 1, &v)) return 0;
+    if (op == BB_OP_POSV) op = BB_OP_POTRF;
+    if (op == BB_OP_GECOND || op == BB_OP_GEINV) op = BB_OP_GETRF;
+    return bb_mid_max(op, prec);
+}
+
 /* The recursive driver (recursive.cu) for the triangular family, the
    symmetric products and the LU solves above the register bound; off with
    BATCHBLAS_CUDA_RECURSIVE=0 (generic kernels there, to compare). */
@@ -142,6 +163,7 @@ static choice decide(bb_op op, bb_prec prec, const bb_problem &p, batchblas_queu
         return blocked_on() && p.m >= 1 && p.n >= 1 && blocked_ok ? USE_BLOCKED : USE_GENERIC;
     case BB_OP_GETRF: case BB_OP_GETRFNP:
         if (in_small(p.m) && in_small(p.n)) return USE_SMALL;
+        if (p.m >= 1 && p.n >= 1 && p.m <= mid_limit(op, prec) && p.n <= mid_limit(op, prec)) return USE_MID;
         return blocked_lu_on() && p.m >= 1 && p.n >= 1 && blocked_ok ? USE_BLOCKED : USE_GENERIC;
     case BB_OP_GETRI: case BB_OP_GETRI_OOP:
         if (in_small(p.n)) return USE_SMALL;
@@ -151,6 +173,7 @@ static choice decide(bb_op op, bb_prec prec, const bb_problem &p, batchblas_queu
         return blocked_lu_on() && p.n >= 1 && p.n <= 8192 && blocked_ok ? USE_BLOCKED : USE_GENERIC;
     case BB_OP_POTRF:
         if (in_small(p.n)) return USE_SMALL;
+        if (p.n >= 1 && p.n <= mid_limit(op, prec)) return USE_MID;
         return blocked_on() && p.n >= 1 && blocked_ok ? USE_BLOCKED : USE_GENERIC;
     case BB_OP_POTRS: case BB_OP_POSV:
         if (in_small(p.n) && p.nrhs >= 0) return USE_SMALL;
@@ -235,6 +258,7 @@ static void log_choice(bb_op op, bb_prec prec, const bb_problem &p, const bb_dev
         s = p.n;
     char what[48], line[200];
     if (c == USE_SMALL) snprintf(what, sizeof what, "register kernel (bound %d)", bb_small_bound(s));
+    else if (c == USE_MID) snprintf(what, sizeof what, "on-chip kernel (bound %d)", bb_mid_max(op, prec));
     else if (c == USE_SMALL_KCHUNKS) snprintf(what, sizeof what, "register gemm on chunks of k");
     else if (c == USE_BLOCKED) snprintf(what, sizeof what, "blocked driver (leaves of %d)", small_limit(prec));
     else if (c == USE_RECURSIVE) snprintf(what, sizeof what, "recursive driver (leaves of %d)", SMALL_MAX);
@@ -321,7 +345,13 @@ cudaError_t bb_cuda_launch(bb_op op, bb_prec prec, const bb_problem &p, const bb
     }
     if (c == USE_SMALL_KCHUNKS) return small_gemm_kchunks(prec, p, d, q, small_limit(prec));
     if (c == USE_CUBLAS) return bb_cublas_gemm(prec, p, d, q);
-    if (c == USE_BLOCKED) return bb_blocked_launch(op, prec, p, d, q, small_limit(prec));
+    if (c == USE_MID) {
+        cudaError_t e = op == BB_OP_POTRF ? bb_mid_potrf(prec, p, d, q) : bb_mid_getrf(prec, p, d, q, op == BB_OP_GETRF);
+        if (e != cudaErrorNotSupported) return e;
+        log_fallback(op);
+        return bb_generic_launch(op, prec, p, d, q);
+    }
+    if (c == USE_BLOCKED) return bb_blocked_launch(op, prec, p, d, q, small_limit(prec), mid_limit(op, prec));
     if (c == USE_RECURSIVE) {
         cudaError_t e = bb_recursive_launch(op, prec, p, d, q, SMALL_MAX);
         if (e != cudaErrorNotSupported) return e;

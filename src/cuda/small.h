@@ -91,6 +91,17 @@ cudaError_t bb_small_getrs(bb_prec prec, const bb_problem &p, const bb_dev_batch
 cudaError_t bb_small_lange(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q);
 cudaError_t bb_small_gecon(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q);
 
+/* On-chip kernels for the mid sizes (mid.cu): one block of two warps a
+   problem, a row a thread; real types, every dimension <= bb_mid_max(op,
+   prec) (0: none; at most BB_MID_MAX), per-problem sizes (d.vdim) taken.
+   potrf (both uplo; with d.opd[BB_C] set, of A - W as bb_small_potrf);
+   getrf (pivot = 1) / getrfnp (pivot = 0), p.rowmajor honoured.
+   cudaErrorNotSupported if the sizes or the precision do not fit. */
+#define BB_MID_MAX 64
+int bb_mid_max(bb_op op, bb_prec prec);
+cudaError_t bb_mid_potrf(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q);
+cudaError_t bb_mid_getrf(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int pivot);
+
 /* The recursive driver (recursive.cu, seed 004's two-sided recursion) for
    trmm, syrk/herk/syr2k/her2k, symm/hemm, trtri, lauum, potri, poti, getrs,
    gesv above the register bound: halves down to leaves of order <= L (the
@@ -107,9 +118,12 @@ cudaError_t bb_cublas_gemm(bb_prec prec, const bb_problem &p, const bb_dev_batch
 
 /* Blocked drivers (blocked.cu) for sizes above the register bound: trsm,
    potrf, potrs, posv on register-kernel leaves of order <= L plus batched
-   GEMM/SYRK updates; leading dimensions must fit in int (cuBLAS). */
+   GEMM/SYRK updates; leading dimensions must fit in int (cuBLAS).  potrf
+   (and posv's factorisation) and the LU factorisation inside getrf,
+   gecond and geinv hand problems of order <= mid (0: none) whole to the
+   on-chip kernels (mid.cu). */
 cudaError_t bb_blocked_launch(bb_op op, bb_prec prec, const bb_problem &p, const bb_dev_batch &d,
-                              batchblas_queue *q, int L);
+                              batchblas_queue *q, int L, int mid);
 
 /* Pivot search with NaN (the CPU rule: the first NaN of the column is the
    pivot, else the first largest |a|): a NaN candidate counts as Inf and its
