@@ -139,19 +139,24 @@ cudaError_t bb_cuda_launch(bb_op op, bb_prec prec, const bb_problem &p, const bb
    true means this launch is to fail (a test, doc/reliability.md). */
 bool bb_cuda_launch_fault(void);
 
-/* Variable sizes: the register-kernel bound (4, 8, 16, 32) that serves
-   problem p in a class launch (per-problem sizes in bb_dev_batch.vdim), or
-   0 if p takes a launch of its own (launch.cu). */
+/* Variable sizes: the register-kernel bound (4, 8, 16, 24, 32) that
+   serves problem p in a class launch (per-problem sizes in
+   bb_dev_batch.vdim), BB_VAR_MID or BB_VAR_DRIVER (below), or 0 if p takes
+   a launch of its own (launch.cu). */
 int bb_cuda_var_class(bb_op op, bb_prec prec, const bb_problem &p);
 /* bb_cuda_var_class's answer for problems above the register bound that
    the variable-size driver takes (vardriver.cu): one class launch for all
    of them, laid out largest first. */
 #define BB_VAR_DRIVER 64
+/* ... for problems above the register bound that the on-chip kernels take
+   (mid.cu, bb_mid_max): one class launch of them, a block a problem. */
+#define BB_VAR_MID 48
 /* Problems in a warp that must share their sizes in a class launch of
-   class cls (the register kernels' groups; the driver: its leaves'). */
+   class cls (the register kernels' groups; the driver: its leaves'; the
+   on-chip kernels: none, a problem has a block). */
 static inline int bb_var_gran(int cls, bb_prec prec)
 {
-    return cls == BB_VAR_DRIVER ? (prec == BB_P_C || prec == BB_P_Z ? 2 : 1) : 32 / cls;
+    return cls == BB_VAR_DRIVER ? (prec == BB_P_C || prec == BB_P_Z ? 2 : 1) : cls == BB_VAR_MID ? 1 : 32 / cls;
 }
 /* The variable-size driver (vardriver.cu): a class launch (d.vdim set) of
    potrf, trsm or gemm problems above the register bound, p the largest
@@ -355,7 +360,8 @@ struct var_launch {
     int64_t first;  /* slots [first, first + n) */
     int64_t n;
     int cls;        /* class launch (sizes per slot): its class (a kernel
-                       bound, or BB_VAR_DRIVER); 0: a launch of equal sizes */
+                       bound, BB_VAR_MID or BB_VAR_DRIVER); 0: a launch of
+                       equal sizes */
     double cost;
 };
 struct var_run {    /* slots from start on (to the next run) have sizes dim */

@@ -319,13 +319,17 @@ cudaError_t bb_cuda_launch(bb_op op, bb_prec prec, const bb_problem &p, const bb
             }
             return bb_var_driver_launch(op, prec, p, d, q);
         }
+        const int cls = bb_cuda_var_class(op, prec, p);
         if (log_on()) {
             char line[160];
             snprintf(line, sizeof line, "cuda launch: %c%s, %lld problems of sizes up to m=%d n=%d k=%d nrhs=%d -> "
-                     "register kernel with per-problem sizes (bound %d)", "sdcz"[prec], bb_op_info(op)->name,
-                     (long long)d.count, p.m, p.n, p.k, p.nrhs, bb_cuda_var_class(op, prec, p));
+                     "%s kernel with per-problem sizes (bound %d)", "sdcz"[prec], bb_op_info(op)->name,
+                     (long long)d.count, p.m, p.n, p.k, p.nrhs, cls == BB_VAR_MID ? "on-chip" : "register",
+                     cls == BB_VAR_MID ? bb_mid_max(op, prec) : cls);
             log_line(line);
         }
+        if (cls == BB_VAR_MID)
+            return op == BB_OP_POTRF ? bb_mid_potrf(prec, p, d, q) : bb_mid_getrf(prec, p, d, q, op == BB_OP_GETRF);
         return run_small(op, prec, p, d, q);
     }
     const choice c = decide(op, prec, p, q);
@@ -363,7 +367,9 @@ cudaError_t bb_cuda_launch(bb_op op, bb_prec prec, const bb_problem &p, const bb
 /* Variable sizes (varplan.cu): the register kernels that read each
    problem's sizes from bb_dev_batch.vdim, and the bound of the
    instantiation that serves p among them (the same as a fixed launch of
-   p would take: decide() says USE_SMALL).  BATCHBLAS_CUDA_VAR_CLASSES=0
+   p would take: decide() says USE_SMALL); BB_VAR_MID for the on-chip
+   kernels' sizes (decide() says USE_MID), BB_VAR_DRIVER for the
+   variable-size driver's.  BATCHBLAS_CUDA_VAR_CLASSES=0
    turns class launches off (one launch per distinct parameter set, to
    compare). */
 static int var_classes_on(void)
@@ -381,7 +387,9 @@ int bb_cuda_var_class(bb_op op, bb_prec prec, const bb_problem &p)
     /* the routines whose bound-32 kernels take fewer columns for 17..24
        (bb_small_cols) have a class for them */
     case BB_OP_POTRF:
-        return in(p.n, lim) ? bb_small_cols(p.n) : p.n > lim ? BB_VAR_DRIVER : 0;
+        if (in(p.n, lim)) return bb_small_cols(p.n);
+        if (in(p.n, mid_limit(op, prec))) return BB_VAR_MID;
+        return p.n > lim ? BB_VAR_DRIVER : 0;
     case BB_OP_GECOND: case BB_OP_GEINV:
         return in(p.n, lim) ? bb_small_cols(p.n) : 0;
     case BB_OP_GETRI: case BB_OP_GETRI_OOP:
@@ -389,7 +397,8 @@ int bb_cuda_var_class(bb_op op, bb_prec prec, const bb_problem &p)
     case BB_OP_POTRS: case BB_OP_POSV:
         return in(p.n, lim) && p.nrhs >= 0 ? bb_small_bound(p.n) : 0;
     case BB_OP_GETRF: case BB_OP_GETRFNP:
-        return in(p.m, lim) && in(p.n, lim) ? bb_small_cols(p.m > p.n ? p.m : p.n) : 0;
+        if (in(p.m, lim) && in(p.n, lim)) return bb_small_cols(p.m > p.n ? p.m : p.n);
+        return in(p.m, mid_limit(op, prec)) && in(p.n, mid_limit(op, prec)) ? BB_VAR_MID : 0;
     case BB_OP_TRSM:
         if (in(p.m, lim) && in(p.n, lim)) return bb_small_cols(p.m > p.n ? p.m : p.n);
         return p.m >= 1 && p.n >= 1 ? BB_VAR_DRIVER : 0;

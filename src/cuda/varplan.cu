@@ -7,9 +7,11 @@
  * per-problem sizes (bb_cuda_var_class, launch.cu) are merged into class
  * launches: one launch per (options, alpha, beta, kernel bound), whatever
  * the sizes inside it, each problem reading its own sizes from a
- * per-slot table on the device (bb_dev_batch.vdim).  The other segments
- * keep a launch each (sizes above the register bound, routines without a
- * per-problem-size kernel).
+ * per-slot table on the device (bb_dev_batch.vdim); the same for the
+ * on-chip kernels' sizes (BB_VAR_MID: potrf, getrf above the register
+ * bound, a block a problem) and the variable-size driver's (BB_VAR_DRIVER).
+ * The other segments keep a launch each (routines without a
+ * per-problem-size kernel for their sizes).
  *
  * Slots.  Launch order is the slot order: slot t is problem map[t] of the
  * batch, or -1 for padding.  Inside a class launch the problems are laid
@@ -445,7 +447,7 @@ static int fast_plan(const bb_batch *b, var_plan *pl, var_devcount *dc)
         std::vector<int64_t> at((size_t)nb, -1);
         std::vector<var_launch> launch;
         int64_t slot = 0;
-        static const int classes[] = {BB_VAR_DRIVER, 32, 24, 16, 8, 4};
+        static const int classes[] = {BB_VAR_DRIVER, BB_VAR_MID, 32, 24, 16, 8, 4};
         for (int bound : classes) {
             const int gran = bb_var_gran(bound, b->prec);
             var_launch L;
@@ -463,7 +465,7 @@ static int fast_plan(const bb_batch *b, var_plan *pl, var_devcount *dc)
                 L.gp.nrhs = std::max(L.gp.nrhs, q.nrhs);
                 at[(size_t)x] = slot;
                 slot += (cnt[(size_t)x] + gran - 1) / gran * gran;
-                const double s = bound == BB_VAR_DRIVER ? std::max(q.m, std::max(q.n, q.k)) : bound;
+                const double s = bound == BB_VAR_DRIVER || bound == BB_VAR_MID ? std::max(q.m, std::max(q.n, q.k)) : bound;
                 L.cost += (double)cnt[(size_t)x] * s * s * s;
             }
             L.n = slot - L.first;
