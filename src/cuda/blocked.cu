@@ -36,8 +36,9 @@
  *   gecond ||A|| ||inv(A)|| on a workspace copy of A: getrf, then getri out
  *          of place, then both norms (gecond_T below); geinv the same with
  *          getri writing the caller's Ainv.
- *   With the on-chip kernels on (c.mid, mid.cu), a problem of order <= mid
- *   goes whole to them (potrf, the LU inside getrf, gecond, geinv).
+ *   With the on-chip kernels on (c.mid_on, mid.cu), a problem they take
+ *   (bb_mid_max) goes whole to them: potrf, the LU inside getrf, gecond,
+ *   geinv.
  *   Row-major LU-family data is transposed to column-major (workspace, or in
  *   place for the square getri) so that both layouts give the same bits.
  *
@@ -56,10 +57,13 @@ struct ctx {
     bb_prec prec;
     batchblas_queue *q;
     int L;     /* block order: the register-kernel bound */
-    int mid;   /* the on-chip kernels' bound (mid.cu): problems up to it
-                  in every dimension go whole to them; 0: off */
+    int mid_on; /* the on-chip kernels (mid.cu) take what they can (mid()) */
     size_t es; /* element bytes */
 };
+
+/* The on-chip kernels' bound for op (0: off): problems up to it go whole
+   to them. */
+int mid(const ctx &c, bb_op op) { return c.mid_on ? bb_mid_max(op, c.prec) : 0; }
 
 /* Workspace regions start on 256-byte boundaries. */
 size_t round256(size_t x) { return (x + 255) / 256 * 256; }
@@ -231,7 +235,7 @@ cudaError_t potrf_core(const ctx &c, const bb_problem &p, bb_dev_batch d, void *
 
 cudaError_t potrf(const ctx &c, const bb_problem &p, const bb_dev_batch &d)
 {
-    if (p.n <= c.mid) return bb_mid_potrf(c.prec, p, d, c.q);
+    if (p.n <= mid(c, BB_OP_POTRF)) return bb_mid_potrf(c.prec, p, d, c.q);
     if (p.n <= c.L) return potrf_core(c, p, d, NULL);
     const size_t blk = (size_t)c.L * c.L * c.es;
     int64_t chunk = (int64_t)(POTRF_WORK / blk);
@@ -335,7 +339,7 @@ cudaError_t getrf_core(const ctx &c, const bb_problem &p, const bb_dev_batch &d,
     const int64_t lda = p.lda;
     const double one[2] = {1, 0};
     if (!d.info) return cudaErrorInvalidValue;
-    if (m <= c.mid && n <= c.mid) return bb_mid_getrf(c.prec, p, d, c.q, pivot);
+    if (m <= mid(c, BB_OP_GETRF) && n <= mid(c, BB_OP_GETRF)) return bb_mid_getrf(c.prec, p, d, c.q, pivot);
     k_lu_flags<<<bb_grid(d.count, 256), 256, 0, c.q->stream>>>(d.info, t, d.count);
     cudaError_t e = cudaGetLastError();
     bb_dev_batch s = d; /* the update steps: skip only argument errors */
@@ -447,7 +451,8 @@ template <typename T>
 cudaError_t getrf_T(const ctx &c, const bb_problem &p, const bb_dev_batch &d, int pivot)
 {
     const size_t codes = round256((size_t)d.count * sizeof(int));
-    if (p.m <= c.mid && p.n <= c.mid) return bb_mid_getrf(c.prec, p, d, c.q, pivot); /* either layout */
+    if (p.m <= mid(c, BB_OP_GETRF) && p.n <= mid(c, BB_OP_GETRF)) /* either layout */
+        return bb_mid_getrf(c.prec, p, d, c.q, pivot);
     if (!p.rowmajor) {
         int *t = (int *)bb_cuda_workspace2(c.q, codes);
         return t ? getrf_core<T>(c, p, d, pivot, t) : cudaErrorMemoryAllocation;
@@ -729,13 +734,13 @@ cudaError_t gecond(const ctx &c, const bb_problem &p, const bb_dev_batch &d, int
 } // namespace
 
 cudaError_t bb_blocked_launch(bb_op op, bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q,
-                              int L, int mid)
+                              int L, int mid_on)
 {
     ctx c;
     c.prec = prec;
     c.q = q;
     c.L = L;
-    c.mid = mid;
+    c.mid_on = mid_on;
     c.es = bb_elem_size(prec);
     switch (op) {
     case BB_OP_TRSM: return trsm(c, p, d);

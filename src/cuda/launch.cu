@@ -20,8 +20,8 @@
  *                                  dimension (d potrf 48, else 64: a row a
  *                                  thread, two warps a problem; off with
  *                                  BATCHBLAS_CUDA_MID=0); the blocked
- *                                  drivers use them for the factorisations
- *                                  inside posv, gecond, geinv
+ *                                  drivers use them inside posv, gecond,
+ *                                  geinv
  *   recursive driver (recursive.cu) the same routines above the register
  *                                  bound: seed 004's recursion down to the
  *                                  register kernels, GEMM off the diagonal
@@ -132,14 +132,13 @@ static int blocked_lu_on(void)
    by default; BATCHBLAS_CUDA_MID=0 sends those sizes to the blocked
    drivers' register leaves (to compare).  op: potrf or getrf, or a routine
    of the blocked drivers that factors with them. */
-static int mid_limit(bb_op op, bb_prec prec)
+static int mid_on(void)
 {
     static int v = -1;
-    if (!blocked_on() || !env_switch("BATCHBLAS_CUDA_MID", 1, &v)) return 0;
-    if (op == BB_OP_POSV) op = BB_OP_POTRF;
-    if (op == BB_OP_GECOND || op == BB_OP_GEINV) op = BB_OP_GETRF;
-    return bb_mid_max(op, prec);
+    return blocked_on() && env_switch("BATCHBLAS_CUDA_MID", 1, &v);
 }
+
+static int mid_limit(bb_op op, bb_prec prec) { return mid_on() ? bb_mid_max(op, prec) : 0; }
 
 /* The recursive driver (recursive.cu) for the triangular family, the
    symmetric products and the LU solves above the register bound; off with
@@ -355,7 +354,7 @@ cudaError_t bb_cuda_launch(bb_op op, bb_prec prec, const bb_problem &p, const bb
         log_fallback(op);
         return bb_generic_launch(op, prec, p, d, q);
     }
-    if (c == USE_BLOCKED) return bb_blocked_launch(op, prec, p, d, q, small_limit(prec), mid_limit(op, prec));
+    if (c == USE_BLOCKED) return bb_blocked_launch(op, prec, p, d, q, small_limit(prec), mid_on());
     if (c == USE_RECURSIVE) {
         cudaError_t e = bb_recursive_launch(op, prec, p, d, q, SMALL_MAX);
         if (e != cudaErrorNotSupported) return e;

@@ -15,11 +15,15 @@
  *          not stop it; p.rowmajor honoured through the strides
  *
  * Measured against the blocked drivers on the H100 (doc/performance.md,
- * session 11), which chose the bounds in launch.cu (bb_mid_max).  Tried and
+ * session 11), which chose the bounds (bb_mid_max, below).  Tried and
  * left out: 2-D register tiles (a 16 x 16 grid of threads, 4 x 4 elements
  * each): the bookkeeping of each step (index tests, shuffles, predicates)
  * for every 16 FMAs made getrf 0.6x and trsm 0.7-0.8x the blocked drivers,
- * and the complex types 0.2-0.7x.
+ * and the complex types 0.2-0.7x; trsm a row a thread over two warps (the
+ * triangle in shared memory, 32 (d) or 64 (s) right-hand sides a pass):
+ * 0.75-0.91x the blocked driver (register trsm and GEMM) at 33..64, and
+ * potrs, getrs, getri through it 0.76-0.92x: a barrier of the whole block
+ * for each row, 32 FMAs a thread between two.
  */
 #include "small.h"
 

@@ -118,12 +118,12 @@ cudaError_t bb_cublas_gemm(bb_prec prec, const bb_problem &p, const bb_dev_batch
 
 /* Blocked drivers (blocked.cu) for sizes above the register bound: trsm,
    potrf, potrs, posv on register-kernel leaves of order <= L plus batched
-   GEMM/SYRK updates; leading dimensions must fit in int (cuBLAS).  potrf
-   (and posv's factorisation) and the LU factorisation inside getrf,
-   gecond and geinv hand problems of order <= mid (0: none) whole to the
-   on-chip kernels (mid.cu). */
+   GEMM/SYRK updates; leading dimensions must fit in int (cuBLAS).  With
+   mid_on, potrf (and posv's factorisation) and the LU factorisation
+   inside getrf, gecond and geinv hand the problems that bb_mid_max takes
+   whole to the on-chip kernels (mid.cu). */
 cudaError_t bb_blocked_launch(bb_op op, bb_prec prec, const bb_problem &p, const bb_dev_batch &d,
-                              batchblas_queue *q, int L, int mid);
+                              batchblas_queue *q, int L, int mid_on);
 
 /* Pivot search with NaN (the CPU rule: the first NaN of the column is the
    pivot, else the first largest |a|): a NaN candidate counts as Inf and its
