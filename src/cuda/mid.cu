@@ -210,6 +210,7 @@ __global__ void __launch_bounds__(MID_ROWS) k_mid_getrf_rows(const bb_dev_batch 
 /* Runs CALL with constexpr int M = the columns the kernel covers for size s. */
 #define MID_BY_COLS(s, CALL)                                  \
     if ((s) <= 48) { constexpr int M = 48; return CALL; }     \
+    if ((s) <= 56) { constexpr int M = 56; return CALL; }     \
     { constexpr int M = BB_MID_MAX; return CALL; }
 
 template <typename T, int M>
@@ -235,7 +236,10 @@ cudaError_t mid_getrf_M(const bb_problem &p, const bb_dev_batch &d, batchblas_qu
 template <typename T>
 cudaError_t mid_potrf_T(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q)
 {
-    if constexpr (sizeof(T) == 8) return mid_potrf_M<T, 48>(p, d, q); /* bb_mid_max: d up to 48 */
+    if constexpr (sizeof(T) == 8) { /* bb_mid_max: d up to 56 */
+        if (p.n <= 48) return mid_potrf_M<T, 48>(p, d, q);
+        return mid_potrf_M<T, 56>(p, d, q);
+    }
     else { MID_BY_COLS(p.n, (mid_potrf_M<T, M>(p, d, q))); }
 }
 
@@ -253,7 +257,7 @@ int bb_mid_max(bb_op op, bb_prec prec)
     switch (op) {
     /* d potrf at 49..64 (the M = 64 kernel: 194-206 registers, 4 blocks of
        64 an SM) measured 0.78-0.87x the blocked driver; s 1.4-1.6x */
-    case BB_OP_POTRF: return prec == BB_P_D ? 48 : 64;
+    case BB_OP_POTRF: return prec == BB_P_D ? 56 : 64;
     case BB_OP_GETRF: case BB_OP_GETRFNP: return 64;
     default: return 0;
     }
