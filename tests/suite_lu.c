@@ -564,9 +564,10 @@ static void run(int op, int form, int layout, int ng, const int *gs, const pset 
 
 /* ---- sweeps ---- */
 
-/* sizes: odd up to 41, some even, 63..65 (across the GPU on-chip kernels'
-   bound, mid.cu) and 70 (beyond the own-code crossovers) */
-static const int sizes[] = {1, 2, 3, 4, 5, 7, 8, 9, 11, 13, 16, 17, 21, 25, 29, 31, 32, 33, 37, 41, 63, 64, 65, 70};
+/* sizes: odd up to 41, some even, 49..65 (across the GPU on-chip kernels'
+   column bounds 48, 56, 64: mid.cu) and 70 (beyond the own-code
+   crossovers) */
+static const int sizes[] = {1, 2, 3, 4, 5, 7, 8, 9, 11, 13, 16, 17, 21, 25, 29, 31, 32, 33, 37, 41, 49, 56, 63, 64, 65, 70};
 #define NSIZES ((int)(sizeof sizes / sizeof sizes[0]))
 /* getrf/getrfnp shapes beyond the square ones (m < n and m > n); 300 rows:
    panels of more than 256 rows (two rows per thread in the GPU's register

@@ -15,13 +15,12 @@
  *       poti, getrs, gesv, gecon; lange at any size.  A kernel that does not
  *       take the shape or precision answers cudaErrorNotSupported before
  *       launching: the recursion, then the generic kernels take it
- *   on-chip kernels (mid.cu)       potrf, getrf, getrfnp (real) above the
- *                                  register bound up to bb_mid_max in every
- *                                  dimension (d potrf 48, else 64: a row a
- *                                  thread, two warps a problem; off with
- *                                  BATCHBLAS_CUDA_MID=0); the blocked
- *                                  drivers use them inside posv, gecond,
- *                                  geinv
+ *   on-chip kernels (mid.cu)       potrf, getrf, getrfnp, gecond, geinv
+ *                                  (real) above the register bound up to
+ *                                  bb_mid_max in every dimension (d potrf
+ *                                  48, else 64: a row a thread, two warps a
+ *                                  problem; off with BATCHBLAS_CUDA_MID=0);
+ *                                  the blocked drivers use them inside posv
  *   recursive driver (recursive.cu) the same routines above the register
  *                                  bound: seed 004's recursion down to the
  *                                  register kernels, GEMM off the diagonal
@@ -169,6 +168,7 @@ static choice decide(bb_op op, bb_prec prec, const bb_problem &p, batchblas_queu
         return blocked_lu_on() && p.n >= 1 && p.n <= 8192 && blocked_ok ? USE_BLOCKED : USE_GENERIC;
     case BB_OP_GECOND: case BB_OP_GEINV:
         if (in_small(p.n)) return USE_SMALL;
+        if (p.n >= 1 && p.n <= mid_limit(op, prec)) return USE_MID;
         return blocked_lu_on() && p.n >= 1 && p.n <= 8192 && blocked_ok ? USE_BLOCKED : USE_GENERIC;
     case BB_OP_POTRF:
         if (in_small(p.n)) return USE_SMALL;
@@ -243,6 +243,20 @@ static cudaError_t run_small(bb_op op, bb_prec prec, const bb_problem &p, const 
     case BB_OP_GESV: return bb_small_getrs(prec, p, d, q, 1);
     case BB_OP_LANGE: return bb_small_lange(prec, p, d, q);
     case BB_OP_GECON: return bb_small_gecon(prec, p, d, q);
+    default: return cudaErrorNotSupported;
+    }
+}
+
+/* The on-chip kernel of op (decide() said USE_MID, or a class launch of
+   class BB_VAR_MID). */
+static cudaError_t run_mid(bb_op op, bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q)
+{
+    switch (op) {
+    case BB_OP_POTRF: return bb_mid_potrf(prec, p, d, q);
+    case BB_OP_GETRF: return bb_mid_getrf(prec, p, d, q, 1);
+    case BB_OP_GETRFNP: return bb_mid_getrf(prec, p, d, q, 0);
+    case BB_OP_GECOND: return bb_mid_gecond(prec, p, d, q, 0);
+    case BB_OP_GEINV: return bb_mid_gecond(prec, p, d, q, 1);
     default: return cudaErrorNotSupported;
     }
 }
@@ -327,8 +341,7 @@ cudaError_t bb_cuda_launch(bb_op op, bb_prec prec, const bb_problem &p, const bb
                      cls == BB_VAR_MID ? bb_mid_max(op, prec) : cls);
             log_line(line);
         }
-        if (cls == BB_VAR_MID)
-            return op == BB_OP_POTRF ? bb_mid_potrf(prec, p, d, q) : bb_mid_getrf(prec, p, d, q, op == BB_OP_GETRF);
+        if (cls == BB_VAR_MID) return run_mid(op, prec, p, d, q);
         return run_small(op, prec, p, d, q);
     }
     const choice c = decide(op, prec, p, q);
@@ -349,7 +362,7 @@ cudaError_t bb_cuda_launch(bb_op op, bb_prec prec, const bb_problem &p, const bb
     if (c == USE_SMALL_KCHUNKS) return small_gemm_kchunks(prec, p, d, q, small_limit(prec));
     if (c == USE_CUBLAS) return bb_cublas_gemm(prec, p, d, q);
     if (c == USE_MID) {
-        cudaError_t e = op == BB_OP_POTRF ? bb_mid_potrf(prec, p, d, q) : bb_mid_getrf(prec, p, d, q, op == BB_OP_GETRF);
+        cudaError_t e = run_mid(op, prec, p, d, q);
         if (e != cudaErrorNotSupported) return e;
         log_fallback(op);
         return bb_generic_launch(op, prec, p, d, q);
@@ -390,7 +403,8 @@ int bb_cuda_var_class(bb_op op, bb_prec prec, const bb_problem &p)
         if (in(p.n, mid_limit(op, prec))) return BB_VAR_MID;
         return p.n > lim ? BB_VAR_DRIVER : 0;
     case BB_OP_GECOND: case BB_OP_GEINV:
-        return in(p.n, lim) ? bb_small_cols(p.n) : 0;
+        if (in(p.n, lim)) return bb_small_cols(p.n);
+        return in(p.n, mid_limit(op, prec)) ? BB_VAR_MID : 0;
     case BB_OP_GETRI: case BB_OP_GETRI_OOP:
         return in(p.n, lim) ? bb_small_bound(p.n) : 0;
     case BB_OP_POTRS: case BB_OP_POSV:

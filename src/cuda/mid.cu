@@ -13,6 +13,8 @@
  *   getrf  right-looking LU with partial pivoting (getrfnp: without), the
  *          pivot rule and the lazy swap of bb_getrf_rows; zero pivots do
  *          not stop it; p.rowmajor honoured through the strides
+ *   gecond, geinv  small_cond.cu's Gauss-Jordan with implicit pivoting and
+ *          its norms, one read of A (and one write of the inverse)
  *
  * Measured against the blocked drivers on the H100 (doc/performance.md,
  * session 11), which chose the bounds (bb_mid_max, below).  Tried and
@@ -207,6 +209,154 @@ __global__ void __launch_bounds__(MID_ROWS) k_mid_getrf_rows(const bb_dev_batch 
     }
 }
 
+/* Maximum of v over the block's 64 threads, in every thread (red: two
+   slots a call; NaN if any v is NaN, as group_norm in small_cond.cu). */
+template <typename R> __device__ __forceinline__ R mid_block_max(R v, R *red)
+{
+    const bool nan = __any_sync(0xffffffffu, v != v);
+    v = bb_group_max<32>(v);
+    if (nan) v = (R)NAN;
+    if ((threadIdx.x & 31) == 0) red[threadIdx.x >> 5] = v;
+    __syncthreads();
+    const R a = red[0], b = red[1];
+    __syncthreads();
+    return (a != a || b != b) ? (R)NAN : (a > b ? a : b);
+}
+
+/* One (max column sum) or infinity (max row sum) norm of the n x n matrix
+   whose row i thread i holds; cs: M x (M + 1) reals, red: two. */
+template <typename T, int M>
+__device__ __forceinline__ typename bb_real<T>::type mid_norm(const T (&r)[M], int n, bool inf,
+                                                              typename bb_real<T>::type *cs,
+                                                              typename bb_real<T>::type *red)
+{
+    typedef typename bb_real<T>::type R;
+    const int i = threadIdx.x;
+    R v = 0;
+    if (inf) {
+#pragma unroll
+        for (int j = 0; j < M; j++)
+            if (j < n) v += bb_abs(r[j]);
+        if (i >= n) v = 0;
+    } else {
+        if (i < M) {
+#pragma unroll
+            for (int j = 0; j < M; j++) cs[i * (M + 1) + j] = (i < n && j < n) ? bb_abs(r[j]) : R(0);
+        }
+        __syncthreads();
+        if (i < n)
+            for (int k = 0; k < n; k++) v += cs[k * (M + 1) + i];
+        __syncthreads();
+    }
+    return mid_block_max(v, red);
+}
+
+/* gecond / geinv (INV): small_cond.cu's Gauss-Jordan with implicit partial
+   pivoting (rows never move; the pivot of step k: the first NaN, else the
+   first largest |a| by row among the rows not yet pivot rows) across two
+   warps: each warp's best candidate puts its row in its own buffer, the
+   better of the two is taken after the barrier.  The operations of gj_rows
+   in its order.  gecond: ||A|| ||inv(A)||, A not written, +Inf if singular;
+   geinv: Ainv(k, p_j) = row k of the result (p_j the pivot row of step j),
+   nothing written if singular.  Column-major (the front end transposes
+   row-major problems). */
+template <typename T, int M, bool INV, bool VAR>
+__global__ void __launch_bounds__(MID_ROWS) k_mid_gecond(const bb_dev_batch d, int n0, int64_t lda0, int64_t ldb0,
+                                                        int inf)
+{
+    typedef typename bb_real<T>::type R;
+    __shared__ __align__(16) T rows[2][2][M]; /* [step & 1][warp] */
+    __shared__ R cval[2][2];
+    __shared__ int crow[2][2];
+    __shared__ R red[2];
+    __shared__ R cs[INV ? 1 : M * (M + 1)];
+    __shared__ int pks[M]; /* the pivot row of each step (in registers: M more of them) */
+    const int i = threadIdx.x, w = i >> 5, lane = i & 31;
+    for (int64_t pid = blockIdx.x; pid < d.count; pid += gridDim.x) {
+        if (d.info && d.info[pid] != 0) continue;
+        const bb_vdim z = bb_dims<VAR>(d, pid, 0, n0, 0, 0, lda0, ldb0, 0);
+        const int n = z.n;
+        const int64_t lda = bb_opaque(z.lda);
+        const T *A = bb_dev_ptr<T>(d.opd[BB_A], pid);
+        const bool mine = i < n;
+        T r[M];
+#pragma unroll
+        for (int j = 0; j < M; j++) r[j] = (mine && j < n) ? A[i + j * lda] : bb_zero<T>();
+        R na = 0;
+        if (!INV) na = mid_norm<T, M>(r, n, inf != 0, cs, red);
+        bool used = false;
+        int info = 0, mystep = 0;
+#pragma unroll
+        for (int k = 0; k < M; k++) {
+            if (k < n) {
+                R v = bb_abs1(r[k]);
+                if (v != v) v = (R)INFINITY; /* a NaN is taken first */
+                if (used || !mine) v = -1;
+                int bl = i;
+#pragma unroll
+                for (int o = 1; o < 32; o <<= 1) {
+                    const R ov = bb_shfl_xor(v, o, 32);
+                    const int ol = bb_shfl_xor(bl, o, 32);
+                    if (ov > v || (ov == v && ol < bl)) v = ov, bl = ol;
+                }
+                if (i == bl) {
+                    bb_row_put<T, M>(rows[k & 1][w], r, 0);
+                    cval[k & 1][w] = v;
+                    crow[k & 1][w] = bl;
+                }
+                __syncthreads();
+                const R v0 = cval[k & 1][0], v1 = cval[k & 1][1];
+                const int b0 = crow[k & 1][0], b1 = crow[k & 1][1];
+                const int pw = (v1 > v0 || (v1 == v0 && b1 < b0)) ? 1 : 0;
+                const int prow = pw ? b1 : b0;
+                const T *buf = rows[k & 1][pw];
+                const bool isp = i == prow;
+                if (i == 0) pks[k] = prow;
+                if (isp) {
+                    used = true;
+                    mystep = k;
+#pragma unroll
+                    for (int j = 0; j < M; j++) r[j] = bb_zero<T>();
+                }
+                const T piv = buf[k];
+                const bool nz = bb_abs1(piv) > 0;
+                if (!nz && info == 0) info = k + 1;
+                const T inv = nz ? bb_inv(piv) : bb_zero<T>();
+                /* pivot row: r = prow * inv; others: r -= (r[k] * inv) * prow */
+                const T c = isp ? -inv : r[k] * inv;
+                constexpr int E = bb_vec<T>::E;
+#pragma unroll
+                for (int j0 = 0; j0 < M; j0 += E) {
+                    T pv[E];
+                    bb_ld16(buf + j0, pv);
+#pragma unroll
+                    for (int e = 0; e < E; e++)
+                        if (j0 + e != k) r[j0 + e] = r[j0 + e] - c * pv[e];
+                }
+                r[k] = isp ? inv : -c;
+            }
+        }
+        if (INV) {
+            __syncthreads(); /* pks complete */
+            if (mine && info == 0) {
+                T *B = bb_launder(bb_dev_ptr<T>(d.opd[BB_B], pid));
+                const int64_t ldb = bb_opaque(z.ldb);
+#pragma unroll
+                for (int j = 0; j < M; j++)
+                    if (j < n) B[mystep + pks[j] * ldb] = r[j];
+            }
+            if (i == 0 && d.info) d.info[pid] = info;
+        } else {
+            const R ni = mid_norm<T, M>(r, n, inf != 0, cs, red);
+            if (i == 0) {
+                *bb_dev_ptr<R>(d.opd[BB_Y], pid) = info ? (R)INFINITY : na * ni;
+                if (d.info) d.info[pid] = info;
+            }
+        }
+        __syncthreads();
+    }
+}
+
 /* Runs CALL with constexpr int M = the columns the kernel covers for size s. */
 #define MID_BY_COLS(s, CALL)                                  \
     if ((s) <= 48) { constexpr int M = 48; return CALL; }     \
@@ -236,10 +386,7 @@ cudaError_t mid_getrf_M(const bb_problem &p, const bb_dev_batch &d, batchblas_qu
 template <typename T>
 cudaError_t mid_potrf_T(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q)
 {
-    if constexpr (sizeof(T) == 8) { /* bb_mid_max: d up to 56 */
-        if (p.n <= 48) return mid_potrf_M<T, 48>(p, d, q);
-        return mid_potrf_M<T, 56>(p, d, q);
-    }
+    if constexpr (sizeof(T) == 8) return mid_potrf_M<T, 48>(p, d, q); /* bb_mid_max: d up to 48 */
     else { MID_BY_COLS(p.n, (mid_potrf_M<T, M>(p, d, q))); }
 }
 
@@ -249,16 +396,37 @@ cudaError_t mid_getrf_T(const bb_problem &p, const bb_dev_batch &d, batchblas_qu
     MID_BY_COLS(p.n, (mid_getrf_M<T, M>(p, d, q, pivot)));
 }
 
+template <typename T, int M>
+cudaError_t mid_gecond_M(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int inv)
+{
+    const unsigned g = bb_grid(d.count, 1);
+    const int v = d.vdim != NULL, inf = p.norm == BblasInfNorm;
+    if (inv && v) k_mid_gecond<T, M, true, true><<<g, MID_ROWS, 0, q->stream>>>(d, p.n, p.lda, p.ldb, 0);
+    else if (inv) k_mid_gecond<T, M, true, false><<<g, MID_ROWS, 0, q->stream>>>(d, p.n, p.lda, p.ldb, 0);
+    else if (v) k_mid_gecond<T, M, false, true><<<g, MID_ROWS, 0, q->stream>>>(d, p.n, p.lda, p.ldb, inf);
+    else k_mid_gecond<T, M, false, false><<<g, MID_ROWS, 0, q->stream>>>(d, p.n, p.lda, p.ldb, inf);
+    return cudaGetLastError();
+}
+
+template <typename T>
+cudaError_t mid_gecond_T(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int inv)
+{
+    MID_BY_COLS(p.n, (mid_gecond_M<T, M>(p, d, q, inv)));
+}
+
 } // namespace
 
 int bb_mid_max(bb_op op, bb_prec prec)
 {
     if (prec != BB_P_S && prec != BB_P_D) return 0;
     switch (op) {
-    /* d potrf at 49..64 (the M = 64 kernel: 194-206 registers, 4 blocks of
-       64 an SM) measured 0.78-0.87x the blocked driver; s 1.4-1.6x */
-    case BB_OP_POTRF: return prec == BB_P_D ? 56 : 64;
+    /* d potrf at 49..64: the M = 64 kernel (194-206 registers, 4 blocks of
+       64 an SM) measured 0.78-0.87x the blocked driver, the M = 56 one
+       0.99-1.08x, and a variable batch's class of 33..56 (all in the M = 56
+       kernel) 0.87-0.95x the class of 33..48 (M = 48); s 1.3-1.6x */
+    case BB_OP_POTRF: return prec == BB_P_D ? 48 : 64;
     case BB_OP_GETRF: case BB_OP_GETRFNP: return 64;
+    case BB_OP_GECOND: case BB_OP_GEINV: return 64;
     default: return 0;
     }
 }
@@ -276,4 +444,11 @@ cudaError_t bb_mid_getrf(bb_prec prec, const bb_problem &p, const bb_dev_batch &
     if (p.m < 1 || p.n < 1 || p.m > lim || p.n > lim) return cudaErrorNotSupported;
     if (prec == BB_P_S) return mid_getrf_T<float>(p, d, q, pivot);
     return mid_getrf_T<double>(p, d, q, pivot);
+}
+
+cudaError_t bb_mid_gecond(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int inv)
+{
+    if (p.n < 1 || p.n > bb_mid_max(inv ? BB_OP_GEINV : BB_OP_GECOND, prec)) return cudaErrorNotSupported;
+    if (prec == BB_P_S) return mid_gecond_T<float>(p, d, q, inv);
+    return mid_gecond_T<double>(p, d, q, inv);
 }

@@ -95,12 +95,15 @@ cudaError_t bb_small_gecon(bb_prec prec, const bb_problem &p, const bb_dev_batch
    problem, a row a thread; real types, every dimension <= bb_mid_max(op,
    prec) (0: none; at most BB_MID_MAX), per-problem sizes (d.vdim) taken.
    potrf (both uplo; with d.opd[BB_C] set, of A - W as bb_small_potrf);
-   getrf (pivot = 1) / getrfnp (pivot = 0), p.rowmajor honoured.
-   cudaErrorNotSupported if the sizes or the precision do not fit. */
+   getrf (pivot = 1) / getrfnp (pivot = 0), p.rowmajor honoured; gecond,
+   geinv.  cudaErrorNotSupported if the sizes or the precision do not fit. */
 #define BB_MID_MAX 64
 int bb_mid_max(bb_op op, bb_prec prec);
 cudaError_t bb_mid_potrf(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q);
 cudaError_t bb_mid_getrf(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int pivot);
+/* gecond (inv = 0) / geinv (inv = 1), column-major, as bb_small_gecond /
+   bb_small_geinv */
+cudaError_t bb_mid_gecond(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int inv);
 
 /* The recursive driver (recursive.cu, seed 004's two-sided recursion) for
    trmm, syrk/herk/syr2k/her2k, symm/hemm, trtri, lauum, potri, poti, getrs,
