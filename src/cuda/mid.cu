@@ -80,17 +80,7 @@ __global__ void __launch_bounds__(MID_ROWS) k_mid_potrf_rows(const bb_dev_batch 
                     if (i == k) r[k] = rs > R(0) ? dkk * rs : dkk;
                     else if (i > k) {
                         r[k] = rs * r[k];
-                        const T u = r[k] * rs;
-                        constexpr int E = bb_vec<T>::E;
-#pragma unroll
-                        for (int j0 = 0; j0 < M; j0 += E)
-                            if (j0 + E > k + 1) {
-                                T cv[E];
-                                bb_ld16(buf + j0, cv);
-#pragma unroll
-                                for (int e = 0; e < E; e++)
-                                    if (j0 + e > k) r[j0 + e] = r[j0 + e] - u * cv[e];
-                            }
+                        bb_row_update<T, M>(r, buf, r[k] * rs, k);
                     }
                 }
             }
@@ -183,16 +173,7 @@ __global__ void __launch_bounds__(MID_ROWS) k_mid_getrf_rows(const bb_dev_batch 
                 if (pos > k && mine) {
                     const T l = r[k] * inv;
                     r[k] = l;
-                    constexpr int E = bb_vec<T>::E;
-#pragma unroll
-                    for (int j0 = 0; j0 < M; j0 += E)
-                        if (j0 + E > k + 1) {
-                            T pv[E];
-                            bb_ld16(buf + j0, pv);
-#pragma unroll
-                            for (int e = 0; e < E; e++)
-                                if (j0 + e > k) r[j0 + e] = r[j0 + e] - l * pv[e];
-                        }
+                    bb_row_update<T, M>(r, buf, l, k);
                 }
             }
         }

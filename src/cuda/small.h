@@ -514,6 +514,25 @@ __device__ __forceinline__ int bb_potrf_rows(T (&r)[N], int i, int n, T *rb)
     return info;
 }
 
+/* r[j] -= c * x[j] for the columns k < j < M, x read from 16-byte
+   aligned shared memory in 16-byte pieces (pieces holding no such column
+   are skipped; k must fold to a constant after unrolling): the update of
+   a row by a broadcast row in the LU and Cholesky steps. */
+template <typename T, int N, int M = N>
+__device__ __forceinline__ void bb_row_update(T (&r)[N], const T *x, T c, int k)
+{
+    constexpr int E = bb_vec<T>::E;
+#pragma unroll
+    for (int j0 = 0; j0 < M; j0 += E)
+        if (j0 + E > k + 1) {
+            T pv[E];
+            bb_ld16(x + j0, pv);
+#pragma unroll
+            for (int e = 0; e < E; e++)
+                if (j0 + e > k) r[j0 + e] = r[j0 + e] - c * pv[e];
+        }
+}
+
 /* LU with partial pivoting of the rows held by a group (thread i: row r of
    an m x n matrix, mn = min(m, n)), columns below M (n <= M <= N, see
    bb_potrf_rows), lazy swap: rows never move; pos is my row's position,
@@ -571,16 +590,7 @@ __device__ __forceinline__ int bb_getrf_rows(T (&r)[N], int i, int m, int mn, in
                 r[k] = l;
                 /* the pivot row in 16-byte pieces: held whole, it took 64
                    more registers (d, N = 32: 164, 3 blocks an SM) */
-                constexpr int E = bb_vec<T>::E;
-#pragma unroll
-                for (int j0 = 0; j0 < M; j0 += E)
-                    if (j0 + E > k + 1) {
-                        T pv[E];
-                        bb_ld16(buf + j0, pv);
-#pragma unroll
-                        for (int e = 0; e < E; e++)
-                            if (j0 + e > k) r[j0 + e] = r[j0 + e] - l * pv[e];
-                    }
+                bb_row_update<T, N, M>(r, buf, l, k);
             }
         }
     }
