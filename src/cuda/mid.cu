@@ -2,8 +2,8 @@
  * On-chip kernels for the mid sizes, 33..64 (issue 12), real types: one
  * block of 64 threads (two warps) a problem, thread i holding row i of the
  * matrix in registers (M <= 64 columns: the compile-time bound of the
- * unrolled step loop, 48 or 64), one read and one write of the matrix, one
- * barrier a step.  The register kernels' design (small.h: a row a thread,
+ * unrolled step loop, 48, 56 or 64), one read and one write of the matrix,
+ * one barrier a step.  The register kernels' design (small.h: a row a thread,
  * seed 003) across two warps: what a group shuffles there goes through
  * shared memory here.
  *
@@ -252,7 +252,7 @@ __global__ void __launch_bounds__(MID_ROWS) k_mid_gecond(const bb_dev_batch d, i
     __shared__ R red[2];
     __shared__ R cs[INV ? 1 : M * (M + 1)];
     __shared__ int pks[M]; /* the pivot row of each step (in registers: M more of them) */
-    const int i = threadIdx.x, w = i >> 5, lane = i & 31;
+    const int i = threadIdx.x, w = i >> 5;
     for (int64_t pid = blockIdx.x; pid < d.count; pid += gridDim.x) {
         if (d.info && d.info[pid] != 0) continue;
         const bb_vdim z = bb_dims<VAR>(d, pid, 0, n0, 0, 0, lda0, ldb0, 0);
