@@ -335,13 +335,15 @@ void bench_print_header(FILE *f, const bench_opts *o, const char *const *labels,
     fprintf(f, "\n# %5s %9s", "n", "batch");
     for (int k = 0; k < nres; k++)
         fprintf(f, " | %9s %8s %7s %6s %8s %-6s", "ms", "GFLOP/s", "GB/s", "%roof", "error", "");
-    if (nres > 1) fprintf(f, " | %7s", "speedup");
+    if (o->scan)
+        for (int k = 1; k < nres; k++) fprintf(f, " | %7s", "speedup");
+    else if (nres > 1)
+        fprintf(f, " | %7s", "speedup");
     fputc('\n', f);
 }
 
 void bench_print_row(FILE *f, const bench_opts *o, const bench_set *s, const bench_result *r, int nres)
 {
-    (void)o;
     fprintf(f, "  %5d %9lld", s->nmax, (long long)s->count);
     for (int k = 0; k < nres; k++) {
         if (!r[k].measured) {
@@ -351,7 +353,12 @@ void bench_print_row(FILE *f, const bench_opts *o, const bench_set *s, const ben
         fprintf(f, " | %9.3f %8.3g %7.3g %6.1f %8.2g %-6s", r[k].ms, r[k].gflops, r[k].gbs,
                 r[k].pct_roof, r[k].err, r[k].ok ? "ok" : "FAILED");
     }
-    if (nres > 1) {
+    if (o->scan) { /* each device list over the first */
+        for (int k = 1; k < nres; k++) {
+            if (r[0].measured && r[k].measured && r[k].ms > 0) fprintf(f, " | %6.2fx", r[0].ms / r[k].ms);
+            else fprintf(f, " | %7s", "-");
+        }
+    } else if (nres > 1) {
         if (r[0].measured && r[1].measured && r[0].ms > 0)
             fprintf(f, " | %6.2fx", r[1].ms / r[0].ms);
         else
@@ -484,6 +491,54 @@ static void probe(int threads, double *bw_stream, double *peak_d, double *peak_s
     }
 }
 
+int bench_pinned = 0;
+
+/* --devices-scan: the device lists (batchblas_set_devices) timed side by
+   side, each as an implementation of its own: the same data, the reps
+   interleaved */
+#define SCAN_MAX 4
+static int scan_n = 0, scan_len[SCAN_MAX], scan_ids[SCAN_MAX][64];
+static char scan_label[SCAN_MAX][48];
+static const bench_prec_ops *scan_ops;
+
+static void scan_run(int k, bench_set *s)
+{
+    (void)batchblas_set_devices(scan_len[k], scan_ids[k]);
+    scan_ops->run_ours(s);
+}
+static void scan_run0(bench_set *s) { scan_run(0, s); }
+static void scan_run1(bench_set *s) { scan_run(1, s); }
+static void scan_run2(bench_set *s) { scan_run(2, s); }
+static void scan_run3(bench_set *s) { scan_run(3, s); }
+
+/* "0;0,1;0,1,2,3": up to SCAN_MAX lists of device ids; 0 or -1 */
+static int parse_scan(const char *v)
+{
+    scan_n = 0;
+    const char *p = v;
+    while (*p) {
+        if (scan_n == SCAN_MAX) return -1;
+        int len = 0;
+        for (;;) {
+            char *end;
+            long id = strtol(p, &end, 10);
+            if (end == p || id < 0 || len == 64) return -1;
+            scan_ids[scan_n][len++] = (int)id;
+            p = end;
+            if (*p == ',') { p++; continue; }
+            break;
+        }
+        scan_len[scan_n] = len;
+        int at = snprintf(scan_label[scan_n], sizeof scan_label[scan_n], "devices %d", scan_ids[scan_n][0]);
+        for (int k = 1; k < len && at < (int)sizeof scan_label[scan_n] - 8; k++)
+            at += snprintf(scan_label[scan_n] + at, sizeof scan_label[scan_n] - (size_t)at, ",%d", scan_ids[scan_n][k]);
+        scan_n++;
+        if (*p == ';') p++;
+        else if (*p) return -1;
+    }
+    return scan_n > 0 ? 0 : -1;
+}
+
 /* ---- options ----------------------------------------------------------------- */
 
 static void usage(FILE *f)
@@ -510,6 +565,11 @@ static void usage(FILE *f)
         "  --check K      problems checked per row                          [8]\n"
         "  --seed S       random seed                                       [1]\n"
         "  --no-baseline  time only BatchBLAS\n"
+        "  --devices-scan \"0;0,1;0,1,2,3\"  host data on the GPUs: each list of device\n"
+        "                 ids (batchblas_set_devices) timed on the same data, reps\n"
+        "                 interleaved; speedups over the first list (no baseline)\n"
+        "  --pinned       operands in page-locked memory (batchblas_malloc_host): the\n"
+        "                 GPU copies them directly, without the host staging copy\n"
         "  --base-static  baseline loop with schedule(static) instead of dynamic\n"
         "  --bw GBS       roofline bandwidth in GB/s                        [%.1f]\n"
         "  --peak GFLOPS  roofline arithmetic peak [%.0f s/c, %.0f d/z]\n"
@@ -649,6 +709,13 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--check")) { NEEDV(); o.nsample = atoi(v); }
         else if (!strcmp(a, "--seed")) { NEEDV(); o.seed = strtoull(v, NULL, 10); }
         else if (!strcmp(a, "--no-baseline")) o.baseline = 0;
+        else if (!strcmp(a, "--pinned")) bench_pinned = 1;
+        else if (!strcmp(a, "--devices-scan")) {
+            NEEDV();
+            if (parse_scan(v)) { fprintf(stderr, "batchblas-bench: --devices-scan %s: lists of ids, ';' between lists\n", v); return 1; }
+            o.scan = 1;
+            o.baseline = 0;
+        }
         else if (!strcmp(a, "--base-static")) o.base_static = 1;
         else if (!strcmp(a, "--bw")) { NEEDV(); o.bw_gbs = atof(v); bw_set = 1; }
         else if (!strcmp(a, "--peak")) { NEEDV(); peak = atof(v); }
@@ -721,8 +788,18 @@ int main(int argc, char **argv)
     static const bench_prec_ops *const all[4] = {&bb_s_bench_ops, &bb_d_bench_ops, &bb_c_bench_ops,
                                                  &bb_z_bench_ops};
     const bench_prec_ops *ops = all[o.prec];
-    const char *labels[2] = {"ours", "baseline"};
+    const char *labels[SCAN_MAX] = {"ours", "baseline"};
     int nres = o.baseline ? 2 : 1;
+    void (*runs[SCAN_MAX])(bench_set *) = {ops->run_ours, ops->run_base};
+    if (o.scan) {
+        static void (*const thunks[SCAN_MAX])(bench_set *) = {scan_run0, scan_run1, scan_run2, scan_run3};
+        scan_ops = ops;
+        nres = scan_n;
+        for (int k = 0; k < scan_n; k++) {
+            labels[k] = scan_label[k];
+            runs[k] = thunks[k];
+        }
+    }
 
     FILE *csv = NULL;
     if (o.csv) {
@@ -737,16 +814,25 @@ int main(int argc, char **argv)
     for (int k = 0; k < nsizes; k++) {
         bench_set s;
         if (ops->setup(&o, sizes[k], &s)) { failed = 1; continue; }
-        bench_result r[2];
+        bench_result r[SCAN_MAX];
         memset(r, 0, sizeof r);
-        void (*const runs[2])(bench_set *) = {ops->run_ours, ops->run_base};
         bench_measure(ops, &s, runs, nres, r);
         bench_print_row(stdout, &o, &s, r, nres);
         if (csv) {
-            bench_csv_row(csv, &o, &s, "ours", &r[0]);
-            if (o.baseline) bench_csv_row(csv, &o, &s, "baseline", &r[1]);
+            if (o.scan) {
+                for (int j = 0; j < nres; j++) {
+                    char impl[64];
+                    snprintf(impl, sizeof impl, "ours@%s%s", scan_label[j] + 8, bench_pinned ? "+pinned" : "");
+                    for (char *c = impl; *c; c++) if (*c == ',') *c = ' ';
+                    bench_csv_row(csv, &o, &s, impl, &r[j]);
+                }
+            } else {
+                bench_csv_row(csv, &o, &s, "ours", &r[0]);
+                if (o.baseline) bench_csv_row(csv, &o, &s, "baseline", &r[1]);
+            }
         }
-        if (!r[0].ok) failed = 1;
+        for (int j = 0; j < nres; j++)
+            if (!r[j].ok) failed = 1;
         ops->release(&s);
     }
     if (csv) fclose(csv);

@@ -78,7 +78,12 @@ typedef struct bench_opts {
     double peak_gflops;     /* roofline: arithmetic peak of this precision */
     const char *csv;
     int quiet;              /* no header */
+    int scan;               /* --devices-scan: the columns are device lists, the
+                               speedups each list's over the first */
 } bench_opts;
+
+/* --pinned: the operands in page-locked memory (batchblas_malloc_host) */
+extern int bench_pinned;
 
 /* Rows x columns of one operand of one problem (0 x 0: absent). */
 typedef struct {

@@ -150,7 +150,7 @@ struct opts {
     std::vector<int> sizes;
     std::vector<char> precs;
     int reps = 7;
-    bool quick = false, vendor = true, extras = false, list = false, link = false;
+    bool quick = false, vendor = true, extras = false, list = false, link = false, link_all = false;
     bool var = false; /* --form var: variable sizes (bench_var.cuh) */
     bool fixed_rows = true; /* --no-fixed: without the fixed-size comparison rows */
     int dist = 0;     /* --dist: 0 uniform, 1 skewed */
@@ -183,7 +183,9 @@ static void usage(void)
            "  --link: only the host link: pinned copies host to device, device to host\n"
            "          and both at once (the rates the host-data path is measured against),\n"
            "          host memcpy into pinned memory by threads, and registering the\n"
-           "          user's memory (cudaHostRegister) instead of copying it\n");
+           "          user's memory (cudaHostRegister) instead of copying it\n"
+           "  --link-all: pinned copies (both directions) on 1, 2, 4 ... devices at once:\n"
+           "          the ceiling of a host-data batch on page-locked memory over k GPUs\n");
 }
 
 static opts parse(int argc, char **argv)
@@ -198,6 +200,7 @@ static opts parse(int argc, char **argv)
         else if (a == "--no-vendor") o.vendor = false;
         else if (a == "--extras") o.extras = true;
         else if (a == "--link") o.link = true;
+        else if (a == "--link-all") o.link_all = true;
         else if (a == "--list") o.list = true;
         else if (a == "--no-fixed") o.fixed_rows = false;
         else if (a == "--help" || a == "-h") { usage(); exit(0); }
@@ -1321,6 +1324,76 @@ static int link_probe(void)
     return 0;
 }
 
+/* --link-all: the same pinned copies on the first k devices at once (k = 1,
+   2, 4, ... up to every visible device), 1 GiB each way per device from its
+   own portable pinned buffers, both directions at once: the ceiling of a
+   host-data batch split over k GPUs when its operands are page-locked
+   (batchblas_malloc_host), as bytes of every device and direction over the
+   time, and the speedup over one device. */
+static int link_all_probe(void)
+{
+    int ndev = 0;
+    CK(cudaGetDeviceCount(&ndev));
+    const size_t bytes = (size_t)1 << 30;
+    std::vector<void *> hin(ndev), hout(ndev), din(ndev), dout(ndev);
+    std::vector<cudaStream_t> s1(ndev), s2(ndev);
+    for (int d = 0; d < ndev; d++) {
+        CK(cudaSetDevice(d));
+        CK(cudaHostAlloc(&hin[d], bytes, cudaHostAllocPortable));
+        CK(cudaHostAlloc(&hout[d], bytes, cudaHostAllocPortable));
+        memset(hin[d], 1, bytes);
+        memset(hout[d], 2, bytes);
+        CK(cudaMalloc(&din[d], bytes));
+        CK(cudaMalloc(&dout[d], bytes));
+        CK(cudaStreamCreateWithFlags(&s1[d], cudaStreamNonBlocking));
+        CK(cudaStreamCreateWithFlags(&s2[d], cudaStreamNonBlocking));
+    }
+    double one = 0;
+    std::vector<int> ks;
+    for (int k = 1; k <= ndev; k *= 2) ks.push_back(k);
+    if (ks.back() != ndev) ks.push_back(ndev);
+    for (int k : ks) {
+        for (int dir = 0; dir < 3; dir++) { /* 0 H2D, 1 D2H, 2 both */
+            std::vector<double> ts;
+            for (int r = 0; r < 5; r++) {
+                for (int d = 0; d < k; d++) {
+                    CK(cudaSetDevice(d));
+                    CK(cudaDeviceSynchronize());
+                }
+                const double t = tu_now();
+                for (int d = 0; d < k; d++) {
+                    CK(cudaSetDevice(d));
+                    if (dir != 1) CK(cudaMemcpyAsync(din[d], hin[d], bytes, cudaMemcpyHostToDevice, s1[d]));
+                    if (dir != 0) CK(cudaMemcpyAsync(hout[d], dout[d], bytes, cudaMemcpyDeviceToHost, s2[d]));
+                }
+                for (int d = 0; d < k; d++) {
+                    CK(cudaStreamSynchronize(s1[d]));
+                    CK(cudaStreamSynchronize(s2[d]));
+                }
+                ts.push_back(tu_now() - t);
+            }
+            std::sort(ts.begin(), ts.end());
+            const double gbs = (dir == 2 ? 2.0 : 1.0) * k * bytes / ts[2] / 1e9;
+            if (k == 1 && dir == 2) one = gbs;
+            printf("link-all: %d device(s) at once, %s: %.1f GB/s in all%s", k,
+                   dir == 0 ? "host to device" : dir == 1 ? "device to host" : "both directions", gbs,
+                   dir == 2 && one > 0 ? "" : "\n");
+            if (dir == 2 && one > 0) printf(" (%.2fx one device)\n", gbs / one);
+        }
+    }
+    for (int d = 0; d < ndev; d++) {
+        CK(cudaSetDevice(d));
+        cudaStreamDestroy(s1[d]);
+        cudaStreamDestroy(s2[d]);
+        cudaFree(din[d]);
+        cudaFree(dout[d]);
+        cudaFreeHost(hin[d]);
+        cudaFreeHost(hout[d]);
+    }
+    CK(cudaSetDevice(0));
+    return 0;
+}
+
 /* ------------------------------------------------------------------------ */
 /* extras: host data over PCIe, variable sizes (public API only)            */
 /* ------------------------------------------------------------------------ */
@@ -1476,6 +1549,7 @@ int main(int argc, char **argv)
     }
     CK(cudaSetDevice(0));
     if (c.o.link) return link_probe();
+    if (c.o.link_all) return link_all_probe();
 #ifdef BB_BENCH_DIRECT
     memset(&g_direct_q, 0, sizeof g_direct_q);
     CK(cudaStreamCreate(&g_direct_q.stream));

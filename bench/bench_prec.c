@@ -284,12 +284,22 @@ static void call_dims(const bench_opts *o, int n, int nrhs, int *m, int *nn, int
     }
 }
 
+/* The operands' memory: page-locked with --pinned (batchblas_malloc_host),
+   else 64-byte aligned heap memory. */
 static void *xalloc(size_t bytes)
 {
     void *p = NULL;
     if (bytes == 0) bytes = 64;
-    if (posix_memalign(&p, 64, (bytes + 63) / 64 * 64)) return NULL;
+    bytes = (bytes + 63) / 64 * 64;
+    if (bench_pinned) return batchblas_malloc_host(&p, bytes) == BblasSuccess ? p : NULL;
+    if (posix_memalign(&p, 64, bytes)) return NULL;
     return p;
+}
+
+static void xfree(void *p)
+{
+    if (bench_pinned) batchblas_free_host(p);
+    else free(p);
 }
 
 static void pcopy(void *dst, const void *src, size_t bytes)
@@ -377,10 +387,10 @@ static double mean_bytes(const bench_opts *o, int n)
 static void release(bench_set *s)
 {
     for (int k = 0; k < BO_NMAT; k++) {
-        free(s->w[k]); free(s->p[k]); free(s->off[k]); free(s->ptr[k]);
+        xfree(s->w[k]); xfree(s->p[k]); free(s->off[k]); free(s->ptr[k]);
     }
-    free(s->n); free(s->nrhs); free(s->ipiv); free(s->offp); free(s->pptr);
-    free(s->x); free(s->y); free(s->info); free(s->gsizes);
+    free(s->n); free(s->nrhs); xfree(s->ipiv); free(s->offp); free(s->pptr);
+    xfree(s->x); xfree(s->y); free(s->info); free(s->gsizes);
     free(s->pm); free(s->pn); free(s->pk); free(s->pnrhs); free(s->plda); free(s->pldb); free(s->pldc);
     free(s->pside); free(s->puplo); free(s->ptrans); free(s->ptransb); free(s->pdiag); free(s->pnorm);
     free(s->palpha); free(s->pbeta); free(s->palphar); free(s->pbetar);

@@ -122,6 +122,18 @@ module batchblas
       integer(c_int) :: batchblas_queue_destroy
     end function batchblas_queue_destroy
 
+    function batchblas_malloc_host(ptr, bytes) bind(C, name="batchblas_malloc_host")
+      import
+      type(c_ptr), intent(out) :: ptr
+      integer(c_size_t), value :: bytes
+      integer(c_int) :: batchblas_malloc_host
+    end function batchblas_malloc_host
+
+    subroutine batchblas_free_host(ptr) bind(C, name="batchblas_free_host")
+      import
+      type(c_ptr), value :: ptr
+    end subroutine batchblas_free_host
+
     ! ---- sgemm: C = alpha*op(A)*op(B) + beta*C
     subroutine blas_sgemm_batch(group_count, group_sizes, layout, transa, transb, m, n, k, &
         alpha, A, lda, B, ldb, beta, C, ldc, info) bind(C, name="blas_sgemm_batch")

@@ -199,6 +199,26 @@ BATCHBLAS_API void *batchblas_queue_stream(batchblas_queue_t queue);
 /** Destroys the queue (waits for its work first). NULL is a no-op. */
 BATCHBLAS_API int batchblas_queue_destroy(batchblas_queue_t queue);
 
+/* ---- Page-locked host memory ----------------------------------------------
+ *
+ * Host-data calls (the plain ones) that the CUDA backend runs copy the
+ * operands through pinned staging buffers; an operand of the strided form
+ * that already lies in page-locked memory (this allocator, cudaHostAlloc,
+ * cudaMallocHost, or cudaHostRegister) is copied between the device and the
+ * user's memory directly instead, at the link's rate and without the host
+ * copy (which is what limits a batch spread over several GPUs).  Problems
+ * skipped for a bad argument are never written either way.
+ */
+
+/** Allocates `bytes` of host memory, page-locked and usable by every device
+    when the CUDA backend is available, else ordinary memory aligned to 64
+    bytes.  *ptr is NULL for bytes == 0.  Returns BblasSuccess,
+    BblasErrInvalid (ptr NULL) or BblasErrNoMemory. */
+BATCHBLAS_API int batchblas_malloc_host(void **ptr, size_t bytes);
+
+/** Frees memory of batchblas_malloc_host.  NULL is a no-op. */
+BATCHBLAS_API void batchblas_free_host(void *ptr);
+
 #ifdef __cplusplus
 }
 #endif

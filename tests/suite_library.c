@@ -32,6 +32,46 @@ END_TEST
 
 /* ---- strerror ------------------------------------------------------------ */
 
+/* batchblas_malloc_host: page-locked memory with a CUDA backend, else
+   64-byte aligned heap memory; either way writable and freed by
+   batchblas_free_host, and a host-data call on it gives the CPU's bits. */
+START_TEST(test_malloc_host)
+{
+    void *p = (void *)1;
+    ck_assert_int_eq(batchblas_malloc_host(&p, 0), BblasSuccess);
+    ck_assert_ptr_null(p);
+    ck_assert_int_eq(batchblas_malloc_host(NULL, 64), BblasErrInvalid);
+    batchblas_free_host(NULL);
+    const int n = 5, count = 301;
+    double *A = NULL;
+    ck_assert_int_eq(batchblas_malloc_host((void **)&A, sizeof(double) * n * n * count), BblasSuccess);
+    ck_assert_ptr_nonnull(A);
+    ck_assert_int_eq((int)((uintptr_t)A % 64), 0);
+    double *R = malloc(sizeof(double) * n * n * count);
+    ck_assert_ptr_nonnull(R);
+    for (int p0 = 0; p0 < count; p0++)
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < n; i++)
+                A[(p0 * n + j) * n + i] = R[(p0 * n + j) * n + i] = (i == j ? n + 1.0 : 0.0) + 0.01 * (i + j) + 0.001 * p0;
+    int info = BblasErrorsReportAny;
+    lapack_dpotrf_batch_strided(BblasColMajor, BblasLower, n, A, n, (int64_t)n * n, count, &info);
+    ck_assert_int_eq(info, 0);
+    batchblas_set_backend(BatchblasBackendCPU);
+    info = BblasErrorsReportAny;
+    lapack_dpotrf_batch_strided(BblasColMajor, BblasLower, n, R, n, (int64_t)n * n, count, &info);
+    batchblas_set_backend(BatchblasBackendAuto);
+    ck_assert_int_eq(info, 0);
+    double worst = 0;
+    for (int64_t e = 0; e < (int64_t)n * n * count; e++) {
+        double d = fabs(A[e] - R[e]);
+        if (d > worst) worst = d;
+    }
+    ck_assert_msg(worst <= 1e-12, "potrf on batchblas_malloc_host memory differs from the cpu by %g", worst);
+    batchblas_free_host(A);
+    free(R);
+}
+END_TEST
+
 START_TEST(test_strerror)
 {
     const int codes[] = {0, -1, -2, -3, -9, -17, -24, -25, -99, -999, INT32_MIN,
@@ -460,6 +500,7 @@ void add_library_tests(Suite *s)
     TCase *tc = tcase_create("library");
     tcase_add_test(tc, test_version);
     tcase_add_test(tc, test_strerror);
+    tcase_add_test(tc, test_malloc_host);
     tcase_add_test(tc, test_backend);
     tcase_add_test(tc, test_error_handler);
     tcase_add_test(tc, test_verbose);

@@ -12,8 +12,10 @@
  * batches of more than 65535 problems.  Info in device (and managed) memory
  * in every report mode and form, with the same codes as with host info and
  * nothing written beyond the mode's entries; parameter arrays and group
- * sizes in device memory; one strided sgemm over 2^31 elements (skipped
- * with less than 24 GB of free device memory).
+ * sizes in device memory; plain calls on operands in page-locked memory
+ * (batchblas_malloc_host: the direct copies of staging.cu); one strided
+ * sgemm over 2^31 elements (skipped with less than 24 GB of free device
+ * memory).
  *
  * Exits 77 (skipped) when no CUDA device is present.  Not a Check suite:
  * CUDA must not be initialised before a fork, and this program never forks.
@@ -73,6 +75,26 @@ static void *xmalloc(size_t bytes)
         exit(1);
     }
     return p;
+}
+
+/* The operands' host memory: page-locked (batchblas_malloc_host) while
+   g_pinned is set, so that the plain calls copy them directly. */
+static int g_pinned = 0;
+
+static void *halloc(size_t bytes)
+{
+    if (!g_pinned) return xmalloc(bytes);
+    void *p = NULL;
+    if (batchblas_malloc_host(&p, bytes ? bytes : 1) != BblasSuccess || !p) {
+        printf("FATAL: batchblas_malloc_host(%zu) failed\n", bytes);
+        exit(1);
+    }
+    return p;
+}
+
+static void hfree(void *p)
+{
+    batchblas_free_host(p); /* either kind: malloc'd memory is freed with free() */
 }
 
 static void *dmalloc(size_t bytes)
@@ -283,9 +305,9 @@ static void buf_make(buf *b, const tcase *t, int o)
         if (f > b->stride) b->stride = f;
     }
     size_t bytes = buf_bytes(b);
-    b->h0 = (char *)xmalloc(bytes);
-    b->ref = (char *)xmalloc(bytes);
-    b->got = (char *)xmalloc(bytes);
+    b->h0 = (char *)halloc(bytes);
+    b->ref = (char *)halloc(bytes);
+    b->got = (char *)halloc(bytes);
     if (o == O_P) {
         int *ip = (int *)b->h0;
         for (int64_t i = 0; i < b->count * b->stride; i++) ip[i] = -7;
@@ -311,7 +333,7 @@ static void buf_make(buf *b, const tcase *t, int o)
 static void buf_free(buf *b)
 {
     if (!b->used) return;
-    free(b->h0); free(b->ref); free(b->got);
+    hfree(b->h0); hfree(b->ref); hfree(b->got);
     free(b->href); free(b->hgot); free(b->hdev);
     cudaFree(b->dev);
     cudaFree(b->ddev);
@@ -1079,6 +1101,54 @@ static void big_tests(int z, batchblas_queue_t q)
     run_and_free(&t, q);
 }
 
+/* Host data in page-locked memory (batchblas_malloc_host): compact strided
+   operands go between the device and the user's memory directly (staging.cu),
+   the rest through the staging buffers as before; the same results and
+   codes as the CPU's, numerical failures included, and a write-only C
+   (gemm, beta = 0) with NaN on entry; many chunks (the small staging
+   bound of main) and one problem per chunk; padded operands (not
+   compact) in the same batch path stay staged. */
+static void pinned_tests(int z, batchblas_queue_t q)
+{
+    g_pinned = 1;
+    void *p = (void *)1;
+    report(batchblas_malloc_host(&p, 0) == BblasSuccess && p == NULL, "malloc_host(0): NULL, success");
+    report(batchblas_malloc_host(NULL, 8) == BblasErrInvalid, "malloc_host(NULL ptr): BblasErrInvalid");
+    batchblas_free_host(NULL);
+    for (int r = R_GEMM; r <= R_TRSM; r++) {
+        prm s;
+        switch (r) {
+        case R_GEMM: s = mk(z, 0, 0, BblasNoTrans, ctrans(z), 0, 5, 4, 3); break;
+        case R_POTRF: s = mk(z, 0, BblasUpper, 0, 0, 0, 0, 7, 0); break;
+        case R_GETRF: s = mk(z, 0, 0, 0, 0, 0, 6, 6, 0); break;
+        default: s = mk(z, BblasRight, BblasLower, BblasNoTrans, 0, BblasNonUnit, 5, 6, 0); break;
+        }
+        tcase t = base_case(label(r, z, "pinned host strided"), r, z, F_STRIDED, 20000);
+        t.path = RUN_HOSTCUDA;
+        uniform(&t, s, 0);
+        if (r == R_GEMM) { t.p[0].be[0] = t.p[0].be[1] = 0; uniform(&t, t.p[0], 0); t.p[11].fix = FIX_NAN_C; }
+        if (r == R_POTRF) { t.p[17].fix = FIX_NOT_SPD; t.p[19999].fix = FIX_NOT_SPD; }
+        if (r == R_GETRF) { t.p[3].fix = FIX_SINGULAR; t.p[12345].fix = FIX_SINGULAR; }
+        run_and_free(&t, q);
+        t = base_case(label(r, z, "pinned host strided row"), r, z, F_STRIDED, 333);
+        t.path = RUN_HOSTCUDA;
+        t.layout = BblasRowMajor;
+        uniform(&t, s, 0);
+        run_and_free(&t, q);
+        t = base_case(label(r, z, "pinned host strided padded"), r, z, F_STRIDED, 101);
+        t.path = RUN_HOSTCUDA;
+        uniform(&t, s, 2);
+        run_and_free(&t, q);
+    }
+    /* one problem larger than the staging bound: a chunk of its own */
+    tcase t = base_case(label(R_POTRF, z, "pinned host strided n = 300"), R_POTRF, z, F_STRIDED, 7);
+    t.path = RUN_HOSTCUDA;
+    uniform(&t, mk(z, 0, BblasLower, 0, 0, 0, 0, 300, 0), 0);
+    t.p[4].fix = FIX_NOT_SPD;
+    run_and_free(&t, q);
+    g_pinned = 0;
+}
+
 /* Info in device memory, in every report mode and form, with argument
    errors and numerical failures (gemm: argument errors only); each case
    also runs with host info (run_case: the codes must be identical, and
@@ -1259,6 +1329,8 @@ int main(void)
         big_tests(z, q);
         info_tests(z, q);
     }
+    pinned_tests(0, q);
+    pinned_tests(1, q);
     huge_test(q);
     report(batchblas_queue_destroy(q) == BblasSuccess, "queue_destroy at the end");
     batchblas_set_backend(BatchblasBackendAuto);

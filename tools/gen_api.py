@@ -444,6 +444,18 @@ def gen_doc():
            "nothing.  `int batchblas_get_devices(int max, int *ids)` returns the length",
            "of the list and fills up to `max` ids.  The `_dev` calls are not affected.",
            "",
+           "**Page-locked host memory.** `int batchblas_malloc_host(void **ptr, size_t",
+           "bytes)` allocates host memory that is page-locked and usable by every",
+           "device when the CUDA backend is available (else ordinary memory aligned",
+           "to 64 bytes); `void batchblas_free_host(void *ptr)` frees it.  A host-data",
+           "call on the GPU copies a strided operand that lies in page-locked memory",
+           "(from this allocator, `cudaHostAlloc`/`cudaMallocHost`, or registered with",
+           "`cudaHostRegister`) straight between the device and that memory, without",
+           "the host-side copy into staging buffers: the link's rate on every device",
+           "at once (pageable memory is limited by the host's memory copy rate when",
+           "a batch is split over several GPUs).  Results are the same bits either",
+           "way; `BATCHBLAS_CUDA_DIRECT=0` turns the direct copies off.",
+           "",
            "The `_dev` variants take device pointers to the matrices and run",
            "asynchronously on `queue`.  The pointer arrays, the parameter arrays of",
            "the group and variable forms (options, sizes, leading dimensions, `alpha`,",
@@ -705,6 +717,18 @@ F_LIB = """
       type(c_ptr), value :: queue
       integer(c_int) :: batchblas_queue_destroy
     end function batchblas_queue_destroy
+
+    function batchblas_malloc_host(ptr, bytes) bind(C, name="batchblas_malloc_host")
+      import
+      type(c_ptr), intent(out) :: ptr
+      integer(c_size_t), value :: bytes
+      integer(c_int) :: batchblas_malloc_host
+    end function batchblas_malloc_host
+
+    subroutine batchblas_free_host(ptr) bind(C, name="batchblas_free_host")
+      import
+      type(c_ptr), value :: ptr
+    end subroutine batchblas_free_host
 """
 
 

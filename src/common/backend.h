@@ -43,6 +43,11 @@ typedef struct bb_backend {
        0 or < 0. */
     int (*fetch)(void *dst, const void *src, size_t bytes);
     int (*store)(batchblas_queue_t q, void *dst, const void *src, size_t bytes);
+    /* page-locked host memory (batchblas_malloc_host; device backends only,
+       NULL for the CPU): host_alloc 0 or < 0; host_free 1 if p was page-
+       locked memory of its own (then freed), 0 if not (nothing done) */
+    int (*host_alloc)(void **p, size_t bytes);
+    int (*host_free)(void *p);
 } bb_backend;
 
 BB_INTERNAL extern const bb_backend bb_cpu_backend;

@@ -20,6 +20,8 @@
 #endif
 #include <pthread.h>
 #include <sched.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -146,7 +148,7 @@ static void nodev_run(bb_batch *b)
         if (!b->pinfo[i]) b->pinfo[i] = BB_INFO_DEVICE;
 }
 static const bb_backend bb_nodevice_backend = {"none", nodev_probe, nodev_supports, nodev_run,
-                                               NULL, NULL, NULL, NULL, NULL, NULL};
+                                               NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
 
 const bb_backend *bb_device_backend(void)
 {
@@ -186,6 +188,39 @@ int batchblas_queue_destroy(batchblas_queue_t queue)
     if (!queue) return BblasSuccess;
     const bb_backend *cu = bb_cuda_backend();
     return cu ? cu->queue_destroy(queue) : BblasErrInvalid;
+}
+
+/* ---- page-locked host memory: from the CUDA backend, else the heap ---- */
+
+/* set once a page-locked block was handed out: only then does
+   batchblas_free_host ask the backend (a CPU-only process never loads it) */
+static atomic_int host_pinned_given = 0;
+
+int batchblas_malloc_host(void **ptr, size_t bytes)
+{
+    if (!ptr) return BblasErrInvalid;
+    *ptr = NULL;
+    if (bytes == 0) return BblasSuccess;
+    const bb_backend *cu = bb_cuda_backend();
+    if (cu && cu->host_alloc && cu->host_alloc(ptr, bytes) == 0 && *ptr) {
+        atomic_store(&host_pinned_given, 1);
+        return BblasSuccess;
+    }
+    *ptr = NULL;
+    void *p = NULL;
+    if (bytes > SIZE_MAX - 63 || bb_fault_hit() || posix_memalign(&p, 64, bytes) != 0) return BblasErrNoMemory;
+    *ptr = p;
+    return BblasSuccess;
+}
+
+void batchblas_free_host(void *ptr)
+{
+    if (!ptr) return;
+    if (atomic_load(&host_pinned_given)) {
+        const bb_backend *cu = bb_cuda_backend();
+        if (cu && cu->host_free && cu->host_free(ptr) == 1) return;
+    }
+    free(ptr);
 }
 
 const bb_backend *bb_dispatch(const bb_batch *b)

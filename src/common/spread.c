@@ -33,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "backend.h"
 #include "cost.h"
 #include "plan.h"
@@ -277,7 +278,22 @@ typedef struct {
     int omp_threads;      /* the CPU's share: its OpenMP threads (0: default) */
     pthread_t th;
     int threaded;
+    double ms;            /* how long its run took (the verbose log's balance line) */
 } share;
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
+static void share_run(share *sh)
+{
+    double t0 = now_ms();
+    sh->be->run(&sh->part);
+    sh->ms = now_ms() - t0;
+}
 
 static void *share_main(void *arg)
 {
@@ -285,7 +301,7 @@ static void *share_main(void *arg)
 #ifdef _OPENMP
     if (sh->omp_threads > 0) omp_set_num_threads(sh->omp_threads); /* this thread's own setting */
 #endif
-    sh->be->run(&sh->part);
+    share_run(sh);
     return NULL;
 }
 
@@ -458,11 +474,25 @@ static void spread_any(bb_batch *b, int with_cpu)
         }
         sh[k].threaded = pthread_create(&sh[k].th, NULL, share_main, &sh[k]) == 0;
     }
-    if (first >= 0) sh[first].be->run(&sh[first].part);
+    if (first >= 0) share_run(&sh[first]);
     for (int k = 0; k < np; k++) {
         if (k == first || bounds[k] >= bounds[k + 1]) continue;
         if (sh[k].threaded) pthread_join(sh[k].th, NULL);
-        else sh[k].be->run(&sh[k].part);
+        else share_run(&sh[k]);
+    }
+    if (bb_verbose()) { /* the balance: each share's time, and the slowest over the fastest */
+        char buf[48 * (MAXD + 1) + 16];
+        size_t at = 0;
+        double lo = 0, hi = 0;
+        buf[0] = '\0';
+        for (int k = 0; k < np && at < sizeof buf - 48; k++) {
+            if (bounds[k] >= bounds[k + 1]) continue;
+            if (lo == 0 || sh[k].ms < lo) lo = sh[k].ms;
+            if (sh[k].ms > hi) hi = sh[k].ms;
+            if (dev_of[k] == -2) at += (size_t)snprintf(buf + at, sizeof buf - at, " cpu %.2f ms", sh[k].ms);
+            else at += (size_t)snprintf(buf + at, sizeof buf - at, " device %d %.2f ms", dev_of[k], sh[k].ms);
+        }
+        bb_log("%s: shares done:%s; slowest/fastest %.3f", b->name, buf, lo > 0 ? hi / lo : 1.0);
     }
     /* a failed device call of any share reaches the error handler (front.c) */
     for (int k = 0; k < np && !b->device_fail; k++)
@@ -485,10 +515,10 @@ static int spread_supports(const bb_batch *b)
 
 /* Named "cuda": it is the CUDA backend, over several devices. */
 static const bb_backend spread_backend = {"cuda", spread_probe, spread_supports, spread_run,
-                                          NULL, NULL, NULL, NULL, NULL, NULL};
+                                          NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
 /* The CPU and the CUDA backend (over every device of the list) at once. */
 static const bb_backend hybrid_backend = {"cpu+cuda", spread_probe, spread_supports, hybrid_run,
-                                          NULL, NULL, NULL, NULL, NULL, NULL};
+                                          NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
 
 void bb_spread_test(const bb_backend *inner, int nvisible)
 {

@@ -78,6 +78,7 @@ size_t bb_cu_cfg_stage_bytes = BB_STAGE_BYTES_DEFAULT;
 int bb_cu_cfg_stage_chunks = BB_STAGE_CHUNKS_DEFAULT;
 int bb_cu_cfg_stage_threads = 1;  /* per pipeline */
 int bb_cu_cfg_stage_budget = 1;   /* over the pipelines running at once */
+int bb_cu_cfg_stage_direct = 1;   /* page-locked user operands copied directly */
 
 void bb_cu_read_cfg(void)
 {
@@ -104,6 +105,10 @@ void bb_cu_read_cfg(void)
         if (x >= 1) bb_cu_cfg_stage_threads = x < BB_STAGE_THREADS_LIMIT ? (int)x : BB_STAGE_THREADS_LIMIT;
     }
     bb_cu_cfg_stage_budget = bb_cu_cfg_stage_threads > cores ? bb_cu_cfg_stage_threads : cores;
+    /* BATCHBLAS_CUDA_DIRECT=0: page-locked user memory staged like any
+       other (A/B measurements, staging.cu) */
+    const char *d = getenv("BATCHBLAS_CUDA_DIRECT");
+    if (d && *d) bb_cu_cfg_stage_direct = atoi(d) != 0;
 }
 
 /* The log (cuda_internal.h): a line on stderr when BATCHBLAS_VERBOSE is set. */
@@ -897,11 +902,31 @@ static void cu_run(bb_batch *b)
     }
 }
 
+/* backend.h: batchblas_malloc_host, page-locked and portable (every device
+   copies from it at the link's rate; staging.cu copies such operands
+   directly). */
+static int cu_host_alloc(void **p, size_t bytes)
+{
+    return cu_pinned_alloc(p, bytes) == cudaSuccess ? 0 : -1;
+}
+
+static int cu_host_free(void *p)
+{
+    cudaPointerAttributes a;
+    memset(&a, 0, sizeof a);
+    if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    if (a.type != cudaMemoryTypeHost || a.hostPointer != p) return 0;
+    return chk(cudaFreeHost(p)) == cudaSuccess ? 1 : 0;
+}
+
 /* The queue entries (bb_cu_queue_create, _sync, _stream, _destroy) are in
    queue.cu. */
 static const bb_backend cuda_backend = {"cuda", cu_probe, cu_supports, cu_run,
                                         bb_cu_queue_create, bb_cu_queue_sync, bb_cu_queue_stream,
-                                        bb_cu_queue_destroy, cu_fetch, cu_store};
+                                        bb_cu_queue_destroy, cu_fetch, cu_store, cu_host_alloc, cu_host_free};
 
 extern "C" __attribute__((visibility("default"))) const bb_backend *bb_cuda_plugin_backend(void)
 {

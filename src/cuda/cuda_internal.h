@@ -195,6 +195,7 @@ extern size_t bb_cu_cfg_stage_bytes;
 extern int bb_cu_cfg_stage_chunks; /* BATCHBLAS_CUDA_STAGE_CHUNKS */
 extern int bb_cu_cfg_stage_threads;
 extern int bb_cu_cfg_stage_budget;
+extern int bb_cu_cfg_stage_direct; /* BATCHBLAS_CUDA_DIRECT (default 1) */
 
 /* The plugin cannot reach libbatchblas's internal bb_log (hidden symbol in
    another shared object): the same output, enabled by BATCHBLAS_VERBOSE. */

@@ -218,6 +218,10 @@ struct piece {
     int64_t seg, p0, p1;
     size_t off[BB_NOPD];
     size_t off_info;
+    unsigned direct;     /* bit o: operand o is copied between the device and
+                            the user's page-locked memory directly (set per
+                            chunk by mark_direct; never gathered, never
+                            scattered by the host) */
 };
 
 /* A chunk: pieces [q0, q1), one H2D of [0, h2d_end), one D2H of
@@ -356,8 +360,8 @@ static void gather_range(const bb_batch *b, const segment &s, const int64_t *idx
     int *info = (int *)(buf + pc.off_info);
     int fast[BB_NOPD];
     for (int o = 0; o < BB_NOPD; o++) {
-        fast[o] = 0;
-        if (!sp.used[o] || sp.cat[o] == CAT_WO || sp.elems[o] == 0) continue;
+        fast[o] = (pc.direct >> o) & 1; /* the device reads it from the user's memory */
+        if (fast[o] || !sp.used[o] || sp.cat[o] == CAT_WO || sp.elems[o] == 0) continue;
         if (!idx && contiguous_operand(b, sp, s.gp, o)) {
             size_t per = (size_t)sp.elems[o] * sp.es[o];
             int64_t i0 = s.first + pc.p0 + t0;
@@ -394,8 +398,8 @@ static void scatter_range(bb_batch *b, const segment &s, const int64_t *idx, con
         all = b->pinfo[seg_problem(s, idx, pc.p0 + t)] == 0 && info[t] >= 0;
     int fast[BB_NOPD];
     for (int o = 0; o < BB_NOPD; o++) {
-        fast[o] = 0;
-        if (!sp.used[o] || sp.cat[o] == CAT_RO || sp.elems[o] == 0) continue;
+        fast[o] = (pc.direct >> o) & 1; /* the device wrote it to the user's memory */
+        if (fast[o] || !sp.used[o] || sp.cat[o] == CAT_RO || sp.elems[o] == 0) continue;
         if (all && !idx && contiguous_operand(b, sp, s.gp, o)) {
             size_t per = (size_t)sp.elems[o] * sp.es[o];
             int64_t i0 = s.first + pc.p0 + t0;
@@ -529,6 +533,138 @@ static void stage_copy(bb_batch *b, const segment *segs, const int64_t *idx, con
     pthread_mutex_destroy(&J.mu);
 }
 
+/* ---- page-locked user memory: copied directly ------------------------- */
+
+/* 1 if p is page-locked host memory (cudaHostAlloc, cudaMallocHost,
+   batchblas_malloc_host, or registered with cudaHostRegister). */
+static int host_pinned(const void *p)
+{
+    cudaPointerAttributes a;
+    memset(&a, 0, sizeof a);
+    if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return a.type == cudaMemoryTypeHost;
+}
+
+/* Bit o (a user slot): the strided operand o lies in page-locked memory
+   (its first and last byte over the batch). */
+static unsigned pinned_operands(const bb_batch *b)
+{
+    unsigned m = 0;
+    if (!bb_cu_cfg_stage_direct || b->count <= 0) return 0;
+    for (int o = 0; o < BB_NOPD; o++) {
+        const bb_operand &d = b->opd[o];
+        if (d.arr || !d.base || d.stride <= 0) continue;
+        size_t bytes = (size_t)b->count * (size_t)d.stride * bb_cu_operand_elem(b, o);
+        if (host_pinned(d.base) && host_pinned(d.base + bytes - 1)) m |= 1u << o;
+    }
+    return m;
+}
+
+/* Before chunk ch is gathered: which operands of its pieces the device
+   copies to and from the user's memory itself.  A compact strided operand
+   in page-locked memory, in a piece none of whose problems is skipped on
+   entry (their data would go back unchanged, but a write-only C would not:
+   such pieces are staged as before).  The kernels write no negative code,
+   so every problem of such a piece is written back, as the host scatter
+   would. */
+static void mark_direct(const bb_batch *b, const segment *segs, const int64_t *idx, const seg_plan *plans,
+                        piece *pcs, const chunk &ch, unsigned pinned)
+{
+    for (int64_t k = ch.q0; k < ch.q1; k++) {
+        piece &pc = pcs[k];
+        pc.direct = 0;
+        if (!pinned || idx) continue;
+        const seg_plan &sp = plans[pc.seg];
+        const segment &s = segs[pc.seg];
+        unsigned m = 0;
+        for (int o = 0; o < BB_NOPD; o++)
+            if (sp.used[o] && sp.elems[o] > 0 && ((pinned >> sp.orig[o]) & 1) && contiguous_operand(b, sp, s.gp, o))
+                m |= 1u << o;
+        for (int64_t t = pc.p0; t < pc.p1 && m; t++)
+            if (b->pinfo[s.first + t]) m = 0;
+        pc.direct = m;
+    }
+}
+
+/* The user's memory of direct operand o of piece pc. */
+static char *direct_ptr(const bb_batch *b, const segment &s, const seg_plan &sp, const piece &pc, int o)
+{
+    size_t per = (size_t)sp.elems[o] * sp.es[o];
+    return b->opd[sp.orig[o]].base + (size_t)(s.first + pc.p0) * per;
+}
+
+/* The copies of one direction of a chunk with direct operands: runs of the
+   pinned buffer merged (regions are met in offset order, alignment gaps
+   go along), each direct region a copy of its own. */
+struct chunk_copier {
+    cudaStream_t st;
+    char *dev, *host;
+    int d2h;
+    bool run;
+    size_t lo, hi;
+    cudaError_t e;
+    void copy(size_t off, char *h, size_t len)
+    {
+        if (e != cudaSuccess || len == 0) return;
+        e = d2h ? chk(cudaMemcpyAsync(h, dev + off, len, cudaMemcpyDeviceToHost, st))
+                : chk(cudaMemcpyAsync(dev + off, h, len, cudaMemcpyHostToDevice, st));
+    }
+    void flush()
+    {
+        if (run) copy(lo, host + lo, hi - lo);
+        run = false;
+    }
+    void buffer(size_t off, size_t len)
+    {
+        if (!run) lo = off;
+        run = true;
+        hi = off + len;
+    }
+    void user(size_t off, char *u, size_t len)
+    {
+        flush();
+        copy(off, u, len);
+    }
+};
+
+static cudaError_t direct_copies(const bb_batch *b, const segment *segs, const seg_plan *plans,
+                                 const piece *pcs, const chunk &ch, stage_slot *sl, int d2h)
+{
+    chunk_copier C = {sl->q->pub.stream, (char *)sl->q->scratch, sl->host, d2h, false, 0, 0, cudaSuccess};
+    /* the layout's passes (layout_chunk): read-only, info, read-write,
+       write-only; H2D takes the first three, D2H the last three */
+    for (int pass = d2h ? 1 : 0; pass < (d2h ? 4 : 3); pass++) {
+        for (int64_t k = ch.q0; k < ch.q1; k++) {
+            const piece &pc = pcs[k];
+            const seg_plan &sp = plans[pc.seg];
+            size_t n = (size_t)(pc.p1 - pc.p0);
+            if (pass == 1) {
+                C.buffer(pc.off_info, n * sizeof(int));
+                continue;
+            }
+            int want = pass == 0 ? CAT_RO : pass == 2 ? CAT_RW : CAT_WO;
+            for (int o = 0; o < BB_NOPD; o++) {
+                if (!sp.used[o] || sp.cat[o] != want) continue;
+                size_t len = n * (size_t)sp.elems[o] * sp.es[o];
+                if ((pc.direct >> o) & 1) C.user(pc.off[o], direct_ptr(b, segs[pc.seg], sp, pc, o), len);
+                else C.buffer(pc.off[o], len);
+            }
+        }
+    }
+    C.flush();
+    return C.e;
+}
+
+static bool chunk_direct(const piece *pcs, const chunk &ch)
+{
+    for (int64_t k = ch.q0; k < ch.q1; k++)
+        if (pcs[k].direct) return true;
+    return false;
+}
+
 static cudaError_t host_grow(stage_slot *sl, size_t bytes)
 {
     if (sl->host && sl->host_size >= bytes) return cudaSuccess;
@@ -550,7 +686,9 @@ static cudaError_t issue_chunk(const bb_batch *b, const segment *segs, const seg
 {
     bb_cuda_queue *q = sl->q;
     char *dev = (char *)q->scratch;
-    cudaError_t e = chk(cudaMemcpyAsync(dev, sl->host, ch.h2d_end, cudaMemcpyHostToDevice, q->pub.stream));
+    const bool direct = chunk_direct(pcs, ch);
+    cudaError_t e = direct ? direct_copies(b, segs, plans, pcs, ch, sl, 0)
+                           : chk(cudaMemcpyAsync(dev, sl->host, ch.h2d_end, cudaMemcpyHostToDevice, q->pub.stream));
     if (e != cudaSuccess) return e;
     /* the write-only region comes back whole, alignment gaps included: zero
        it first, so that no byte the kernels leave alone goes back
@@ -583,6 +721,7 @@ static cudaError_t issue_chunk(const bb_batch *b, const segment *segs, const seg
         e = chk(bb_cuda_launch(b->op, b->prec, lp, db, &q->pub));
         if (e != cudaSuccess) return e;
     }
+    if (direct) return direct_copies(b, segs, plans, pcs, ch, sl, 1);
     return chk(cudaMemcpyAsync(sl->host + ch.d2h_begin, dev + ch.d2h_begin, ch.total - ch.d2h_begin,
                                cudaMemcpyDeviceToHost, q->pub.stream));
 }
@@ -602,6 +741,7 @@ void bb_cu_run_host(bb_batch *b)
     int64_t npc = 0, nch = 0;
     size_t need = 0;
     int counted = 0; /* in g_stage_active */
+    unsigned pinned = 0; /* user slots in page-locked memory (pinned_operands) */
 
     if (bb_cu_build_segments(b, 0, &segs, &nseg, &idx, &nidx)) {
         bb_cu_fail_all(b, BB_INFO_NOMEM);
@@ -655,9 +795,11 @@ void bb_cu_run_host(bb_batch *b)
         }
         __atomic_add_fetch(&g_stage_active, 1, __ATOMIC_RELAXED);
         counted = 1;
+        pinned = pinned_operands(b);
         bb_cu_log("%s: host data on device %d, %lld problem(s), %lld launch(es) in %lld chunk(s) of <= %zu bytes, "
-               "copies on <= %d thread(s)",
-               b->name, dev, (long long)b->count, (long long)nseg, (long long)nch, need, stage_threads_now(b));
+               "copies on <= %d thread(s)%s",
+               b->name, dev, (long long)b->count, (long long)nseg, (long long)nch, need, stage_threads_now(b),
+               pinned ? ", page-locked operands copied directly" : "");
 
         /* the pipeline: chunk j on slot j % 2 */
         int64_t inflight[2] = {-1, -1};
@@ -673,19 +815,25 @@ void bb_cu_run_host(bb_batch *b)
                 done[prev] = 1;
                 inflight[j & 1] = -1;
             }
+            mark_direct(b, segs, idx, plans, pcs, chs[j], pinned);
             stage_copy(b, segs, idx, plans, pcs, chs[j], sl->host, 0, stage_threads_now(b));
             cudaError_t e = issue_chunk(b, segs, plans, pcs, chs[j], sl);
             inflight[j & 1] = j;
             if (e != cudaSuccess) {
                 bb_cu_log("%s: chunk %lld: %s", b->name, (long long)j, cudaGetErrorString(e));
                 fail = fail_code(e);
+                inflight[j & 1] = -1; /* not finished: its problems get the code */
             }
         }
-        /* drain, oldest first */
-        if (!fail) {
+        /* drain, oldest first (after a failed chunk too: a chunk issued
+           before it, whose direct copies may have written the user's memory
+           already, is finished and reported as computed if its stream is
+           sound) */
+        {
+            const int failed = fail;
             int first = (inflight[0] >= 0 && inflight[1] >= 0) ? (inflight[0] < inflight[1] ? 0 : 1)
                                                                : (inflight[0] >= 0 ? 0 : 1);
-            for (int r = 0; r < 2 && !fail; r++) {
+            for (int r = 0; r < 2 && fail == failed; r++) {
                 int s = r == 0 ? first : 1 - first;
                 int64_t j = inflight[s];
                 if (j < 0) continue;
@@ -698,6 +846,7 @@ void bb_cu_run_host(bb_batch *b)
                 done[j] = 1;
                 inflight[s] = -1;
             }
+            if (failed) fail = failed;
         }
     }
 
