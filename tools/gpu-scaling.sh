@@ -22,7 +22,7 @@
 #                      copy), n = 64, 256
 #            var_d     double, variable sizes uniform in [1, n] (pointer
 #                      arrays: staged), n = 64, 256
-#          (default: all four), SCALE_MB MB of counted bytes a row (default
+#          (default: all four; SCALE_SIZES overrides the sizes), SCALE_MB MB of counted bytes a row (default
 #          6144: over 50 ms on one GPU even with the direct copies);
 #   balance one verbose call per routine on every GPU (d, n = 128, pinned):
 #          how the batch was split and each share's time (the balance
@@ -86,6 +86,7 @@ case " $phases " in *" bench "*)
             var_d) p=d; extra="--form var --dist uniform"; sizes=64,256 ;;
             *) echo "unknown set $set"; continue ;;
         esac
+        [ -n "${SCALE_SIZES:-}" ] && sizes=$SCALE_SIZES
         for r in trsm syrk potri potrf getrf gesv; do
             echo "== $set $r"
             timeout 300 "$B" --routine $r --prec $p $extra --sizes $sizes --mb "$mb" --backend cuda \
@@ -100,6 +101,7 @@ case " $phases " in *" balance "*)
     # the balance: one verbose call per routine on every GPU (spread.c logs
     # the split and each share's time)
     : > "$O/balance.txt"
+    echo "BATCHBLAS_SPREAD_STATIC=${BATCHBLAS_SPREAD_STATIC:-0}" >> "$O/balance.txt"
     for r in trsm syrk potri potrf getrf gesv; do
         BATCHBLAS_VERBOSE=1 BATCHBLAS_DEVICES=$all "$B" --routine $r --prec d --pinned --sizes 128 --mb "$mb" \
             --backend cuda --no-baseline --reps 1 --check 1 --quiet 2>&1 | grep -E "shares done|share\(s\)" |
