@@ -246,35 +246,8 @@ static void device_api(void)
         if (ids[k] != k) BAD("default list: entry %d is %d", k, ids[k]);
 }
 
-/* guided pieces: sum to 1, never increase, at most max_parts, the first
-   rest / (2 n), the smallest not below the floor (but the last) */
-static void guided_cases(void)
-{
-    double f[BB_PLAN_MAX_PARTS];
-    for (int n = 1; n <= BB_PLAN_MAX_PARTS; n = n < 8 ? n + 1 : n * 2) {
-        int k = bb_plan_guided(n, BB_PLAN_MAX_PARTS, f);
-        if (k < n || k > BB_PLAN_MAX_PARTS) { BAD("guided n = %d: %d pieces", n, k); continue; }
-        double sum = 0;
-        for (int i = 0; i < k; i++) {
-            sum += f[i];
-            if (!(f[i] > 0)) BAD("guided n = %d: piece %d is %g", n, i, f[i]);
-            if (i > 0 && f[i] > f[i - 1] * (1 + 1e-12) && i < k - 1) BAD("guided n = %d: piece %d grows", n, i);
-        }
-        if (fabs(sum - 1) > 1e-9) BAD("guided n = %d: the pieces sum to %.12g", n, sum);
-        if (n <= 4 && fabs(f[0] - 0.5 / n) > 1e-12) BAD("guided n = %d: first piece %g", n, f[0]);
-        if (n <= 4 && f[k - 2] > 1.0 / (16.0 * n)) BAD("guided n = %d: the last pieces are %g of the total", n, f[k - 2]);
-        /* as rates: bounds of a uniform batch */
-        int64_t bd[BB_PLAN_MAX_PARTS + 1];
-        if (bb_plan_uniform(100000, k, f, bd) || !partition(bd, k, 100000, "guided bounds")) BAD("guided n = %d bounds", n);
-    }
-    if (bb_plan_guided(3, 8, f) > 8) BAD("guided: more than max_parts");
-    if (bb_plan_guided(0, 8, f) != -1 || bb_plan_guided(4, 3, f) != -1 || bb_plan_guided(2, 8, NULL) != -1)
-        BAD("guided: bad arguments accepted");
-}
-
 int main(void)
 {
-    guided_cases();
     uniform_cases();
     cost_cases();
     run_cases();

@@ -100,11 +100,6 @@ typedef struct bb_batch {
     int share_device;              /* host data, a share of a spread batch (spread.c):
                                       1 + the CUDA device to run it on; 0: the caller's
                                       current device */
-    int64_t stage_chunk;           /* host data, a piece of a batch spread over devices
-                                      (spread.c: run_guided): the staging chunk the
-                                      whole device part would use, in bytes (so that a
-                                      small piece keeps launches as large); 0: the CUDA
-                                      backend's own choice */
     int stage_threads;             /* host data, a share of a spread batch run beside a
                                       CPU share: the host copy threads of its staging
                                       pipeline; 0: the CUDA backend's own choice */

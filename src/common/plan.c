@@ -114,37 +114,6 @@ int bb_plan_runs(int64_t nruns, const int64_t *len, const double *cost, int npar
     return plan(nruns, len, cost, nparts, rates, bounds);
 }
 
-/* the pieces of bb_plan_guided for a floor; writes them if out != NULL */
-static int guided(int n, double floor, int max_parts, double *out)
-{
-    double left = 1.0;
-    int k = 0;
-    while (left > 1e-12) {
-        double f = left / (2.0 * n);
-        if (f < floor) f = floor;
-        if (f > left || left - f < 1e-9) f = left;
-        if (k == max_parts) return max_parts + 1;
-        if (out) out[k] = f;
-        k++;
-        left -= f;
-    }
-    return k;
-}
-
-int bb_plan_guided(int nworkers, int max_parts, double *fractions)
-{
-    if (nworkers < 1 || max_parts < nworkers || !fractions) return -1;
-    double floor = 1.0 / (32.0 * nworkers);
-    while (guided(nworkers, floor, max_parts, NULL) > max_parts) {
-        floor *= 1.25;
-        if (floor >= 1.0 / nworkers) { /* one piece each: always fits */
-            floor = 1.0 / nworkers;
-            break;
-        }
-    }
-    return guided(nworkers, floor, max_parts, fractions);
-}
-
 double bb_plan_problem_cost(const bb_batch *b, const bb_problem *p, double bytes_per_flop)
 {
     size_t es = bb_prec_size(b->prec);

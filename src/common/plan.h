@@ -43,17 +43,6 @@ BB_INTERNAL int bb_plan_runs(int64_t nruns, const int64_t *len, const double *co
 /* All three return 0, or -1 (bounds untouched) for nparts outside
    [1, BB_PLAN_MAX_PARTS], a negative count or length, or a NULL array. */
 
-/* Guided pieces, for participants that claim work as they go (spread.c: the
-   devices of a host-data batch take the next piece when they finish one,
-   so that they finish together whatever their rates and the link's share
-   each gets): piece k's fraction of the total cost, largest first, each
-   max(remaining / (2 nworkers), floor) with floor = 1 / (32 nworkers),
-   raised until the pieces are at most max_parts; the last takes the rest.
-   Writes fractions[0..k), which sum to 1 (as rates for the three planners
-   above they give the pieces' bounds); returns k, or -1 for nworkers < 1
-   or max_parts < nworkers or fractions NULL. */
-BB_INTERNAL int bb_plan_guided(int nworkers, int max_parts, double *fractions);
-
 /* The cost of one problem of parameters p (normalised, bb_group_problem) for
    the split of a host-data batch: the bytes it moves (operands read, and
    written back) plus its flops times bytes_per_flop (the ratio of the

@@ -26,17 +26,7 @@
  * one device.  With one visible device and no list, nothing of this runs:
  * the batch goes to the backend unsplit, on the caller's current device.
  *
- * Several devices and no CPU share (run_guided): the batch is cut instead
- * into guided pieces (bb_plan_guided: the largest first, each about the
- * rest over twice the devices, down to 1/32 of a device's part), and each
- * device's thread claims the next piece when it has finished one.  The
- * devices share the host's link, and each gets a different part of it, so
- * static shares finish apart (2-13% on 4 H100s, doc/performance.md); the
- * pieces make them finish within about one small piece of each other.
- * BATCHBLAS_SPREAD_STATIC=1 keeps the static shares.
- *
- * BATCHBLAS_VERBOSE=1 logs the devices and the split of every call, and
- * after it each device's time ("shares done").
+ * BATCHBLAS_VERBOSE=1 logs the devices and the split of every call.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -65,12 +55,8 @@ static int list_ids[MAXD];
 static atomic_int visible = -1;
 static double dev_rate[MAXD];
 
-static int spread_static = 0; /* BATCHBLAS_SPREAD_STATIC, below */
-
 static void read_env(void)
 {
-    const char *st = getenv("BATCHBLAS_SPREAD_STATIC");
-    if (st && *st) spread_static = atoi(st) != 0;
     const char *s = getenv("BATCHBLAS_DEVICES");
     if (!s || !*s) return;
     int n = 0, ids[MAXD];
@@ -327,9 +313,6 @@ static const bb_backend *_Atomic test_inner = NULL;
    a share (read with the device list; testing and tuning). */
 static double cpu_share_env = -1;
 
-/* BATCHBLAS_SPREAD_STATIC=1 (read with the device list): devices take one
-   static share each instead of guided pieces (A/B measurements) */
-
 static void read_cpu_share(void)
 {
     const char *s = getenv("BATCHBLAS_CPU_SHARE");
@@ -352,146 +335,6 @@ double bb_spread_cpu_share_forced(void)
 {
     pthread_once(&share_once, read_cpu_share);
     return cpu_share_env;
-}
-
-/* ---- the devices claiming guided pieces (no CPU share) ----------------- */
-
-#define MAXPIECES BB_PLAN_MAX_PARTS
-/* chunks of a device's whole part (the CUDA staging pipeline's default aim) */
-#define BB_SPREAD_CHUNKS 16
-
-typedef struct {
-    const bb_batch *b;
-    const bb_backend *be;
-    const int64_t *bounds; /* [npieces + 1] */
-    int npieces;
-    int64_t chunk;         /* the staging chunk of a device's whole part (bytes) */
-    atomic_int next;       /* the next piece to claim */
-} piece_pool;
-
-typedef struct {
-    piece_pool *pool;
-    int device;            /* -1: the current device */
-    pthread_t th;
-    int threaded;
-    double ms;
-    int pieces;
-    int device_fail;
-} worker;
-
-/* Takes pieces until none is left: each a slice of its own, run on the
-   worker's device; a piece that cannot be cut (out of memory for a group
-   batch's clipped group sizes) gives its problems BB_INFO_NOMEM. */
-static void worker_run(worker *w)
-{
-    piece_pool *P = w->pool;
-    const bb_batch *b = P->b;
-    double t0 = now_ms();
-    for (;;) {
-        int k = atomic_fetch_add(&P->next, 1);
-        if (k >= P->npieces) break;
-        int64_t lo = P->bounds[k], hi = P->bounds[k + 1];
-        if (lo >= hi) continue;
-        int *gsizes = NULL;
-        int64_t *gstart = NULL;
-        if (b->form == BB_FORM_GROUP) {
-            int64_t ng = group_of(b, hi - 1) - group_of(b, lo) + 1;
-            gsizes = bb_malloc((size_t)ng * sizeof(int));
-            gstart = bb_malloc((size_t)(ng + 1) * sizeof(int64_t));
-            if (!gsizes || !gstart) {
-                free(gsizes);
-                free(gstart);
-                for (int64_t i = lo; i < hi; i++)
-                    if (!b->pinfo[i]) b->pinfo[i] = BB_INFO_NOMEM;
-                if (!w->device_fail) w->device_fail = BB_INFO_NOMEM;
-                continue;
-            }
-        }
-        bb_batch part;
-        slice(b, lo, hi, w->device, &part, gsizes, gstart);
-        part.stage_chunk = P->chunk;
-        double tp = bb_verbose() ? now_ms() : 0;
-        P->be->run(&part);
-        if (bb_verbose())
-            bb_log("%s: piece %d [%lld, %lld) on device %d: %.2f ms", b->name, k, (long long)lo, (long long)hi,
-                   w->device, now_ms() - tp);
-        if (!w->device_fail) w->device_fail = part.device_fail;
-        free(gsizes);
-        free(gstart);
-        w->pieces++;
-    }
-    w->ms = now_ms() - t0;
-}
-
-static void *worker_main(void *arg)
-{
-    worker_run(arg);
-    return NULL;
-}
-
-/* The devices dev_of[0..n) (n >= 2) take guided pieces of b (plan.h:
-   bb_plan_guided) as they finish the previous one, one host thread each
-   (the first on the calling thread): they finish together whatever the
-   share of the link each gets.  0, or -1 if the pieces could not be
-   planned (nothing run). */
-static int run_guided(bb_batch *b, const bb_backend *cu, const int *dev_of, int n, double bpf, int dflt)
-{
-    double frac[MAXPIECES];
-    int64_t bounds[MAXPIECES + 1];
-    double total = 0;
-    int np = bb_plan_guided(n, MAXPIECES, frac);
-    if (np < 1 || split(b, np, frac, bpf, &total, bounds)) return -1;
-    piece_pool P;
-    P.b = b;
-    P.be = cu;
-    P.bounds = bounds;
-    P.npieces = np;
-    /* the chunks the staging pipeline would cut one device's whole part
-       into (bytes / devices / BB_SPREAD_CHUNKS): a piece keeps them, so its
-       launches are as large as a static share's (pieces of a few MB
-       launched a few dozen problems at a time: 3x slower on 4 H100s) */
-    bb_work wk;
-    bb_cost_work(b, &wk);
-    P.chunk = (int64_t)(wk.bytes / n / BB_SPREAD_CHUNKS);
-    atomic_init(&P.next, 0);
-    worker w[MAXD];
-    memset(w, 0, sizeof w);
-    if (bb_verbose()) {
-        char buf[16 * MAXD + 16];
-        size_t at = 0;
-        buf[0] = '\0';
-        for (int k = 0; k < n && at < sizeof buf - 16; k++)
-            at += (size_t)snprintf(buf + at, sizeof buf - at, "%s%d", k ? "," : " ", dev_of[k]);
-        bb_log("%s: %lld problems, cost %.3g MB (bytes + weighted flops) in %d guided pieces (largest %lld "
-               "problems) claimed by devices%s%s", b->name, (long long)b->count, total / 1e6, np,
-               (long long)(bounds[1] - bounds[0]), buf, dflt ? " (every visible device)" : "");
-    }
-    for (int k = 0; k < n; k++) {
-        w[k].pool = &P;
-        w[k].device = dev_of[k];
-    }
-    for (int k = 1; k < n; k++) w[k].threaded = pthread_create(&w[k].th, NULL, worker_main, &w[k]) == 0;
-    worker_run(&w[0]);
-    for (int k = 1; k < n; k++) {
-        if (w[k].threaded) pthread_join(w[k].th, NULL);
-        else worker_run(&w[k]); /* no thread: whatever is left, here */
-    }
-    for (int k = 0; k < n && !b->device_fail; k++) b->device_fail = w[k].device_fail;
-    if (bb_verbose()) { /* the balance */
-        char buf[48 * MAXD + 16];
-        size_t at = 0;
-        double lo = 0, hi = 0;
-        buf[0] = '\0';
-        for (int k = 0; k < n && at < sizeof buf - 48; k++) {
-            if (w[k].pieces == 0) continue;
-            if (lo == 0 || w[k].ms < lo) lo = w[k].ms;
-            if (w[k].ms > hi) hi = w[k].ms;
-            at += (size_t)snprintf(buf + at, sizeof buf - at, " device %d %.2f ms (%d pieces)", dev_of[k], w[k].ms,
-                                   w[k].pieces);
-        }
-        bb_log("%s: shares done:%s; slowest/fastest %.3f", b->name, buf, lo > 0 ? hi / lo : 1.0);
-    }
-    return 0;
 }
 
 static void spread_any(bb_batch *b, int with_cpu)
@@ -560,10 +403,6 @@ static void spread_any(bb_batch *b, int with_cpu)
         cu->run(b);
         return;
     }
-    /* several devices and no CPU share: guided pieces claimed as the devices
-       go (BATCHBLAS_SPREAD_STATIC=1: one share each, in proportion to the
-       rates, as before) */
-    if (!with_cpu && np >= 2 && !spread_static && run_guided(b, cu, dev_of, np, bpf, dflt) == 0) return;
     int64_t bounds[MAXD + 2];
     double total = 0;
     if (split(b, np, rates, bpf, &total, bounds)) {

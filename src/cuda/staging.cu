@@ -760,13 +760,6 @@ void bb_cu_run_host(bb_batch *b)
         }
         size_t cap = bb_cu_cfg_stage_bytes;
         size_t target = (size_t)(total / bb_cu_cfg_stage_chunks);
-        /* a piece of a batch spread over devices: the chunks of the device's
-           whole part (launches as large), but at least two chunks a piece
-           (its copies overlap) */
-        if (b->stage_chunk > 0) {
-            target = (size_t)b->stage_chunk;
-            if ((double)target > total / 2) target = (size_t)(total / 2);
-        }
         size_t lo = BB_STAGE_MIN_CHUNK < cap ? BB_STAGE_MIN_CHUNK : cap;
         if (target < lo) target = lo;
         if (target > cap) target = cap;
