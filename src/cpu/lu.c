@@ -545,6 +545,10 @@ static int getri_into(bb_problem *p, bb_work *w, T *out, int64_t ldo)
 {
     int n = p->n;
     if (n == 0) return 0;
+#if !BB_COMPLEX
+    /* the kernel of the fixed and strided forms (across.c), for the same bits */
+    if (X(getri_across_fits)(n) && bb_cpu_across_on()) return X(getri_across1)(p, out != p->a);
+#endif
     int info = first_zero_diag(n, p->a, p->lda); /* the diagonal reads the same in both layouts */
     if (info) return info;
     size_t nt = p->rowmajor ? (size_t)n * n : 0;
