@@ -61,6 +61,9 @@
  *     packed block (one pack, one unpack); a lane whose potrf fails gets
  *     potrf's partial result (chol.c's poti = potrf, then potri if it
  *     succeeded).
+ *   - getrfnp (square): n <= BB_CPU_GETRFNP_ACROSS_MAX: getrf's kernel with
+ *     the diagonal as the pivot (no interchange; info the first zero or
+ *     NaN pivot, as lu.c's getf2 without pivots).
  *   - getri, getri_oop: n <= BB_CPU_GETRI_ACROSS_MAX; the factors packed
  *     transposed (row-major as stored: the block holds A^T, U^T in its
  *     lower triangle), trtri's kernel on that triangle (info: the first
@@ -100,7 +103,7 @@ enum {
     NMAX = MAX2(MAX2(MAX2(BB_CPU_POTRF_ACROSS_MAX, BB_CPU_TRSM_ACROSS_MAX), BB_CPU_GETRF_ACROSS_MAX),
                 MAX2(MAX2(BB_CPU_SYRK_ACROSS_MAX, BB_CPU_TRMM_ACROSS_MAX),
                      MAX2(MAX2(MAX2(BB_CPU_TRTRI_ACROSS_MAX, BB_CPU_LAUUM_ACROSS_MAX), BB_CPU_POTRI_ACROSS_MAX),
-                     MAX2(MAX2(BB_CPU_GEINV_ACROSS_MAX, BB_CPU_GETRI_ACROSS_MAX),
+                     MAX2(MAX2(MAX2(BB_CPU_GEINV_ACROSS_MAX, BB_CPU_GETRI_ACROSS_MAX), BB_CPU_GETRFNP_ACROSS_MAX),
                           MAX2(BB_CPU_GECOND_ACROSS_MAX, BB_CPU_LANGE_ACROSS_MAX))))),
     RMAX = MAX2(MAX2(MAX2(BB_CPU_POTRS_ACROSS_MAX_NRHS, BB_CPU_TRSM_ACROSS_MAX), BB_CPU_GETRS_ACROSS_MAX_NRHS),
                 MAX2(MAX2(BB_CPU_SYRK_ACROSS_MAX, BB_CPU_TRMM_ACROSS_MAX), BB_CPU_GETRI_ACROSS_MAX))
@@ -749,6 +752,16 @@ INL void pivot_step(int n, int k, const vec *ak, vec *p, vec *piv, vec *bad)
     *bad = sel((*bad == zero) & ((pv == zero) ^ (pv != pv)), splat(k + 1), *bad);
 }
 
+/* getrfnp's step k: the pivot is A(k,k), no interchange; *bad as
+   pivot_step. */
+INL void diag_step(int k, const vec *ak, vec *p, vec *piv, vec *bad)
+{
+    const vec zero = splat(0), pv = ak[k];
+    *p = splat(k);
+    *piv = pv;
+    *bad = sel((*bad == zero) & ((pv == zero) ^ (pv != pv)), splat(k + 1), *bad);
+}
+
 /* LU with partial pivoting of V interleaved n x n matrices in place: lu.c's
    getf2 lane by lane.  Step k: the pivot is the first NaN of column k from
    row k on, else its first entry of largest magnitude; the rows are
@@ -757,8 +770,9 @@ INL void pivot_step(int n, int k, const vec *ak, vec *p, vec *piv, vec *bad)
    it where |pivot| < safmin; left alone where it is zero); the trailing
    rank-1 update (the interchange of the trailing columns done in the same
    pass).  pv[k]: each lane's pivot row at step k (0-based, as R); info[l]:
-   the first zero or NaN pivot (1-based), 0 if none. */
-CLONES static void getrf_across(int n, R *buf, vec *pv, int *info)
+   the first zero or NaN pivot (1-based), 0 if none.  nopiv (getrfnp): the
+   pivot is the diagonal entry, no row is interchanged. */
+CLONES static void getrf_across(int n, R *buf, vec *pv, int *info, int nopiv)
 {
     vec *A = (vec *)buf;
     const vec zero = splat(0), one = splat(1);
@@ -767,8 +781,11 @@ CLONES static void getrf_across(int n, R *buf, vec *pv, int *info)
     for (int k = 0; k < n; k++) {
         vec *ak = A + (size_t)k * n;
         vec piv;
-        pivot_step(n, k, ak, &pv[k], &piv, &bad);
-        const int moved = pivot_masks(n, k, &pv[k], at);
+        if (nopiv)
+            diag_step(k, ak, &pv[k], &piv, &bad);
+        else
+            pivot_step(n, k, ak, &pv[k], &piv, &bad);
+        const int moved = pivot_masks(n, k, &pv[k], at); /* nopiv: none, at[] all clear */
         if (moved) swap_rows(A, n, k, k, at); /* the columns of L */
         /* the pivot column: interchanged, then scaled */
         const vec akk = ak[k];
@@ -1144,7 +1161,7 @@ CLONES static void norm_across(int norm, int m, int n, const R *buf, R *out)
 /* ---- the block runner --------------------------------------------------- */
 
 enum { K_POTRF, K_POTRS, K_POSV, K_TRSM, K_GETRF, K_GETRS, K_GESV, K_SYRK, K_TRMM, K_TRTRI, K_LAUUM, K_POTRI, K_POTI,
-       K_GEINV, K_GETRI, K_GETRI_OOP, K_GECOND, K_LANGE };
+       K_GEINV, K_GETRI, K_GETRI_OOP, K_GECOND, K_LANGE, K_GETRFNP };
 
 /* What a routine packs and runs, from its group parameters. */
 typedef struct {
@@ -1216,9 +1233,9 @@ static plan plan_of(int kind, const bb_problem *gp)
         P.sa = full_shape(kind == K_LANGE ? gp->m : P.n, P.n, 0, 1);
         P.norm = gp->norm;
         break;
-    default: /* getrf, getrs, gesv: row-major packed transposed */
+    default: /* getrf, getrfnp, getrs, gesv: row-major packed transposed */
         P.sa = full_shape(P.n, P.n, gp->rowmajor, 1);
-        if (kind != K_GETRF) P.sb = full_shape(P.n, gp->nrhs, gp->rowmajor, 0);
+        if (kind != K_GETRF && kind != K_GETRFNP) P.sb = full_shape(P.n, gp->nrhs, gp->rowmajor, 0);
         P.trans = kind == K_GETRS && gp->trans != BblasNoTrans;
         break;
     }
@@ -1246,7 +1263,7 @@ static void unpack_failed(const R *buf, const plan *P, int l, R *a, int k, R piv
 static void block_one(const plan *P, R *buf, R *const *ap, R *const *bp, int *const *ip, int *code)
 {
     const int n = P->n, factor = P->kind == K_POTRF || P->kind == K_POSV || P->kind == K_GETRF ||
-                                 P->kind == K_GESV;
+                                 P->kind == K_GESV || P->kind == K_GETRFNP;
     R *bbuf = buf + (size_t)P->sa.r * P->sa.c * V;
     vec *pv = (vec *)(bbuf + (size_t)P->sb.r * P->sb.c * V);
     R piv[V], val[V], val2[V];
@@ -1265,7 +1282,8 @@ static void block_one(const plan *P, R *buf, R *const *ap, R *const *bp, int *co
         trtri_across(n, buf, 0, tcode);
         break;
     }
-    case K_GETRF: case K_GESV: getrf_across(n, buf, pv, code); break;
+    case K_GETRF: case K_GESV: getrf_across(n, buf, pv, code, 0); break;
+    case K_GETRFNP: getrf_across(n, buf, pv, code, 1); break;
     case K_GEINV: geinv_across(n, buf, pv, code); break;
     case K_TRTRI: case K_POTRI: trtri_across(n, buf, P->unit, code); break;
     case K_GECOND: /* ||A||, the inverse, ||inv(A)|| */
@@ -1307,7 +1325,7 @@ static void block_one(const plan *P, R *buf, R *const *ap, R *const *bp, int *co
     } else if (factor) { /* LU: every lane's factors and pivots */
         unpack(buf, P->sa, n, ap, P->lda, &P->ma);
         for (int l = 0; l < V; l++)
-            if (ap[l])
+            if (ap[l] && ip[l])
                 for (int k = 0; k < n; k++) ip[l][k] = (int)pv[k][l] + 1;
     }
     /* geinv, getri_oop: the inverse is the block of A */
@@ -1374,6 +1392,7 @@ RUNNER(getri_run, K_GETRI)
 RUNNER(getri_oop_run, K_GETRI_OOP)
 RUNNER(gecond_run, K_GECOND)
 RUNNER(lange_run, K_LANGE)
+RUNNER(getrfnp_run, K_GETRFNP)
 
 /* One problem through the block (its lane 0, the others empty), so that a
    problem gives the same bits on every path: the one-problem kernels call
@@ -1426,6 +1445,16 @@ int X(getrf_across1)(int n, R *a, int64_t lda, int *ipiv)
     p.lda = lda;
     p.ipiv = ipiv;
     return one_problem(K_GETRF, &p);
+}
+
+int X(getrfnp_across1)(int n, R *a, int64_t lda)
+{
+    bb_problem p;
+    memset(&p, 0, sizeof p);
+    p.m = p.n = n;
+    p.a = a;
+    p.lda = lda;
+    return one_problem(K_GETRFNP, &p);
 }
 
 void X(getrs_across1)(int trans, int n, int nrhs, const R *a, int64_t lda, const int *ipiv, R *b, int64_t ldb)
@@ -1542,6 +1571,7 @@ bb_cpu_across X(cpu_across)(bb_op op, const bb_problem *gp)
     case BB_OP_GECOND: if (X(gecond_across_fits)(n)) a.run = gecond_run; break;
     case BB_OP_LANGE: if (X(lange_across_fits)(gp->m, n)) a.run = lange_run; break;
     case BB_OP_GETRF: if (lu_ok && gp->m == n) a.run = getrf_run; break;
+    case BB_OP_GETRFNP: if (n >= 1 && n <= BB_CPU_GETRFNP_ACROSS_MAX && gp->m == n) a.run = getrfnp_run; break;
     case BB_OP_GETRS: if (lu_rhs) a.run = getrs_run; break;
     case BB_OP_GESV: if (lu_rhs) a.run = gesv_run; break;
     default: break;

@@ -112,6 +112,8 @@ BB_INTERNAL int X(lange_across_fits)(int m, int n);
 BB_INTERNAL void X(lange_across1)(const bb_problem *p);
 /* getrf of the column-major n x n a (info), getrs on column-major factors */
 BB_INTERNAL int X(getrf_across1)(int n, R *a, int64_t lda, int *ipiv);
+/* getrfnp of the column-major n x n a (info), n <= BB_CPU_GETRFNP_ACROSS_MAX */
+BB_INTERNAL int X(getrfnp_across1)(int n, R *a, int64_t lda);
 BB_INTERNAL void X(getrs_across1)(int trans, int n, int nrhs, const R *a, int64_t lda, const int *ipiv, R *b,
                                    int64_t ldb);
 #endif

@@ -256,6 +256,11 @@
 #ifndef BB_CPU_GETRF_ACROSS_MAX
 #define BB_CPU_GETRF_ACROSS_MAX 16
 #endif
+/* getrfnp across problems (getrf's kernel, the diagonal as the pivot),
+   square n <= this (0: never) */
+#ifndef BB_CPU_GETRFNP_ACROSS_MAX
+#define BB_CPU_GETRFNP_ACROSS_MAX 16
+#endif
 #ifndef BB_CPU_GETRS_ACROSS_MAX_NRHS
 #define BB_CPU_GETRS_ACROSS_MAX_NRHS 16
 #endif

@@ -284,6 +284,8 @@ static int lu_factor(int m, int n, T *a, int64_t lda, int *ipiv)
     /* the kernel of the fixed and strided forms (across.c), for the same bits */
     if (ipiv && m == n && n <= BB_CPU_GETRF_ACROSS_MAX && bb_cpu_across_on())
         return X(getrf_across1)(n, a, lda, ipiv);
+    if (!ipiv && m == n && n <= BB_CPU_GETRFNP_ACROSS_MAX && bb_cpu_across_on())
+        return X(getrfnp_across1)(n, a, lda);
 #endif
     if (ipiv) return mn <= OWN_MAX(GETRF) ? getf2(m, n, a, lda, ipiv) : getrf_lapacke(m, n, a, lda, ipiv);
     return mn <= OWN_MAX(GETRFNP) ? getf2(m, n, a, lda, NULL) : lu_rec_np(m, n, a, lda);
