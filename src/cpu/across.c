@@ -772,7 +772,7 @@ INL void diag_step(int k, const vec *ak, vec *p, vec *piv, vec *bad)
    pass).  pv[k]: each lane's pivot row at step k (0-based, as R); info[l]:
    the first zero or NaN pivot (1-based), 0 if none.  nopiv (getrfnp): the
    pivot is the diagonal entry, no row is interchanged. */
-CLONES static void getrf_across(int n, R *buf, vec *pv, int *info, int nopiv)
+INL void lu_across(int n, R *buf, vec *pv, int *info, const int nopiv)
 {
     vec *A = (vec *)buf;
     const vec zero = splat(0), one = splat(1);
@@ -820,6 +820,11 @@ CLONES static void getrf_across(int n, R *buf, vec *pv, int *info, int nopiv)
     }
     for (int l = 0; l < V; l++) info[l] = (int)bad[l];
 }
+
+/* (two functions of one body, nopiv a constant in each: getrf's code as it
+   was without it) */
+CLONES static void getrf_across(int n, R *buf, vec *pv, int *info) { lu_across(n, buf, pv, info, 0); }
+CLONES static void getrfnp_across(int n, R *buf, vec *pv, int *info) { lu_across(n, buf, pv, info, 1); }
 
 /* op(A) X = B for V interleaved LU factors (as getrf_across leaves them),
    pivots pv and n x nrhs right-hand sides X, in place: NoTrans P, L, U;
@@ -1282,8 +1287,8 @@ static void block_one(const plan *P, R *buf, R *const *ap, R *const *bp, int *co
         trtri_across(n, buf, 0, tcode);
         break;
     }
-    case K_GETRF: case K_GESV: getrf_across(n, buf, pv, code, 0); break;
-    case K_GETRFNP: getrf_across(n, buf, pv, code, 1); break;
+    case K_GETRF: case K_GESV: getrf_across(n, buf, pv, code); break;
+    case K_GETRFNP: getrfnp_across(n, buf, pv, code); break;
     case K_GEINV: geinv_across(n, buf, pv, code); break;
     case K_TRTRI: case K_POTRI: trtri_across(n, buf, P->unit, code); break;
     case K_GECOND: /* ||A||, the inverse, ||inv(A)|| */
@@ -1322,11 +1327,12 @@ static void block_one(const plan *P, R *buf, R *const *ap, R *const *bp, int *co
     } else if (P->kind == K_TRTRI || P->kind == K_LAUUM || P->kind == K_POTRI || P->kind == K_POTI ||
                P->kind == K_GETRI) {
         unpack(buf, P->sa, n, oka, P->lda, &P->ma); /* a singular lane: left alone (poti: unpacked above) */
-    } else if (factor) { /* LU: every lane's factors and pivots */
+    } else if (factor) { /* LU: every lane's factors and pivots (getrfnp: none) */
         unpack(buf, P->sa, n, ap, P->lda, &P->ma);
-        for (int l = 0; l < V; l++)
-            if (ap[l] && ip[l])
-                for (int k = 0; k < n; k++) ip[l][k] = (int)pv[k][l] + 1;
+        if (P->kind != K_GETRFNP)
+            for (int l = 0; l < V; l++)
+                if (ap[l])
+                    for (int k = 0; k < n; k++) ip[l][k] = (int)pv[k][l] + 1;
     }
     /* geinv, getri_oop: the inverse is the block of A */
     if (P->sb.r)
