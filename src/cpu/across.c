@@ -728,6 +728,14 @@ INL int pivot_masks(int n, int k, const vec *pk, ivec *at)
     return any(&moved);
 }
 
+/* *bad (the first singular step, 1-based, 0 if none) takes k + 1 in the
+   lanes whose pivot *piv is zero or NaN. */
+INL void singular_step(int k, const vec *piv, vec *bad)
+{
+    const vec zero = splat(0), pv = *piv;
+    *bad = sel((*bad == zero) & ((pv == zero) ^ (pv != pv)), splat(k + 1), *bad);
+}
+
 /* Step k's partial pivot of each lane in column ak, rows k..n-1 (small.h's
    pivot_index): the first NaN, else the first entry of largest magnitude;
    *p its row (as R), *piv its value; *bad (the first singular step,
@@ -749,17 +757,7 @@ INL void pivot_step(int n, int k, const vec *ak, vec *p, vec *piv, vec *bad)
     }
     *p = pp;
     *piv = pv;
-    *bad = sel((*bad == zero) & ((pv == zero) ^ (pv != pv)), splat(k + 1), *bad);
-}
-
-/* getrfnp's step k: the pivot is A(k,k), no interchange; *bad as
-   pivot_step. */
-INL void diag_step(int k, const vec *ak, vec *p, vec *piv, vec *bad)
-{
-    const vec zero = splat(0), pv = ak[k];
-    *p = splat(k);
-    *piv = pv;
-    *bad = sel((*bad == zero) & ((pv == zero) ^ (pv != pv)), splat(k + 1), *bad);
+    singular_step(k, piv, bad);
 }
 
 /* LU with partial pivoting of V interleaved n x n matrices in place: lu.c's
@@ -781,9 +779,11 @@ INL void lu_across(int n, R *buf, vec *pv, int *info, const int nopiv)
     for (int k = 0; k < n; k++) {
         vec *ak = A + (size_t)k * n;
         vec piv;
-        if (nopiv)
-            diag_step(k, ak, &pv[k], &piv, &bad);
-        else
+        if (nopiv) { /* getrfnp: the pivot A(k,k), no interchange */
+            pv[k] = splat(k);
+            piv = ak[k];
+            singular_step(k, &piv, &bad);
+        } else
             pivot_step(n, k, ak, &pv[k], &piv, &bad);
         const int moved = pivot_masks(n, k, &pv[k], at); /* nopiv: none, at[] all clear */
         if (moved) swap_rows(A, n, k, k, at); /* the columns of L */
