@@ -747,20 +747,25 @@ START_TEST(t_geinv) { sweep_test(OP_GEINV, _i); }
 END_TEST
 
 /*
- * getrf, getrs and gesv at the CPU's across-problems bound (16,
- * src/cpu/across.c): batches of 35 problems (full blocks of 8 doubles and
- * 16 floats, and a partial one), n = 1..17, every trans of getrs, singular
- * members (a zero column, a NaN) at lanes 1, 9, 17 and 34.  Loop index:
- * op (getrf, getrs, gesv) x form (fixed, strided) x layout.
+ * getrf, getrfnp, getrs, gesv, getri and getri_oop at the CPU's
+ * across-problems bound (16, src/cpu/across.c): batches of 35 problems (full blocks of 8
+ * doubles and 16 floats, and a partial one), n = 1..17 and 31..33, every
+ * trans of getrs, singular members (a zero column, a NaN; getri: a zero
+ * U(k,k)) at lanes 1, 9, 17 and 34.  Loop index: op (getrf, getrs, gesv,
+ * getri, getri_oop, getrfnp) x form (fixed, strided) x layout.
  */
+static const int across_sizes[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 31, 32, 33};
+#define NACROSS ((int)(sizeof across_sizes / sizeof across_sizes[0]))
+
 START_TEST(t_across)
 {
-    static const int ops[3] = {OP_GETRF, OP_GETRS, OP_GESV};
+    static const int ops[6] = {OP_GETRF, OP_GETRS, OP_GESV, OP_GETRI, OP_GETRI_OOP, OP_GETRFNP};
     const int op = ops[_i / 4], form = (_i / 2) % 2 ? F_STRIDED : F_FIXED;
     const int layout = _i % 2 ? BblasRowMajor : BblasColMajor;
     tu_seed(5000 + 13 * (uint64_t)_i);
-    for (int n = 1; n <= 17; n++)
+    for (int s = 0; s < NACROSS; s++)
         for (int o = 0; o < (op == OP_GETRS ? 3 : 1); o++) {
+            const int n = across_sizes[s];
             pset p = make_pset(op, layout, n, n, o, n + o);
             int cnt = 35;
             defect d[35];
@@ -854,6 +859,99 @@ START_TEST(t_across_pivots)
                           tu_layout_name(layout), n, i);
         }
         free(A); free(Av); free(A1); free(A0);
+    }
+}
+END_TEST
+
+/*
+ * getri and getri_oop across problems: every member of a strided batch
+ * (35 members: full blocks of 8 doubles and 16 floats and a partial one)
+ * gives bitwise the inverse and info of the same member in the variable
+ * form (one problem at a time) and alone, while members hold a NaN in
+ * their factors (every fifth: that lane's inverse is garbage, the others'
+ * must not change) or an exactly zero U(k,k) (every seventh: info k,
+ * nothing written).  Factors from the library's getrf of random matrices;
+ * n = 1..17 and 31..33, both layouts, lda > n.  Loop index: op x layout.
+ */
+START_TEST(t_across_getri)
+{
+    const int oop = _i / 2, layout = _i % 2 ? BblasRowMajor : BblasColMajor;
+    tu_seed(6500 + (uint64_t)_i);
+    enum { CNT = 35 };
+    for (int s = 0; s < NACROSS; s++) {
+        const int n = across_sizes[s], lda = n + 2, ldb = n + 1, sa = lda * n + GAP, sb = ldb * n + GAP;
+        T *A = tu_alloc(CNT, sa), *Av = tu_alloc(CNT, sa), *A1 = tu_alloc(1, sa);
+        T *B = tu_alloc(CNT, sb), *Bv = tu_alloc(CNT, sb), *B1 = tu_alloc(1, sb);
+        int *piv = malloc(sizeof(int) * CNT * (size_t)n), info[CNT + 1], infov[CNT + 1], info1[2];
+        ck_assert_ptr_nonnull(piv);
+        for (int i = 0; i < CNT; i++) tu_fill(A + (int64_t)i * sa, lda, layout, n, n);
+        info[0] = BblasErrorsReportAll;
+        FN(getrf, batch_strided)(layout, n, n, A, lda, sa, piv, n, CNT, info);
+        for (int i = 0; i < CNT; i++) {
+            T *a = A + (int64_t)i * sa;
+            if (i % 5 == 2) a[tu_idx(lda, layout, (i / 5) % n, (i / 3) % n)] = NAN;
+            if (i % 7 == 3) a[tu_idx(lda, layout, (i / 7) % n, (i / 7) % n)] = 0;
+        }
+        T *A0 = tu_alloc(CNT, sa);
+        memcpy(A0, A, sizeof(T) * (size_t)(CNT * sa));
+        memcpy(Av, A, sizeof(T) * (size_t)(CNT * sa));
+        T *pa[CNT], *pb[CNT];
+        const int *pp[CNT];
+        int vn[CNT], vla[CNT], vlb[CNT];
+        for (int i = 0; i < CNT; i++) {
+            pa[i] = Av + (int64_t)i * sa;
+            pb[i] = Bv + (int64_t)i * sb;
+            pp[i] = piv + i * n;
+            vn[i] = n;
+            vla[i] = lda;
+            vlb[i] = ldb;
+        }
+        info[0] = infov[0] = BblasErrorsReportAll;
+        if (oop) {
+            FN(getri_oop, batch_strided)(layout, n, A, lda, sa, piv, n, B, ldb, sb, CNT, info);
+            FN(getri_oop, batchv)(CNT, layout, vn, (T const *const *)pa, vla, pp, pb, vlb, infov);
+        } else {
+            FN(getri, batch_strided)(layout, n, A, lda, sa, piv, n, CNT, info);
+            FN(getri, batchv)(CNT, layout, vn, pa, vla, pp, infov);
+        }
+        for (int i = 0; i < CNT; i++) {
+            char where[120];
+            snprintf(where, sizeof where, "%s%s %s n=%d member %d", TU_PNAME, oop ? "getri_oop" : "getri",
+                     tu_layout_name(layout), n, i);
+            const T *a0 = A0 + (int64_t)i * sa;
+            int z = 0; /* the first exactly zero U(k,k) */
+            for (int k = 0; k < n && !z; k++)
+                if (a0[tu_idx(lda, layout, k, k)] == 0) z = k + 1;
+            ck_assert_msg(info[1 + i] == z, "%s: info %d, expected %d", where, info[1 + i], z);
+            ck_assert_msg(!memcmp(A + (int64_t)i * sa, Av + (int64_t)i * sa, sizeof(T) * (size_t)sa) &&
+                              !memcmp(B + (int64_t)i * sb, Bv + (int64_t)i * sb, sizeof(T) * (size_t)sb) &&
+                              info[1 + i] == infov[1 + i],
+                          "%s: strided and variable forms differ", where);
+            if (z || oop)
+                ck_assert_msg(!memcmp(A + (int64_t)i * sa, a0, sizeof(T) * (size_t)sa), "%s: A written", where);
+            if (z || !oop)
+                ck_assert_msg(tu_untouched(B + (int64_t)i * sb, sb), "%s: B written", where);
+        }
+        /* members alone: a batch of one (real precisions: above the bound
+           complex getri runs LAPACKE, whose bits here depend on where the
+           matrix lies in memory) */
+        for (int i = 0; i < CNT && !BB_COMPLEX; i += 3) {
+            memcpy(A1, A0 + (int64_t)i * sa, sizeof(T) * (size_t)sa);
+            for (int x = 0; x < sb; x++) B1[x] = MAKE_T(TU_SENTINEL, 0);
+            T *p1[1] = {A1}, *q1[1] = {B1};
+            const int *r1[1] = {piv + i * n};
+            info1[0] = BblasErrorsReportAll;
+            if (oop)
+                FN(getri_oop, batchf)(1, layout, n, (T const *const *)p1, lda, r1, q1, ldb, info1);
+            else
+                FN(getri, batchf)(1, layout, n, p1, lda, r1, info1);
+            ck_assert_msg(!memcmp(A1, A + (int64_t)i * sa, sizeof(T) * (size_t)sa) &&
+                              (!oop || !memcmp(B1, B + (int64_t)i * sb, sizeof(T) * (size_t)sb)) &&
+                              info1[1] == info[1 + i],
+                          "%s%s %s n=%d member %d: alone differs from the batch", TU_PNAME,
+                          oop ? "getri_oop" : "getri", tu_layout_name(layout), n, i);
+        }
+        free(A); free(Av); free(A1); free(A0); free(B); free(Bv); free(B1); free(piv);
     }
 }
 END_TEST
@@ -986,7 +1084,8 @@ void X(add_lu_tests)(Suite *s)
     BB_ADD_LOOP(tc, t_getri_oop, 0, 2 * NFORM);
     BB_ADD_LOOP(tc, t_gecon, 0, 2 * NFORM);
     BB_ADD_LOOP(tc, t_geinv, 0, 2 * NFORM);
-    BB_ADD_LOOP(tc, t_across, 0, 12);
+    BB_ADD_LOOP(tc, t_across, 0, 24);
+    BB_ADD_LOOP(tc, t_across_getri, 0, 4);
     BB_ADD_LOOP(tc, t_across_pivots, 0, 4);
     tcase_add_test(tc, t_empty);
     tcase_add_test(tc, t_layouts_agree);

@@ -408,6 +408,136 @@ END_TEST
 START_TEST(t_gecond) { sweep_test(OP_GECOND, _i); }
 END_TEST
 
+/*
+ * lange and gecond at the CPU's across-problems bounds (16,
+ * src/cpu/across.c): batches of 35 problems (full blocks of 8 doubles and
+ * 16 floats, and a partial one), n = 1..17 and 31..33 (lange also m != n),
+ * every norm, defects (NaN, singular, over- and underflowing scales) at
+ * lanes 1, 9, 17 and 34, leading dimensions tight and padded.  Loop index:
+ * op x form (fixed, strided) x layout.
+ */
+static const int across_sizes[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 31, 32, 33};
+#define NACROSS ((int)(sizeof across_sizes / sizeof across_sizes[0]))
+
+START_TEST(t_across)
+{
+    const int op = _i / 4, form = (_i / 2) % 2 ? F_STRIDED : F_FIXED;
+    const int layout = _i % 2 ? BblasRowMajor : BblasColMajor;
+    tu_seed(7000 + 13 * (uint64_t)_i);
+    for (int s = 0; s < NACROSS; s++)
+        for (int o = 0; o < nnorms(op); o++)
+            for (int sh = 0; sh < (op == OP_LANGE ? 2 : 1); sh++) {
+                const int n = across_sizes[s], m = sh ? across_sizes[(s + 5) % NACROSS] : n;
+                pset p = make_pset(op, layout, m, n, o, s + o + sh);
+                int cnt = 35;
+                defect d[35];
+                for (int i = 0; i < cnt; i++) d[i] = (defect){D_NONE, 0, 0};
+                d[1] = make_defect(op, p.m, n, o);
+                d[9] = make_defect(op, p.m, n, o + 1);
+                d[17] = make_defect(op, p.m, n, o + 2);
+                d[34] = make_defect(op, p.m, n, n + o);
+                run(op, form, layout, 1, &cnt, &p, d);
+            }
+}
+END_TEST
+
+/*
+ * Across problems, every member of a strided batch gives bitwise the value
+ * and info of the same member in the variable form (one problem at a time)
+ * and alone, while other members hold NaN (every fifth), a zero row and
+ * column (gecond: singular, every seventh) or a huge entry (every eleventh:
+ * the Frobenius norm's rescaling in that lane only).  n = 1..17 and 31..33
+ * (lange m = n and m = n + 3), every norm, both layouts, lda > rows.
+ * Loop index: op x layout.
+ */
+START_TEST(t_across_alone)
+{
+    const int op = _i / 2, layout = _i % 2 ? BblasRowMajor : BblasColMajor;
+    tu_seed(7500 + (uint64_t)_i);
+    enum { CNT = 35 };
+    for (int s = 0; s < NACROSS; s++)
+        for (int o = 0; o < nnorms(op); o++)
+            for (int sh = 0; sh < (op == OP_LANGE ? 2 : 1); sh++) {
+                const int n = across_sizes[s], m = op == OP_LANGE && sh ? n + 3 : n, norm = all_norms[o];
+                const int rows = layout == BblasColMajor ? m : n, cols = layout == BblasColMajor ? n : m;
+                const int lda = rows + 1 + o % 2, sa = lda * cols + GAP;
+                T *A = tu_alloc(CNT, sa);
+                R val[CNT + 1], valv[CNT + 1], val1[2];
+                int info[CNT + 1], infov[CNT + 1], info1[2];
+                for (int i = 0; i < CNT; i++) {
+                    T *a = A + (int64_t)i * sa;
+                    tu_fill(a, lda, layout, m, n);
+                    if (i % 11 == 6) a[tu_idx(lda, layout, (i / 11) % m, 0)] = (R)BIG;
+                    if (i % 7 == 3) {
+                        const int c = (i / 7) % n;
+                        for (int r = 0; r < m; r++) a[tu_idx(lda, layout, r, c)] = 0;
+                        if (c < m)
+                            for (int j = 0; j < n; j++) a[tu_idx(lda, layout, c, j)] = 0;
+                    }
+                    if (i % 5 == 2) a[tu_idx(lda, layout, (i / 5) % m, (i / 3) % n)] = NAN;
+                }
+                T *A0 = tu_alloc(CNT, sa);
+                memcpy(A0, A, sizeof(T) * (size_t)(CNT * sa));
+                const T *pa[CNT];
+                int vno[CNT], vm[CNT], vn[CNT], vla[CNT];
+                for (int i = 0; i < CNT; i++) {
+                    pa[i] = A + (int64_t)i * sa;
+                    vno[i] = norm;
+                    vm[i] = m;
+                    vn[i] = n;
+                    vla[i] = lda;
+                }
+                for (int i = 0; i <= CNT; i++) val[i] = valv[i] = (R)TU_SENTINEL;
+                info[0] = infov[0] = BblasErrorsReportAll;
+                if (op == OP_LANGE) {
+                    FN(lange, batch_strided)(layout, norm, m, n, A, lda, sa, val, CNT, info);
+                    FN(lange, batchv)(CNT, layout, vno, vm, vn, pa, vla, valv, infov);
+                } else {
+                    FN(gecond, batch_strided)(layout, norm, n, A, lda, sa, val, CNT, info);
+                    FN(gecond, batchv)(CNT, layout, vno, vn, pa, vla, valv, infov);
+                }
+                ck_assert_msg(!memcmp(A, A0, sizeof(T) * (size_t)(CNT * sa)), "%s%s: A written", TU_PNAME,
+                              op_name[op]);
+                ck_assert_msg(val[CNT] == (R)TU_SENTINEL && valv[CNT] == (R)TU_SENTINEL,
+                              "%s%s: written past the last value", TU_PNAME, op_name[op]);
+                for (int i = 0; i < CNT; i++) {
+                    char where[120];
+                    snprintf(where, sizeof where, "%s%s %s norm=%s m=%d n=%d member %d", TU_PNAME, op_name[op],
+                             tu_layout_name(layout), norm_name(norm), m, n, i);
+                    ck_assert_msg(!memcmp(&val[i], &valv[i], sizeof(R)) && info[1 + i] == infov[1 + i],
+                                  "%s: strided (%g, %d) and variable (%g, %d) forms differ", where, (double)val[i],
+                                  info[1 + i], (double)valv[i], infov[1 + i]);
+                    const int nan = i % 5 == 2, zero = i % 7 == 3;
+                    if (op == OP_LANGE && nan)
+                        ck_assert_msg(isnan(val[i]), "%s: value %g, expected NaN", where, (double)val[i]);
+                    if (op == OP_LANGE && !nan)
+                        ck_assert_msg(!isnan(val[i]) && val[i] >= 0, "%s: value %g", where, (double)val[i]);
+                    if (op == OP_GECOND && (nan || zero))
+                        ck_assert_msg(info[1 + i] > 0 && info[1 + i] <= n && isinf(val[i]), "%s: info %d, cond %g",
+                                      where, info[1 + i], (double)val[i]);
+                    if (op == OP_GECOND && !nan && !zero)
+                        ck_assert_msg(info[1 + i] == 0 && !isnan(val[i]) && val[i] >= 0.5, "%s: info %d, cond %g",
+                                      where, info[1 + i], (double)val[i]);
+                }
+                for (int i = 0; i < CNT; i += 3) { /* members alone: a batch of one */
+                    const T *p1[1] = {A + (int64_t)i * sa};
+                    val1[0] = val1[1] = (R)TU_SENTINEL;
+                    info1[0] = BblasErrorsReportAll;
+                    if (op == OP_LANGE)
+                        FN(lange, batchf)(1, layout, norm, m, n, p1, lda, val1, info1);
+                    else
+                        FN(gecond, batchf)(1, layout, norm, n, p1, lda, val1, info1);
+                    ck_assert_msg(!memcmp(&val1[0], &val[i], sizeof(R)) && info1[1] == info[1 + i] &&
+                                      val1[1] == (R)TU_SENTINEL,
+                                  "%s%s %s norm=%s m=%d n=%d member %d: alone differs from the batch", TU_PNAME,
+                                  op_name[op], tu_layout_name(layout), norm_name(norm), m, n, i);
+                }
+                free(A);
+                free(A0);
+            }
+}
+END_TEST
+
 /* Empty batches: NULL arrays everywhere, a no-op with info[0] = 0. */
 START_TEST(t_empty)
 {
@@ -433,6 +563,8 @@ void X(add_norm_tests)(Suite *s)
     tcase_set_timeout(tc, 60);
     BB_ADD_LOOP(tc, t_lange, 0, 2 * NFORM);
     BB_ADD_LOOP(tc, t_gecond, 0, 2 * NFORM);
+    BB_ADD_LOOP(tc, t_across, 0, 2 * 2 * NOP);
+    BB_ADD_LOOP(tc, t_across_alone, 0, 2 * NOP);
     tcase_add_test(tc, t_empty);
     suite_add_tcase(s, tc);
 }

@@ -61,6 +61,22 @@
  *     packed block (one pack, one unpack); a lane whose potrf fails gets
  *     potrf's partial result (chol.c's poti = potrf, then potri if it
  *     succeeded).
+ *   - getrfnp (square): n <= BB_CPU_GETRFNP_ACROSS_MAX: getrf's kernel with
+ *     the diagonal as the pivot (no interchange; info the first zero or
+ *     NaN pivot, as lu.c's getf2 without pivots).
+ *   - getri, getri_oop: n <= BB_CPU_GETRI_ACROSS_MAX; the factors packed
+ *     transposed (row-major as stored: the block holds A^T, U^T in its
+ *     lower triangle), trtri's kernel on that triangle (info: the first
+ *     exactly zero U(k,k), nothing written then, as LAPACK), then L^T Z =
+ *     inv(U)^T and the interchanges (getri_across): the block holds
+ *     inv(A)^T, unpacked transposed into A (getri) or B (getri_oop).
+ *   - gecond: n <= BB_CPU_GECOND_ACROSS_MAX: the norm of the packed A
+ *     (norm_across), geinv's Gauss-Jordan on the block, the norm of the
+ *     inverse; cond = +Inf where geinv's info is set.
+ *   - lange: m, n <= BB_CPU_LANGE_ACROSS_MAX: norm_across (norm.c's rules:
+ *     NaN sticks, the Frobenius norm rescaled only where the sum of
+ *     squares over- or underflows).  gecond and lange write one value a
+ *     lane (y), A is read only.
  * A problem whose pinfo is nonzero on entry is not read nor written (its
  * lane holds the identity, B zero).
  */
@@ -87,9 +103,10 @@ enum {
     NMAX = MAX2(MAX2(MAX2(BB_CPU_POTRF_ACROSS_MAX, BB_CPU_TRSM_ACROSS_MAX), BB_CPU_GETRF_ACROSS_MAX),
                 MAX2(MAX2(BB_CPU_SYRK_ACROSS_MAX, BB_CPU_TRMM_ACROSS_MAX),
                      MAX2(MAX2(MAX2(BB_CPU_TRTRI_ACROSS_MAX, BB_CPU_LAUUM_ACROSS_MAX), BB_CPU_POTRI_ACROSS_MAX),
-                     BB_CPU_GEINV_ACROSS_MAX))),
+                     MAX2(MAX2(MAX2(BB_CPU_GEINV_ACROSS_MAX, BB_CPU_GETRI_ACROSS_MAX), BB_CPU_GETRFNP_ACROSS_MAX),
+                          MAX2(BB_CPU_GECOND_ACROSS_MAX, BB_CPU_LANGE_ACROSS_MAX))))),
     RMAX = MAX2(MAX2(MAX2(BB_CPU_POTRS_ACROSS_MAX_NRHS, BB_CPU_TRSM_ACROSS_MAX), BB_CPU_GETRS_ACROSS_MAX_NRHS),
-                MAX2(BB_CPU_SYRK_ACROSS_MAX, BB_CPU_TRMM_ACROSS_MAX))
+                MAX2(MAX2(BB_CPU_SYRK_ACROSS_MAX, BB_CPU_TRMM_ACROSS_MAX), BB_CPU_GETRI_ACROSS_MAX))
 };
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
@@ -711,6 +728,14 @@ INL int pivot_masks(int n, int k, const vec *pk, ivec *at)
     return any(&moved);
 }
 
+/* *bad (the first singular step, 1-based, 0 if none) takes k + 1 in the
+   lanes whose pivot *piv is zero or NaN. */
+INL void singular_step(int k, const vec *piv, vec *bad)
+{
+    const vec zero = splat(0), pv = *piv;
+    *bad = sel((*bad == zero) & ((pv == zero) ^ (pv != pv)), splat(k + 1), *bad);
+}
+
 /* Step k's partial pivot of each lane in column ak, rows k..n-1 (small.h's
    pivot_index): the first NaN, else the first entry of largest magnitude;
    *p its row (as R), *piv its value; *bad (the first singular step,
@@ -732,7 +757,7 @@ INL void pivot_step(int n, int k, const vec *ak, vec *p, vec *piv, vec *bad)
     }
     *p = pp;
     *piv = pv;
-    *bad = sel((*bad == zero) & ((pv == zero) ^ (pv != pv)), splat(k + 1), *bad);
+    singular_step(k, piv, bad);
 }
 
 /* LU with partial pivoting of V interleaved n x n matrices in place: lu.c's
@@ -743,8 +768,9 @@ INL void pivot_step(int n, int k, const vec *ak, vec *p, vec *piv, vec *bad)
    it where |pivot| < safmin; left alone where it is zero); the trailing
    rank-1 update (the interchange of the trailing columns done in the same
    pass).  pv[k]: each lane's pivot row at step k (0-based, as R); info[l]:
-   the first zero or NaN pivot (1-based), 0 if none. */
-CLONES static void getrf_across(int n, R *buf, vec *pv, int *info)
+   the first zero or NaN pivot (1-based), 0 if none.  nopiv (getrfnp): the
+   pivot is the diagonal entry, no row is interchanged. */
+INL void lu_across(int n, R *buf, vec *pv, int *info, const int nopiv)
 {
     vec *A = (vec *)buf;
     const vec zero = splat(0), one = splat(1);
@@ -753,8 +779,13 @@ CLONES static void getrf_across(int n, R *buf, vec *pv, int *info)
     for (int k = 0; k < n; k++) {
         vec *ak = A + (size_t)k * n;
         vec piv;
-        pivot_step(n, k, ak, &pv[k], &piv, &bad);
-        const int moved = pivot_masks(n, k, &pv[k], at);
+        if (nopiv) { /* getrfnp: the pivot A(k,k), no interchange */
+            pv[k] = splat(k);
+            piv = ak[k];
+            singular_step(k, &piv, &bad);
+        } else
+            pivot_step(n, k, ak, &pv[k], &piv, &bad);
+        const int moved = pivot_masks(n, k, &pv[k], at); /* nopiv: none, at[] all clear */
         if (moved) swap_rows(A, n, k, k, at); /* the columns of L */
         /* the pivot column: interchanged, then scaled */
         const vec akk = ak[k];
@@ -789,6 +820,11 @@ CLONES static void getrf_across(int n, R *buf, vec *pv, int *info)
     }
     for (int l = 0; l < V; l++) info[l] = (int)bad[l];
 }
+
+/* (two functions of one body, nopiv a constant in each: getrf's code as it
+   was without it) */
+CLONES static void getrf_across(int n, R *buf, vec *pv, int *info) { lu_across(n, buf, pv, info, 0); }
+CLONES static void getrfnp_across(int n, R *buf, vec *pv, int *info) { lu_across(n, buf, pv, info, 1); }
 
 /* op(A) X = B for V interleaved LU factors (as getrf_across leaves them),
    pivots pv and n x nrhs right-hand sides X, in place: NoTrans P, L, U;
@@ -1016,10 +1052,121 @@ CLONES static void lauum_across(int n, R *buf)
     }
 }
 
+/* ---- inverse from the LU factors ----------------------------------------- */
+
+/* inv(A) of V interleaved LU factors (getrf's, packed transposed: the block
+   holds A^T, U^T in its lower triangle, L^T strictly above it) in place,
+   after trtri_across has made the lower triangle inv(U)^T: LAPACK's getri
+   transposed.  X L = inv(U) from the last column back is L^T Z = inv(U)^T
+   from the last row back (row j of Z: row j of inv(U)^T minus the rows
+   below it, final already, weighted by L(i,j), which are saved and
+   cleared first); then rows j and pv[j] (getrf's interchanges) swapped
+   from the last step back.  The block then holds inv(A)^T. */
+CLONES static void getri_across(int n, R *buf, const vec *pv)
+{
+    vec *A = (vec *)buf;
+    vec w[NMAX];
+    ivec at[NMAX];
+    for (int j = n - 2; j >= 0; j--) {
+        for (int i = j + 1; i < n; i++) {
+            w[i] = A[(size_t)i * n + j];
+            A[(size_t)i * n + j] = splat(0);
+        }
+        for (int c = 0; c < n; c++) {
+            vec *ac = A + (size_t)c * n, s = ac[j];
+            for (int i = j + 1; i < n; i++) s -= w[i] * ac[i];
+            ac[j] = s;
+        }
+    }
+    for (int j = n - 2; j >= 0; j--)
+        if (pivot_masks(n, j, &pv[j], at)) swap_rows(A, n, n, j, at);
+}
+
+/* ---- norms -------------------------------------------------------------- */
+
+/* sqrt lane by lane, in place */
+INL void vsqrt(vec *x)
+{
+    R v[V];
+    memcpy(v, x, sizeof v);
+#ifdef _OPENMP
+#pragma omp simd
+#endif
+    for (int l = 0; l < V; l++) v[l] = SQRT(v[l]);
+    memcpy(x, v, sizeof v);
+}
+
+/* v = max(v, s) lane by lane, a NaN s sticking (norm.c's max_nan; the two
+   comparisons never both hold) */
+#define MAX_NAN(v, s) ((v) = sel(((v) < (s)) ^ ((s) != (s)), (s), (v)))
+
+/* The norm (one, infinity, max, Frobenius) of V interleaved m x n matrices
+   into out[l], norm.c's norm_cm lane by lane: sums and maxima in column
+   order, a NaN sticks; the Frobenius norm is the square root of the sum of
+   squares unless that sum is NaN, over- or underflows (then the largest
+   magnitude itself where it is 0 or Inf, else rescaled by it). */
+CLONES static void norm_across(int norm, int m, int n, const R *buf, R *out)
+{
+    const vec *A = (const vec *)buf;
+    const vec zero = splat(0);
+    vec v = zero;
+    switch (norm) {
+    case BblasOneNorm:
+        for (int j = 0; j < n; j++) {
+            const vec *a = A + (size_t)j * m;
+            vec s = zero;
+            for (int i = 0; i < m; i++) s += vabs(a[i]);
+            MAX_NAN(v, s);
+        }
+        break;
+    case BblasInfNorm: {
+        vec w[NMAX];
+        for (int i = 0; i < m; i++) w[i] = vabs(A[i]);
+        for (int j = 1; j < n; j++) {
+            const vec *a = A + (size_t)j * m;
+            for (int i = 0; i < m; i++) w[i] += vabs(a[i]);
+        }
+        for (int i = 0; i < m; i++) MAX_NAN(v, w[i]);
+        break;
+    }
+    case BblasMaxNorm:
+        for (int e = 0; e < m * n; e++) {
+            const vec t = vabs(A[e]);
+            MAX_NAN(v, t);
+        }
+        break;
+    default: { /* Frobenius */
+        vec s = zero, mx = zero;
+        for (int e = 0; e < m * n; e++) {
+            const vec x = A[e], t = vabs(x);
+            s += x * x;
+            mx = sel(t > mx, t, mx); /* NaN left out: s is NaN then */
+        }
+        const ivec nan = s != s, ok = (s >= splat(R_SAFMIN / R_EPS)) & (s <= splat(R_HUGE));
+        const ivec edge = (mx == zero) ^ (mx == splat(INFINITY)), need = ~nan & ~ok & ~edge;
+        vec r = s;
+        vsqrt(&r);
+        if (any(&need)) { /* rescaled by the largest magnitude: every term <= 1 */
+            const vec q = 1 / sel(need, mx, splat(1));
+            vec t = zero;
+            for (int e = 0; e < m * n; e++) {
+                const vec x = A[e] * q;
+                t += x * x;
+            }
+            vsqrt(&t);
+            r = sel(need, mx * t, r);
+        }
+        v = sel(nan, s, sel(edge & ~ok, mx, r));
+        break;
+    }
+    }
+    memcpy(out, &v, sizeof v);
+}
+
 /* ---- the block runner --------------------------------------------------- */
 
 enum { K_POTRF, K_POTRS, K_POSV, K_TRSM, K_GETRF, K_GETRS, K_GESV, K_SYRK, K_TRMM, K_TRTRI, K_LAUUM, K_POTRI, K_POTI,
-       K_GEINV };
+       K_GEINV, K_GETRI, K_GETRI_OOP, K_GECOND, K_LANGE, K_GETRFNP };
 
 /* What a routine packs and runs, from its group parameters. */
 typedef struct {
@@ -1028,6 +1175,7 @@ typedef struct {
     int64_t lda, ldb;
     int lower, unit, trans; /* trsm, trmm: op(A) lower, unit diagonal; getrs: transposed; trtri: unit */
     int bout; /* B only written, never read (syrk with beta == 0): not packed */
+    int norm; /* gecond, lange */
     R alpha, beta;
     pmap ma, mb; /* where pack512 finds A, B (block_run; span 0: by lines) */
 } plan;
@@ -1081,9 +1229,18 @@ static plan plan_of(int kind, const bb_problem *gp)
         P.sb = full_shape(P.n, P.n, 0, 0);
         P.bout = 1;
         break;
-    default: /* getrf, getrs, gesv: row-major packed transposed */
+    case K_GETRI: case K_GETRI_OOP: /* A^T packed (column-major transposed, row-major as stored) */
+        P.sa = full_shape(P.n, P.n, !gp->rowmajor, 1);
+        if (kind == K_GETRI_OOP) P.sb = full_shape(P.n, P.n, !gp->rowmajor, 0);
+        P.bout = 1;
+        break;
+    case K_GECOND: case K_LANGE: /* A read only; one value a lane written (y) */
+        P.sa = full_shape(kind == K_LANGE ? gp->m : P.n, P.n, 0, 1);
+        P.norm = gp->norm;
+        break;
+    default: /* getrf, getrfnp, getrs, gesv: row-major packed transposed */
         P.sa = full_shape(P.n, P.n, gp->rowmajor, 1);
-        if (kind != K_GETRF) P.sb = full_shape(P.n, gp->nrhs, gp->rowmajor, 0);
+        if (kind != K_GETRF && kind != K_GETRFNP) P.sb = full_shape(P.n, gp->nrhs, gp->rowmajor, 0);
         P.trans = kind == K_GETRS && gp->trans != BblasNoTrans;
         break;
     }
@@ -1111,10 +1268,10 @@ static void unpack_failed(const R *buf, const plan *P, int l, R *a, int k, R piv
 static void block_one(const plan *P, R *buf, R *const *ap, R *const *bp, int *const *ip, int *code)
 {
     const int n = P->n, factor = P->kind == K_POTRF || P->kind == K_POSV || P->kind == K_GETRF ||
-                                 P->kind == K_GESV;
+                                 P->kind == K_GESV || P->kind == K_GETRFNP;
     R *bbuf = buf + (size_t)P->sa.r * P->sa.c * V;
     vec *pv = (vec *)(bbuf + (size_t)P->sb.r * P->sb.c * V);
-    R piv[V];
+    R piv[V], val[V], val2[V];
     for (int l = 0; l < V; l++) code[l] = 0;
     pack(buf, P->sa, ap, P->lda, &P->ma);
     if (P->sb.r && !P->bout) pack(bbuf, P->sb, bp, P->ldb, &P->mb);
@@ -1131,15 +1288,25 @@ static void block_one(const plan *P, R *buf, R *const *ap, R *const *bp, int *co
         break;
     }
     case K_GETRF: case K_GESV: getrf_across(n, buf, pv, code); break;
+    case K_GETRFNP: getrfnp_across(n, buf, pv, code); break;
     case K_GEINV: geinv_across(n, buf, pv, code); break;
     case K_TRTRI: case K_POTRI: trtri_across(n, buf, P->unit, code); break;
-    case K_GETRS: /* the caller's pivots, lane by lane */
+    case K_GECOND: /* ||A||, the inverse, ||inv(A)|| */
+        norm_across(P->norm, n, n, buf, val);
+        geinv_across(n, buf, pv, code);
+        norm_across(P->norm, n, n, buf, val2);
+        for (int l = 0; l < V; l++) val[l] = code[l] ? (R)INFINITY : val[l] * val2[l];
+        break;
+    case K_LANGE: norm_across(P->norm, P->sa.r, n, buf, val); break;
+    case K_GETRS: case K_GETRI: case K_GETRI_OOP: /* the caller's pivots, lane by lane */
         for (int k = 0; k < n; k++)
             for (int l = 0; l < V; l++) pv[k][l] = ip[l] ? (R)(ip[l][k] - 1) : (R)k;
+        if (P->kind != K_GETRS) trtri_across(n, buf, 0, code); /* inv(U)^T: info, an exactly zero U(k,k) */
         break;
     default: break;
     }
     switch (P->kind) {
+    case K_GETRI: case K_GETRI_OOP: getri_across(n, buf, pv); break;
     case K_POTRS: case K_POSV: potrs_across(n, P->sb.c, buf, bbuf); break;
     case K_GETRS: case K_GESV: getrs_across(n, P->sb.c, buf, pv, bbuf, P->trans); break;
     case K_TRSM: trsm_across(n, P->sb.c, buf, bbuf, P->lower, P->unit, P->alpha); break;
@@ -1157,16 +1324,22 @@ static void block_one(const plan *P, R *buf, R *const *ap, R *const *bp, int *co
         unpack(buf, P->sa, n, oka, P->lda, &P->ma);
         for (int l = 0; l < V; l++)
             if (ap[l] && code[l]) unpack_failed(buf, P, l, ap[l], code[l], piv[l]);
-    } else if (P->kind == K_TRTRI || P->kind == K_LAUUM || P->kind == K_POTRI || P->kind == K_POTI) {
+    } else if (P->kind == K_TRTRI || P->kind == K_LAUUM || P->kind == K_POTRI || P->kind == K_POTI ||
+               P->kind == K_GETRI) {
         unpack(buf, P->sa, n, oka, P->lda, &P->ma); /* a singular lane: left alone (poti: unpacked above) */
-    } else if (factor) { /* LU: every lane's factors and pivots */
+    } else if (factor) { /* LU: every lane's factors and pivots (getrfnp: none) */
         unpack(buf, P->sa, n, ap, P->lda, &P->ma);
-        for (int l = 0; l < V; l++)
-            if (ap[l])
-                for (int k = 0; k < n; k++) ip[l][k] = (int)pv[k][l] + 1;
+        if (P->kind != K_GETRFNP)
+            for (int l = 0; l < V; l++)
+                if (ap[l])
+                    for (int k = 0; k < n; k++) ip[l][k] = (int)pv[k][l] + 1;
     }
-    /* geinv: the inverse is the block of A */
-    if (P->sb.r) unpack(P->kind == K_GEINV ? buf : bbuf, P->sb, P->sb.c, okb, P->ldb, &P->mb);
+    /* geinv, getri_oop: the inverse is the block of A */
+    if (P->sb.r)
+        unpack(P->kind == K_GEINV || P->kind == K_GETRI_OOP ? buf : bbuf, P->sb, P->sb.c, okb, P->ldb, &P->mb);
+    if (P->kind == K_GECOND || P->kind == K_LANGE) /* bp: the values */
+        for (int l = 0; l < V; l++)
+            if (ap[l]) bp[l][0] = val[l];
 }
 
 /* Problems [i0, i0 + cnt) of a group, V at a time (bb_cpu_across.run). */
@@ -1179,7 +1352,10 @@ static int64_t block_run(const bb_problem *gp, const bb_views *v, int64_t i0, in
     R *buf = bb_work_get(w, block_elems(&P) * sizeof(R) + 64);
     if (!buf) return -1;
     buf = (R *)(((uintptr_t)buf + 63) & ~(uintptr_t)63);
-    const int sb = P.sb.r != 0, sp = kind == K_GETRF || kind == K_GETRS || kind == K_GESV;
+    const int sb = P.sb.r != 0, sp = kind == K_GETRF || kind == K_GETRS || kind == K_GESV || kind == K_GETRI ||
+                                    kind == K_GETRI_OOP;
+    const int sy = kind == K_GECOND || kind == K_LANGE; /* bp: the value y */
+    const bb_opview *vb = kind == K_SYRK ? &v->c : sy ? &v->y : &v->b;
     for (int64_t b0 = 0; b0 < cnt; b0 += V) {
         const int m = cnt - b0 < V ? (int)(cnt - b0) : V;
         R *ap[V], *bp[V];
@@ -1188,7 +1364,7 @@ static int64_t block_run(const bb_problem *gp, const bb_views *v, int64_t i0, in
             int64_t i = i0 + b0 + l;
             int on = l < m && !pinfo[i];
             ap[l] = on ? (R *)bb_view_ptr(&v->a, i) : NULL;
-            bp[l] = on && sb ? (R *)bb_view_ptr(kind == K_SYRK ? &v->c : &v->b, i) : NULL;
+            bp[l] = on && (sb || sy) ? (R *)bb_view_ptr(vb, i) : NULL;
             ip[l] = on && sp ? (int *)bb_view_ptr(&v->ipiv, i) : NULL;
         }
         block_one(&P, buf, ap, bp, ip, code);
@@ -1218,6 +1394,11 @@ RUNNER(lauum_run, K_LAUUM)
 RUNNER(potri_run, K_POTRI)
 RUNNER(poti_run, K_POTI)
 RUNNER(geinv_run, K_GEINV)
+RUNNER(getri_run, K_GETRI)
+RUNNER(getri_oop_run, K_GETRI_OOP)
+RUNNER(gecond_run, K_GECOND)
+RUNNER(lange_run, K_LANGE)
+RUNNER(getrfnp_run, K_GETRFNP)
 
 /* One problem through the block (its lane 0, the others empty), so that a
    problem gives the same bits on every path: the one-problem kernels call
@@ -1226,7 +1407,8 @@ static int one_problem(int kind, const bb_problem *p)
 {
     _Alignas(64) R buf[(NMAX * NMAX + NMAX * RMAX + NMAX) * V];
     const plan P = plan_of(kind, p);
-    R *ap[V] = {(R *)p->a}, *bp[V] = {(R *)(kind == K_SYRK ? p->c : p->b)};
+    R *ap[V] = {(R *)p->a},
+      *bp[V] = {(R *)(kind == K_SYRK ? p->c : kind == K_GECOND || kind == K_LANGE ? p->y : p->b)};
     int *ip[V] = {p->ipiv}, code[V];
     block_one(&P, buf, ap, bp, ip, code);
     return code[0];
@@ -1269,6 +1451,16 @@ int X(getrf_across1)(int n, R *a, int64_t lda, int *ipiv)
     p.lda = lda;
     p.ipiv = ipiv;
     return one_problem(K_GETRF, &p);
+}
+
+int X(getrfnp_across1)(int n, R *a, int64_t lda)
+{
+    bb_problem p;
+    memset(&p, 0, sizeof p);
+    p.m = p.n = n;
+    p.a = a;
+    p.lda = lda;
+    return one_problem(K_GETRFNP, &p);
 }
 
 void X(getrs_across1)(int trans, int n, int nrhs, const R *a, int64_t lda, const int *ipiv, R *b, int64_t ldb)
@@ -1322,6 +1514,21 @@ int X(geinv_across1)(int n, const R *a, int64_t lda, R *b, int64_t ldb)
 
 int X(geinv_across_fits)(int n) { return n >= 1 && n <= BB_CPU_GEINV_ACROSS_MAX; }
 
+int X(getri_across_fits)(int n) { return n >= 1 && n <= BB_CPU_GETRI_ACROSS_MAX; }
+
+int X(getri_across1)(const bb_problem *p, int oop) { return one_problem(oop ? K_GETRI_OOP : K_GETRI, p); }
+
+int X(gecond_across_fits)(int n) { return n >= 1 && n <= BB_CPU_GECOND_ACROSS_MAX; }
+
+int X(gecond_across1)(const bb_problem *p) { return one_problem(K_GECOND, p); }
+
+int X(lange_across_fits)(int m, int n)
+{
+    return m >= 1 && m <= BB_CPU_LANGE_ACROSS_MAX && n >= 1 && n <= BB_CPU_LANGE_ACROSS_MAX;
+}
+
+void X(lange_across1)(const bb_problem *p) { one_problem(K_LANGE, p); }
+
 int X(poti_across_fits)(int n) { return n >= 1 && n <= BB_CPU_POTRF_ACROSS_MAX && n <= BB_CPU_POTRI_ACROSS_MAX; }
 
 /* trtri (kind K_TRTRI, diag), lauum, potri, poti of the column-major uplo
@@ -1365,7 +1572,12 @@ bb_cpu_across X(cpu_across)(bb_op op, const bb_problem *gp)
     case BB_OP_POTRI: if (n >= 1 && n <= BB_CPU_POTRI_ACROSS_MAX) a.run = potri_run; break;
     case BB_OP_POTI: if (X(poti_across_fits)(n)) a.run = poti_run; break;
     case BB_OP_GEINV: if (X(geinv_across_fits)(n)) a.run = geinv_run; break;
+    case BB_OP_GETRI: if (X(getri_across_fits)(n)) a.run = getri_run; break;
+    case BB_OP_GETRI_OOP: if (X(getri_across_fits)(n)) a.run = getri_oop_run; break;
+    case BB_OP_GECOND: if (X(gecond_across_fits)(n)) a.run = gecond_run; break;
+    case BB_OP_LANGE: if (X(lange_across_fits)(gp->m, n)) a.run = lange_run; break;
     case BB_OP_GETRF: if (lu_ok && gp->m == n) a.run = getrf_run; break;
+    case BB_OP_GETRFNP: if (n >= 1 && n <= BB_CPU_GETRFNP_ACROSS_MAX && gp->m == n) a.run = getrfnp_run; break;
     case BB_OP_GETRS: if (lu_rhs) a.run = getrs_run; break;
     case BB_OP_GESV: if (lu_rhs) a.run = gesv_run; break;
     default: break;

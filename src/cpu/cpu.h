@@ -100,8 +100,20 @@ BB_INTERNAL int X(poti_across1)(int uplo, int n, R *a, int64_t lda);
    pivot, b then untouched), n within geinv_across_fits */
 BB_INTERNAL int X(geinv_across_fits)(int n);
 BB_INTERNAL int X(geinv_across1)(int n, const R *a, int64_t lda, R *b, int64_t ldb);
+/* getri (oop 0: into A) or getri_oop (oop 1: into B) of p, n within
+   getri_across_fits (info: the first exactly zero U(k,k), nothing written
+   then); gecond of p (cond in p->y, +Inf and the info where singular);
+   lange of p (p->y) */
+BB_INTERNAL int X(getri_across_fits)(int n);
+BB_INTERNAL int X(getri_across1)(const bb_problem *p, int oop);
+BB_INTERNAL int X(gecond_across_fits)(int n);
+BB_INTERNAL int X(gecond_across1)(const bb_problem *p);
+BB_INTERNAL int X(lange_across_fits)(int m, int n);
+BB_INTERNAL void X(lange_across1)(const bb_problem *p);
 /* getrf of the column-major n x n a (info), getrs on column-major factors */
 BB_INTERNAL int X(getrf_across1)(int n, R *a, int64_t lda, int *ipiv);
+/* getrfnp of the column-major n x n a (info), n <= BB_CPU_GETRFNP_ACROSS_MAX */
+BB_INTERNAL int X(getrfnp_across1)(int n, R *a, int64_t lda);
 BB_INTERNAL void X(getrs_across1)(int trans, int n, int nrhs, const R *a, int64_t lda, const int *ipiv, R *b,
                                    int64_t ldb);
 #endif

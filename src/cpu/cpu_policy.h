@@ -256,6 +256,11 @@
 #ifndef BB_CPU_GETRF_ACROSS_MAX
 #define BB_CPU_GETRF_ACROSS_MAX 16
 #endif
+/* getrfnp across problems (getrf's kernel, the diagonal as the pivot),
+   square n <= this (0: never) */
+#ifndef BB_CPU_GETRFNP_ACROSS_MAX
+#define BB_CPU_GETRFNP_ACROSS_MAX 16
+#endif
 #ifndef BB_CPU_GETRS_ACROSS_MAX_NRHS
 #define BB_CPU_GETRS_ACROSS_MAX_NRHS 16
 #endif
@@ -315,6 +320,11 @@
 #ifndef BB_CPU_GETRI_OWN_MAX_Z
 #define BB_CPU_GETRI_OWN_MAX_Z 8
 #endif
+/* getri and getri_oop across problems (across.c), real precisions: n <=
+   this (0: never) */
+#ifndef BB_CPU_GETRI_ACROSS_MAX
+#define BB_CPU_GETRI_ACROSS_MAX 16
+#endif
 #ifndef BB_CPU_GETRI_NB
 #define BB_CPU_GETRI_NB 64
 #endif
@@ -333,6 +343,15 @@
 #endif
 
 /* ---- norms and condition numbers (src/cpu/norm.c) ---- */
+/* gecond and lange across problems (across.c: V problems at once, a
+   vector lane each), real precisions: gecond n <= BB_CPU_GECOND_ACROSS_MAX,
+   lange m and n <= BB_CPU_LANGE_ACROSS_MAX (0: never) */
+#ifndef BB_CPU_GECOND_ACROSS_MAX
+#define BB_CPU_GECOND_ACROSS_MAX 16
+#endif
+#ifndef BB_CPU_LANGE_ACROSS_MAX
+#define BB_CPU_LANGE_ACROSS_MAX 16
+#endif
 /* gecond: own Gauss-Jordan inversion while n <= this, LAPACKE getrf+getri
    above (workspace n * BB_CPU_GETRI_NB); per precision as in the LU family */
 #ifndef BB_CPU_GECOND_OWN_MAX_S

@@ -284,6 +284,8 @@ static int lu_factor(int m, int n, T *a, int64_t lda, int *ipiv)
     /* the kernel of the fixed and strided forms (across.c), for the same bits */
     if (ipiv && m == n && n <= BB_CPU_GETRF_ACROSS_MAX && bb_cpu_across_on())
         return X(getrf_across1)(n, a, lda, ipiv);
+    if (!ipiv && m == n && n <= BB_CPU_GETRFNP_ACROSS_MAX && bb_cpu_across_on())
+        return X(getrfnp_across1)(n, a, lda);
 #endif
     if (ipiv) return mn <= OWN_MAX(GETRF) ? getf2(m, n, a, lda, ipiv) : getrf_lapacke(m, n, a, lda, ipiv);
     return mn <= OWN_MAX(GETRFNP) ? getf2(m, n, a, lda, NULL) : lu_rec_np(m, n, a, lda);
@@ -545,6 +547,10 @@ static int getri_into(bb_problem *p, bb_work *w, T *out, int64_t ldo)
 {
     int n = p->n;
     if (n == 0) return 0;
+#if !BB_COMPLEX
+    /* the kernel of the fixed and strided forms (across.c), for the same bits */
+    if (X(getri_across_fits)(n) && bb_cpu_across_on()) return X(getri_across1)(p, out != p->a);
+#endif
     int info = first_zero_diag(n, p->a, p->lda); /* the diagonal reads the same in both layouts */
     if (info) return info;
     size_t nt = p->rowmajor ? (size_t)n * n : 0;
