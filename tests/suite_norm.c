@@ -527,10 +527,18 @@ START_TEST(t_across_alone)
                         FN(lange, batchf)(1, layout, norm, m, n, p1, lda, val1, info1);
                     else
                         FN(gecond, batchf)(1, layout, norm, n, p1, lda, val1, info1);
-                    ck_assert_msg(!memcmp(&val1[0], &val[i], sizeof(R)) && info1[1] == info[1 + i] &&
+                    /* bitwise up to the across bound (a problem's bits never depend
+                       on its batch there); above it a GPU's blocked path may pick
+                       other kernels for a batch of one: equal to rounding */
+                    const int same_bits = !memcmp(&val1[0], &val[i], sizeof(R));
+                    const int close = same_bits || (isfinite(val[i]) && isfinite(val1[0]) &&
+                                                    fabs((double)(val1[0] - val[i])) <=
+                                                        1e3 * tu_eps(TU_PREC_ID) * fabs((double)val[i]));
+                    ck_assert_msg((m <= 16 && n <= 16 ? same_bits : close) && info1[1] == info[1 + i] &&
                                       val1[1] == (R)TU_SENTINEL,
-                                  "%s%s %s norm=%s m=%d n=%d member %d: alone differs from the batch", TU_PNAME,
-                                  op_name[op], tu_layout_name(layout), norm_name(norm), m, n, i);
+                                  "%s%s %s norm=%s m=%d n=%d member %d: alone differs from the batch (%g, %g)",
+                                  TU_PNAME, op_name[op], tu_layout_name(layout), norm_name(norm), m, n, i,
+                                  (double)val1[0], (double)val[i]);
                 }
                 free(A);
                 free(A0);
