@@ -240,19 +240,14 @@ static int gauss_jordan(int n, T *a, int64_t lda, int *perm, T *c)
  */
 static int invert_lapacke(int n, T *a, int64_t lda, lapack_int *ipiv, T *work, int lwork)
 {
-    /* the first column holding a NaN: a vectorised count over the real
-       parts of each column, without an exit per element */
-    const int nr = BB_COMPLEX ? 2 * n : n;
     int cnan = n;
-    for (int j = 0; j < n; j++) {
-        const R *aj = (const R *)(a + j * lda);
-        int c = 0;
-        SIMD_SUM1(c)
-        for (int i = 0; i < nr; i++) c += aj[i] != aj[i];
-        if (c) {
-            cnan = j;
-            break;
-        }
+    for (int j = 0; j < n && cnan == n; j++) {
+        const T *aj = a + j * lda;
+        for (int i = 0; i < n; i++)
+            if (aj[i] != aj[i]) {
+                cnan = j;
+                break;
+            }
     }
     LAPACKE(getrf_work)(LAPACK_COL_MAJOR, n, n, a, lda, ipiv);
     for (int k = 0; k < cnan; k++) {
