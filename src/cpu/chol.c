@@ -670,9 +670,10 @@ static void lauum_lower(int n, T *A, int64_t lda)
 
 /* LAPACK's blocked lauum: the products around each diagonal block by CBLAS
    trmm, gemm and herk (syrk), the diagonal blocks by our unblocked loops.
-   OpenBLAS's own lauum is not called: in 0.3.21 its unblocked zlauu2_U
-   reads past the end of the matrix (strided zdotc/zgemv kernels), which
-   faults when the matrix ends a page. */
+   Complex only: OpenBLAS's own lauum is not called for complex data: in
+   0.3.21 its unblocked zlauu2_U reads past the end of the matrix (strided
+   zdotc/zgemv kernels), which faults when the matrix ends a page. */
+#if BB_COMPLEX
 static void lauum_blocked(int uplo, int n, T *A, int64_t lda)
 {
     const int nb = BB_CPU_LAUUM_NB, ld = (int)lda;
@@ -715,12 +716,24 @@ static void lauum_blocked(int uplo, int n, T *A, int64_t lda)
     }
 #undef HERK
 }
+#endif
 
 static void lauum_any(int uplo, int n, T *A, int64_t lda)
 {
     if (n == 0) return;
+#if BB_COMPLEX
     if (n > OWN_MAX(LAUUM))
         lauum_blocked(uplo, n, A, lda);
+#else
+    /* real: OpenBLAS's own lauum (its blocks call its kernels directly;
+       ours above paid a CBLAS call per block: 0.72-0.95x of the loop at
+       n = 96..256).  Its real lauu2 reads nothing outside the matrix: every
+       n of 1..300, both uplo, lda = n and n + 3, the matrix against a
+       PROT_NONE page at either end, s and d, Haswell and Prescott kernels
+       (session 12).  LAPACKE's _work form does no NaN check or copy. */
+    if (n > OWN_MAX(LAUUM))
+        LAPACKE(lauum_work)(LAPACK_COL_MAJOR, lp_uplo(uplo), n, A, (lapack_int)lda);
+#endif
 #if !BB_COMPLEX
     /* the kernel of the fixed and strided forms (across.c), for the same bits */
     else if (n <= BB_CPU_LAUUM_ACROSS_MAX && bb_cpu_across_on())

@@ -55,12 +55,22 @@
 #ifndef BB_CPU_TRMM_RIGHT_OWN_MAX_MNK_C
 #define BB_CPU_TRMM_RIGHT_OWN_MAX_MNK_C 64
 #endif
-/* left, real: ours beat the loop of OpenBLAS calls at every square size
-   of 32..256 in batches on 2 threads (Intel Xeon, AVX-512, OpenBLAS 0.3.21:
-   1.41x double, 1.12x single at 256, where OpenBLAS was ~1.00x); right:
-   ours lost at every size of 32..256 (0.6-0.8x), so it stays tiny-only */
-#ifndef BB_CPU_TRSM_LEFT_OWN_MAX_MNK_R
-#define BB_CPU_TRSM_LEFT_OWN_MAX_MNK_R 16777216
+/* left, real, one constant per precision (_S, _D).  Session 12 (issue 13),
+   against the bench's loop of cblas_?trsm calls in batches on 2 threads
+   (Intel Xeon with AVX-512, OpenBLAS 0.3.21 with OPENBLAS_CORETYPE=Haswell:
+   its AVX2 kernels; the earlier choice, own code to 256^3, was measured
+   against its Prescott fallback): ours/loop for single 0.88x, 0.75x,
+   0.82x, 0.66x at n = 20, 24, 28, 32 (and 0.5-0.63x at 32..256), OpenBLAS
+   from our call 1.13-1.30x there; double ours 1.54x, 1.38x, 1.17x, 1.06x
+   against OpenBLAS from our call 1.48x, 1.28x, 1.24x, 1.16x (and ours
+   0.72x at 256).  Single: OpenBLAS above the across bound (16); double:
+   ours to n = 28.  Right: ours lost at every size of 32..256 (0.6-0.8x),
+   so it stays tiny-only */
+#ifndef BB_CPU_TRSM_LEFT_OWN_MAX_MNK_S
+#define BB_CPU_TRSM_LEFT_OWN_MAX_MNK_S 4096
+#endif
+#ifndef BB_CPU_TRSM_LEFT_OWN_MAX_MNK_D
+#define BB_CPU_TRSM_LEFT_OWN_MAX_MNK_D 21952
 #endif
 #ifndef BB_CPU_TRSM_LEFT_OWN_MAX_MNK_C
 #define BB_CPU_TRSM_LEFT_OWN_MAX_MNK_C 262144
@@ -117,12 +127,20 @@
    96; trtri ours 1.14x/1.46x at 96, 0.98x/1.40x at 112, 0.98x/1.27x at
    128, 1.06x (s) at 224, 0.74x/0.98x at 256 (LAPACKE ~1.00x at every
    size); lauum unblocked 1.18x/1.16x at 64, where the blocked one was
-   0.75x/0.82x. */
+   0.75x/0.82x.  Session 12 (issue 13), the same loop with OpenBLAS's AVX2
+   kernels (OPENBLAS_CORETYPE=Haswell; the numbers above ran against its
+   Prescott fallback): potrf ours/loop d 1.40x, 1.17x, 1.13x, 0.82x at 40,
+   48, 56, 64 (LAPACKE from our call 1.17x, 1.10x, 1.08x, 1.01x), s 1.55x,
+   1.17x, 1.18x, 0.93x, 0.63x at 40..80 (LAPACKE 1.03-1.09x): own to 56;
+   posv (potrf + potrs, nrhs = n) ours d 2.07x, 1.42x, 1.27x, 1.16x at 20,
+   24, 28, 32 (LAPACKE potrs 1.30x, 1.19x, 1.26x, 1.18x), s 2.07x, 1.48x,
+   1.14x, 0.89x (1.21x, 1.21x, 1.16x, 1.10x), and 0.62-0.69x at 64: own
+   potrs to 28. */
 #ifndef BB_CPU_POTRF_OWN_MAX_S
-#define BB_CPU_POTRF_OWN_MAX_S 80
+#define BB_CPU_POTRF_OWN_MAX_S 56
 #endif
 #ifndef BB_CPU_POTRF_OWN_MAX_D
-#define BB_CPU_POTRF_OWN_MAX_D 64
+#define BB_CPU_POTRF_OWN_MAX_D 56
 #endif
 #ifndef BB_CPU_POTRF_OWN_MAX_C
 #define BB_CPU_POTRF_OWN_MAX_C 20
@@ -159,10 +177,10 @@
 #define BB_CPU_POTRS_ACROSS_MAX_NRHS 16
 #endif
 #ifndef BB_CPU_POTRS_OWN_MAX_S
-#define BB_CPU_POTRS_OWN_MAX_S 96
+#define BB_CPU_POTRS_OWN_MAX_S 28
 #endif
 #ifndef BB_CPU_POTRS_OWN_MAX_D
-#define BB_CPU_POTRS_OWN_MAX_D 96
+#define BB_CPU_POTRS_OWN_MAX_D 28
 #endif
 #ifndef BB_CPU_POTRS_OWN_MAX_C
 #define BB_CPU_POTRS_OWN_MAX_C 20
@@ -182,9 +200,11 @@
 #ifndef BB_CPU_TRTRI_OWN_MAX_Z
 #define BB_CPU_TRTRI_OWN_MAX_Z 24
 #endif
-/* lauum: unblocked while n <= this; above, LAPACK's blocked algorithm with
-   blocks of BB_CPU_LAUUM_NB (CBLAS trmm, gemm, herk/syrk around our
-   unblocked diagonal blocks), never OpenBLAS's lauum */
+/* lauum: unblocked while n <= this; above, real: LAPACKE lauum (OpenBLAS's
+   own, session 12: our blocked one with NB = 16, 32 or 64 measured 0.73-0.87x
+   of the loop at n = 96, 128 for d); complex: LAPACK's blocked algorithm
+   with blocks of BB_CPU_LAUUM_NB (CBLAS trmm, gemm, herk around our
+   unblocked diagonal blocks), never OpenBLAS's lauum (chol.c) */
 #ifndef BB_CPU_LAUUM_OWN_MAX_S
 #define BB_CPU_LAUUM_OWN_MAX_S 64
 #endif
@@ -221,11 +241,20 @@
    at 64, 0.93x/1.18x at 80, 0.73x/1.05x at 96, 0.96x (s) at 112; getri
    ours 1.12x (d) at 48, 0.95x at 64, 1.07x (s) at 112, 0.94x at 128;
    getrs with nrhs = n, no transpose, ours 1.20x/1.37x at 64, 0.80x/0.89x
-   at 96 (transposed: ours 0.66x/0.53x already at 32). */
+   at 96 (transposed: ours 0.66x/0.53x already at 32).  Session 12 (issue
+   13), the same loop with OpenBLAS's AVX2 kernels
+   (OPENBLAS_CORETYPE=Haswell; the numbers above ran against its Prescott
+   fallback): getrf s ours 1.46x, 1.19x, 1.06x, 1.00x, 0.83x, 0.71x at 40,
+   48, 56, 64, 80, 96 (LAPACKE from our call 0.97-1.10x): own to 64; d
+   ours 1.12x at 64, 1.00x at 80 (LAPACKE 1.01x, 1.04x): unchanged.  getrs
+   with nrhs = n, no transpose: s ours 1.17x, 0.91x, 0.67x, 0.62x at 20,
+   24, 28, 32 (LAPACKE 1.35x, 1.44x, 1.40x, 1.27x): own only to the across
+   bound, 16; d ours 1.64x, 1.33x, 1.23x, 1.03x (LAPACKE 1.14x, 1.22x,
+   1.20x, 1.17x): own to 24. */
 /* getrf (and gesv's factorisation): unblocked LU while min(m,n) <= this,
    LAPACKE getrf above */
 #ifndef BB_CPU_GETRF_OWN_MAX_S
-#define BB_CPU_GETRF_OWN_MAX_S 96
+#define BB_CPU_GETRF_OWN_MAX_S 64
 #endif
 #ifndef BB_CPU_GETRF_OWN_MAX_D
 #define BB_CPU_GETRF_OWN_MAX_D 64
@@ -283,10 +312,10 @@
 #define BB_CPU_GETRS_OWN_MAX_Z 64
 #endif
 #ifndef BB_CPU_GETRSM_N_OWN_MAX_S
-#define BB_CPU_GETRSM_N_OWN_MAX_S 64
+#define BB_CPU_GETRSM_N_OWN_MAX_S 16
 #endif
 #ifndef BB_CPU_GETRSM_N_OWN_MAX_D
-#define BB_CPU_GETRSM_N_OWN_MAX_D 64
+#define BB_CPU_GETRSM_N_OWN_MAX_D 24
 #endif
 #ifndef BB_CPU_GETRSM_N_OWN_MAX_C
 #define BB_CPU_GETRSM_N_OWN_MAX_C 128
