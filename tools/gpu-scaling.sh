@@ -100,14 +100,25 @@ esac
 case " $phases " in *" balance "*)
     # the balance: one verbose call per routine on every GPU (spread.c logs
     # the split and each share's time)
+    # (BATCHBLAS_SPREAD_STATIC=1: the planner's fixed shares, 0: the
+    # devices claim chunks from one list; alternated, BALANCE_ROUNDS rounds,
+    # pinned and pageable data, n = BALANCE_SIZES)
     : > "$O/balance.txt"
-    echo "BATCHBLAS_SPREAD_STATIC=${BATCHBLAS_SPREAD_STATIC:-0}" >> "$O/balance.txt"
-    for r in trsm syrk potri potrf getrf gesv; do
-        BATCHBLAS_VERBOSE=1 BATCHBLAS_DEVICES=$all "$B" --routine $r --prec d --pinned --sizes 128 --mb "$mb" \
-            --backend cuda --no-baseline --reps 1 --check 1 --quiet 2>&1 | grep -E "shares done|share\(s\)" |
-            tail -2 >> "$O/balance.txt"
+    for round in $(seq 1 "${BALANCE_ROUNDS:-2}"); do
+      for data in --pinned ""; do
+        for st in 1 0; do
+          for r in trsm syrk potri potrf getrf gesv; do
+            echo "== round $round static=$st ${data:---pageable} $r" >> "$O/balance.txt"
+            BATCHBLAS_SPREAD_STATIC=$st BATCHBLAS_VERBOSE=1 BATCHBLAS_DEVICES=$all "$B" --routine $r --prec d $data \
+                --sizes "${BALANCE_SIZES:-128}" --mb "$mb" --backend cuda --no-baseline --reps 1 --check 1 --quiet \
+                > "$O/balance_one.txt" 2>&1
+            grep -E "shares done|share\(s\)|pipeline [0-9]" "$O/balance_one.txt" | tail -"$((2 + ngpu))" >> "$O/balance.txt"
+            grep -vE "^\[batchblas|^#" "$O/balance_one.txt" | tail -2 >> "$O/balance.txt"
+          done
+        done
+      done
     done
-    cat "$O/balance.txt"
+    grep -E "^==|slowest" "$O/balance.txt"
     ;;
 esac
 echo "logs and CSV in $O"

@@ -48,6 +48,13 @@ typedef struct bb_backend {
        locked memory of its own (then freed), 0 if not (nothing done) */
     int (*host_alloc)(void **p, size_t bytes);
     int (*host_free)(void *p);
+    /* host data over several devices at once (device backends only; NULL
+       elsewhere; spread.c): runs b as run does, over n pipelines, one per
+       entry of devices (a device id, -1 for the current device; an id may
+       repeat), which take the batch's chunks from one list as each is
+       free, so that they finish together; ms (NULL, or n entries): each
+       pipeline's time in milliseconds */
+    void (*run_devices)(bb_batch *b, int n, const int *devices, double *ms);
 } bb_backend;
 
 BB_INTERNAL extern const bb_backend bb_cpu_backend;

@@ -11,7 +11,14 @@
  * and ids that turn out not to exist are left out at the call (logged).
  *
  * A call.  When the dispatch policy sends a host-data batch to the CUDA
- * backend (dispatch.c), this file cuts it into shares, one per entry of the
+ * backend (dispatch.c) and the backend can run one batch over several
+ * devices (run_devices, backend.h), the devices take it together: the
+ * backend plans its chunks once and each device's staging pipeline claims
+ * the next chunk as it is free (src/cuda/staging.cu), so that the devices
+ * finish together whatever rate each gets from the shared link; only the
+ * CPU's share (below) is cut off by the planner first.  Otherwise (a
+ * backend without run_devices: the tests' stand-in) this file cuts it into
+ * shares, one per entry of the
  * device list, with the split planner (plan.h): contiguous ranges of
  * problems whose costs (bytes moved plus weighted flops, balanced per
  * problem for variable batches and per group for group batches) are in
@@ -276,6 +283,9 @@ typedef struct {
     int *gsizes;
     int64_t *gstart;
     int omp_threads;      /* the CPU's share: its OpenMP threads (0: default) */
+    int ndev;             /* > 0: the share of every device at once (be->run_devices) */
+    const int *devs;
+    double dev_ms[MAXD];  /* ... and each device's time */
     pthread_t th;
     int threaded;
     double ms;            /* how long its run took (the verbose log's balance line) */
@@ -291,7 +301,8 @@ static double now_ms(void)
 static void share_run(share *sh)
 {
     double t0 = now_ms();
-    sh->be->run(&sh->part);
+    if (sh->ndev > 0) sh->be->run_devices(&sh->part, sh->ndev, sh->devs, sh->dev_ms);
+    else sh->be->run(&sh->part);
     sh->ms = now_ms() - t0;
 }
 
@@ -308,6 +319,17 @@ static void *share_main(void *arg)
 /* tests only (bb_spread_test): the backend that runs the shares */
 static const bb_backend *_Atomic test_inner = NULL;
 
+/* BATCHBLAS_SPREAD_STATIC=1: the devices take fixed shares from the
+   planner, as a backend without run_devices does, instead of claiming
+   chunks (A/B measurements; read with BATCHBLAS_CPU_SHARE) */
+static int spread_static_env = 0;
+
+static void read_spread_static(void)
+{
+    const char *s = getenv("BATCHBLAS_SPREAD_STATIC");
+    spread_static_env = s && *s && strcmp(s, "0") != 0;
+}
+
 /* BATCHBLAS_CPU_SHARE=f (0 < f < 1): the CPU's share of every host-data
    call sent to the GPUs, instead of the cost model's; 0: the CPU never takes
    a share (read with the device list; testing and tuning). */
@@ -315,6 +337,7 @@ static double cpu_share_env = -1;
 
 static void read_cpu_share(void)
 {
+    read_spread_static();
     const char *s = getenv("BATCHBLAS_CPU_SHARE");
     if (!s || !*s) return;
     char *end;
@@ -411,6 +434,19 @@ static void spread_any(bb_batch *b, int with_cpu)
         return;
     }
 
+    /* the devices' shares as one, which they claim chunk by chunk (the
+       backend's run_devices): they finish together whatever each device's
+       rate turns out to be; the CPU keeps its share */
+    pthread_once(&share_once, read_cpu_share);
+    int claimed = cu->run_devices != NULL && np - with_cpu > 1 && !spread_static_env;
+    int gpu_ids[MAXD];
+    if (claimed) {
+        for (int k = with_cpu; k < np; k++) gpu_ids[k - with_cpu] = dev_of[k];
+        bounds[with_cpu + 1] = b->count;
+        dev_of[with_cpu] = -3;
+        np = with_cpu + 1;
+    }
+
     share sh[MAXD + 1];
     memset(sh, 0, sizeof sh);
     int oom = 0;
@@ -428,7 +464,12 @@ static void spread_any(bb_batch *b, int with_cpu)
             }
         }
         slice(b, lo, hi, dev_of[k] >= 0 ? dev_of[k] : -1, &sh[k].part, sh[k].gsizes, sh[k].gstart);
-        if (dev_of[k] == -2) {
+        if (dev_of[k] == -3) {
+            sh[k].ndev = n;
+            sh[k].devs = gpu_ids;
+            sh[k].part.share_device = 0;
+            if (with_cpu) sh[k].part.stage_threads = stage_threads;
+        } else if (dev_of[k] == -2) {
             sh[k].omp_threads = cpu_threads;
             sh[k].part.share_device = 0;
         } else {
@@ -453,6 +494,9 @@ static void spread_any(bb_batch *b, int with_cpu)
             if (dev_of[k] == -2)
                 at += (size_t)snprintf(buf + at, sizeof buf - at, " cpu (%d threads) [%lld, %lld)", cpu_threads,
                                        (long long)bounds[k], (long long)bounds[k + 1]);
+            else if (dev_of[k] == -3)
+                at += (size_t)snprintf(buf + at, sizeof buf - at, "%s %d devices, chunks claimed [%lld, %lld)",
+                                       k ? "," : "", n, (long long)bounds[k], (long long)bounds[k + 1]);
             else
                 at += (size_t)snprintf(buf + at, sizeof buf - at, "%s device %d [%lld, %lld)", k ? "," : "",
                                        dev_of[k], (long long)bounds[k], (long long)bounds[k + 1]);
@@ -487,6 +531,19 @@ static void spread_any(bb_batch *b, int with_cpu)
         buf[0] = '\0';
         for (int k = 0; k < np && at < sizeof buf - 48; k++) {
             if (bounds[k] >= bounds[k + 1]) continue;
+            if (dev_of[k] == -3) { /* each device of the claimed share */
+                double dlo = 0, dhi = 0;
+                for (int d = 0; d < sh[k].ndev && at < sizeof buf - 48; d++) {
+                    double t = sh[k].dev_ms[d];
+                    if (t <= 0) continue; /* no pipeline: fewer chunks than devices */
+                    if (dlo == 0 || t < dlo) dlo = t;
+                    if (t > dhi) dhi = t;
+                    at += (size_t)snprintf(buf + at, sizeof buf - at, " device %d %.2f ms", sh[k].devs[d], t);
+                }
+                if (dlo > 0 && (lo == 0 || dlo < lo)) lo = dlo;
+                if (dhi > hi) hi = dhi;
+                continue;
+            }
             if (lo == 0 || sh[k].ms < lo) lo = sh[k].ms;
             if (sh[k].ms > hi) hi = sh[k].ms;
             if (dev_of[k] == -2) at += (size_t)snprintf(buf + at, sizeof buf - at, " cpu %.2f ms", sh[k].ms);
@@ -515,10 +572,10 @@ static int spread_supports(const bb_batch *b)
 
 /* Named "cuda": it is the CUDA backend, over several devices. */
 static const bb_backend spread_backend = {"cuda", spread_probe, spread_supports, spread_run,
-                                          NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+                                          NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
 /* The CPU and the CUDA backend (over every device of the list) at once. */
 static const bb_backend hybrid_backend = {"cpu+cuda", spread_probe, spread_supports, hybrid_run,
-                                          NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+                                          NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
 
 void bb_spread_test(const bb_backend *inner, int nvisible)
 {

@@ -203,10 +203,8 @@ static int cu_supports(const bb_batch *b) { return bb_cuda_launch_supports(b->op
    if given, receives the device it belongs to. */
 static int device_accessible(const void *p, int *dev = NULL)
 {
-    cudaPointerAttributes a;
-    memset(&a, 0, sizeof a);
-    if (chk(cudaPointerGetAttributes(&a, p)) != cudaSuccess) return 0; /* plain host memory */
-    if (dev) *dev = a.device;
+    cudaPointerAttributes a = bb_cu_pointer(p);
+    if (dev && a.type != cudaMemoryTypeUnregistered) *dev = a.device;
     return a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged;
 }
 
@@ -912,21 +910,24 @@ static int cu_host_alloc(void **p, size_t bytes)
 
 static int cu_host_free(void *p)
 {
-    cudaPointerAttributes a;
-    memset(&a, 0, sizeof a);
-    if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
-        (void)cudaGetLastError();
-        return 0;
-    }
+    cudaPointerAttributes a = bb_cu_pointer(p);
     if (a.type != cudaMemoryTypeHost || a.hostPointer != p) return 0;
     return chk(cudaFreeHost(p)) == cudaSuccess ? 1 : 0;
+}
+
+/* backend.h: a host-data batch over several devices (spread.c), its chunks
+   claimed by one staging pipeline per device (staging.cu) */
+static void cu_run_devices(bb_batch *b, int n, const int *devices, double *ms)
+{
+    bb_cu_run_host_on(b, n, devices, ms);
 }
 
 /* The queue entries (bb_cu_queue_create, _sync, _stream, _destroy) are in
    queue.cu. */
 static const bb_backend cuda_backend = {"cuda", cu_probe, cu_supports, cu_run,
                                         bb_cu_queue_create, bb_cu_queue_sync, bb_cu_queue_stream,
-                                        bb_cu_queue_destroy, cu_fetch, cu_store, cu_host_alloc, cu_host_free};
+                                        bb_cu_queue_destroy, cu_fetch, cu_store, cu_host_alloc, cu_host_free,
+                                        cu_run_devices};
 
 extern "C" __attribute__((visibility("default"))) const bb_backend *bb_cuda_plugin_backend(void)
 {

@@ -16,6 +16,7 @@
 
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include <cuda_runtime.h>
 #include <cublas_v2.h>
 #include <cuComplex.h>
@@ -208,6 +209,21 @@ static inline cudaError_t chk(cudaError_t e)
 {
     if (e != cudaSuccess) (void)cudaGetLastError();
     return e;
+}
+
+/* What CUDA knows of the memory at p (the one wrapper of
+   cudaPointerGetAttributes): plain host memory, or a failed query, gives
+   type cudaMemoryTypeUnregistered and device -1. */
+static inline cudaPointerAttributes bb_cu_pointer(const void *p)
+{
+    cudaPointerAttributes a;
+    memset(&a, 0, sizeof a);
+    if (chk(cudaPointerGetAttributes(&a, p)) != cudaSuccess) {
+        memset(&a, 0, sizeof a);
+        a.type = cudaMemoryTypeUnregistered;
+        a.device = -1;
+    }
+    return a;
 }
 
 static inline size_t align_up(size_t x, size_t a) { return (x + a - 1) / a * a; }
@@ -458,5 +474,9 @@ size_t bb_cu_operand_elem(const bb_batch *b, int o);
 void bb_cu_fail_all(bb_batch *b, int code);
 
 /* Host data (staging.cu): the staging pipeline, synchronous, on the
-   current device. */
+   current device; bb_cu_run_host_on: over ndev pipelines at once, one per
+   entry of devices (-1 or devices NULL: the current device; an id may
+   repeat), which claim the batch's chunks from one list, so that they
+   finish together; ms (NULL or ndev entries): each pipeline's time. */
 void bb_cu_run_host(bb_batch *b);
+void bb_cu_run_host_on(bb_batch *b, int ndev, const int *devices, double *ms);

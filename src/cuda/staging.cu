@@ -36,6 +36,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "cuda_internal.h"
 #include "stage_copy.h"
 
@@ -260,11 +261,31 @@ static void layout_chunk(chunk *ch, piece *pcs, const seg_plan *plans)
 }
 
 /*
- * Cuts the segments, in launch order, into chunks of at most `target` bytes
- * (a chunk holds at least one problem, so one problem above the bound is a
- * chunk of its own).  Counts only when pcs/chs are NULL.
+ * The chunk bounds: the chunks aim at total / (chunks x pipelines) bytes
+ * (within [BB_STAGE_MIN_CHUNK, the staging bound]), and near the end of the
+ * batch at a quarter of what is left per pipeline, so that the last chunks
+ * are short: the pipelines finish together, and the tail of the pipeline
+ * (the last chunk's transfers and scatter, not overlapped) is short.
  */
-static void plan_chunks(const segment *segs, const seg_plan *plans, int64_t nseg, size_t target,
+struct chunk_sizer {
+    size_t big, lo;
+    double total, consumed;
+    int npipes;
+    size_t next() const
+    {
+        double left = total - consumed;
+        double t = left / (4.0 * npipes);
+        if (t > (double)big) return big;
+        return t < (double)lo ? lo : (size_t)t;
+    }
+};
+
+/*
+ * Cuts the segments, in launch order, into chunks of at most z.next() bytes
+ * each (a chunk holds at least one problem, so one problem above the bound
+ * is a chunk of its own).  Counts only when pcs/chs are NULL.
+ */
+static void plan_chunks(const segment *segs, const seg_plan *plans, int64_t nseg, chunk_sizer z,
                         piece *pcs, chunk *chs, int64_t *npc_out, int64_t *nch_out)
 {
     const size_t slack = 8 * BB_ALIGN; /* alignment of a piece's regions (<= 7 x 127) */
@@ -277,7 +298,7 @@ static void plan_chunks(const segment *segs, const seg_plan *plans, int64_t nseg
             if (nch == 0 || fit == 0) { /* open the next chunk */
                 if (chs) chs[nch].q0 = chs[nch].q1 = npc;
                 nch++;
-                room = target;
+                room = z.next();
                 fit = room > slack ? (room - slack) / pb : 0;
                 if (fit == 0) fit = 1;
             }
@@ -290,6 +311,7 @@ static void plan_chunks(const segment *segs, const seg_plan *plans, int64_t nseg
                 chs[nch - 1].q1 = npc + 1;
             }
             npc++;
+            z.consumed += (double)take * (double)pb;
             size_t used = (size_t)take * pb + slack;
             room = room > used ? room - used : 0;
             p0 += take;
@@ -539,13 +561,7 @@ static void stage_copy(bb_batch *b, const segment *segs, const int64_t *idx, con
    batchblas_malloc_host, or registered with cudaHostRegister). */
 static int host_pinned(const void *p)
 {
-    cudaPointerAttributes a;
-    memset(&a, 0, sizeof a);
-    if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
-        (void)cudaGetLastError();
-        return 0;
-    }
-    return a.type == cudaMemoryTypeHost;
+    return bb_cu_pointer(p).type == cudaMemoryTypeHost;
 }
 
 /* Bit o (a user slot): the strided operand o lies in page-locked memory
@@ -726,130 +742,119 @@ static cudaError_t issue_chunk(const bb_batch *b, const segment *segs, const seg
                                cudaMemcpyDeviceToHost, q->pub.stream));
 }
 
-void bb_cu_run_host(bb_batch *b)
+/* One batch over one or several pipelines (one per entry of the device
+   list): planned once, its chunks claimed in order by whichever pipeline is
+   free next, so that every device works until the list is empty. */
+struct shared_run {
+    bb_batch *b;
+    const segment *segs;
+    const int64_t *idx;
+    const seg_plan *plans;
+    piece *pcs;           /* a chunk's pieces: written (mark_direct) by its claimer only */
+    const chunk *chs;
+    int64_t nch;
+    size_t need;          /* the largest chunk */
+    unsigned pinned;      /* user slots in page-locked memory (pinned_operands) */
+    char *done;           /* per chunk: scattered (written by its claimer only) */
+    int64_t next;         /* the next unclaimed chunk (atomic) */
+};
+
+struct pipe_run {
+    shared_run *R;
+    int device;           /* -1: the caller's current device */
+    int fail;             /* 0, or the code for this pipeline's unfinished chunks */
+    int64_t chunks;       /* chunks it finished */
+    double ms;            /* from its start to its last scatter */
+    pthread_t th;
+    int threaded;
+};
+
+static double wall_ms(void)
 {
-    pthread_once(&bb_cu_cfg_once, bb_cu_read_cfg);
-    segment *segs = NULL;
-    int64_t nseg = 0, nidx = 0;
-    int64_t *idx = NULL;
-    seg_plan *plans = NULL;
-    piece *pcs = NULL;
-    chunk *chs = NULL;
-    char *done = NULL;
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
+/* The pipeline of one device: claims chunks until none is left (or one of
+   its device calls fails: the other pipelines take the rest). */
+static void pipeline_on(pipe_run *P, int dev)
+{
+    shared_run *R = P->R;
+    bb_batch *b = R->b;
     stage_ctx *ctx = NULL;
-    int fail = 0; /* 0, or the code for the problems not finished */
-    int64_t npc = 0, nch = 0;
-    size_t need = 0;
-    int counted = 0; /* in g_stage_active */
-    unsigned pinned = 0; /* user slots in page-locked memory (pinned_operands) */
-
-    if (bb_cu_build_segments(b, 0, &segs, &nseg, &idx, &nidx)) {
-        bb_cu_fail_all(b, BB_INFO_NOMEM);
-        return;
-    }
-    if (nseg == 0) goto out;
-
-    /* chunks: filled with whole segments or parts of them, in launch order */
+    int counted = 0;
     {
-        plans = (seg_plan *)cu_malloc((size_t)nseg * sizeof *plans);
-        if (!plans) { fail = BB_INFO_NOMEM; goto out; }
-        double total = 0;
-        for (int64_t k = 0; k < nseg; k++) {
-            make_plan(b, segs[k].gp, &plans[k]);
-            total += (double)plans[k].pb * (double)segs[k].n;
-        }
-        size_t cap = bb_cu_cfg_stage_bytes;
-        size_t target = (size_t)(total / bb_cu_cfg_stage_chunks);
-        size_t lo = BB_STAGE_MIN_CHUNK < cap ? BB_STAGE_MIN_CHUNK : cap;
-        if (target < lo) target = lo;
-        if (target > cap) target = cap;
-        plan_chunks(segs, plans, nseg, target, NULL, NULL, &npc, &nch);
-        pcs = (piece *)cu_malloc((size_t)npc * sizeof *pcs);
-        chs = (chunk *)cu_malloc((size_t)nch * sizeof *chs);
-        if (!pcs || !chs) { fail = BB_INFO_NOMEM; goto out; }
-        plan_chunks(segs, plans, nseg, target, pcs, chs, &npc, &nch);
-        for (int64_t j = 0; j < nch; j++) {
-            layout_chunk(&chs[j], pcs, plans);
-            if (chs[j].total > need) need = chs[j].total;
-        }
-        done = (char *)cu_calloc((size_t)nch, 1);
-        if (!done) { fail = BB_INFO_NOMEM; goto out; }
-    }
-
-    {
-        int dev = 0;
-        if (chk(cudaGetDevice(&dev)) != cudaSuccess) { fail = BB_INFO_DEVICE; goto out; }
         int why = BB_INFO_DEVICE;
         ctx = ctx_acquire(dev, &why);
-        if (!ctx) { fail = why; goto out; }
-        int nslots = nch > 1 ? 2 : 1;
+        if (!ctx) {
+            P->fail = why;
+            goto out;
+        }
+        int nslots = R->nch > 1 ? 2 : 1;
         for (int s = 0; s < nslots; s++) {
             stage_slot *sl = &ctx->slot[s];
-            cudaError_t ge = host_grow(sl, need);
-            if (ge == cudaSuccess) ge = bb_cu_dev_grow(sl->q, &sl->q->scratch, &sl->q->scratch_size, need, 0);
+            cudaError_t ge = host_grow(sl, R->need);
+            if (ge == cudaSuccess) ge = bb_cu_dev_grow(sl->q, &sl->q->scratch, &sl->q->scratch_size, R->need, 0);
             if (ge != cudaSuccess) {
-                bb_cu_log("%s: staging buffers of %zu bytes: allocation failed", b->name, need);
-                fail = fail_code(ge);
+                bb_cu_log("%s: staging buffers of %zu bytes on device %d: allocation failed", b->name, R->need, dev);
+                P->fail = fail_code(ge);
                 goto out;
             }
         }
         __atomic_add_fetch(&g_stage_active, 1, __ATOMIC_RELAXED);
         counted = 1;
-        pinned = pinned_operands(b);
-        bb_cu_log("%s: host data on device %d, %lld problem(s), %lld launch(es) in %lld chunk(s) of <= %zu bytes, "
-               "copies on <= %d thread(s)%s",
-               b->name, dev, (long long)b->count, (long long)nseg, (long long)nch, need, stage_threads_now(b),
-               pinned ? ", page-locked operands copied directly" : "");
 
-        /* the pipeline: chunk j on slot j % 2 */
+        /* the pipeline: the k-th chunk it claims on slot k % 2 */
         int64_t inflight[2] = {-1, -1};
-        for (int64_t j = 0; j < nch && !fail; j++) {
-            stage_slot *sl = &ctx->slot[j & 1];
-            int64_t prev = inflight[j & 1];
+        for (int64_t k = 0; !P->fail; k++) {
+            int64_t j = __atomic_fetch_add(&R->next, 1, __ATOMIC_RELAXED);
+            if (j >= R->nch) break;
+            stage_slot *sl = &ctx->slot[k & 1];
+            int64_t prev = inflight[k & 1];
             if (prev >= 0) {
                 if (chk(cudaStreamSynchronize(sl->q->pub.stream)) != cudaSuccess) {
-                    fail = BB_INFO_DEVICE;
+                    P->fail = BB_INFO_DEVICE;
                     break;
                 }
-                stage_copy(b, segs, idx, plans, pcs, chs[prev], sl->host, 1, stage_threads_now(b));
-                done[prev] = 1;
-                inflight[j & 1] = -1;
+                stage_copy(b, R->segs, R->idx, R->plans, R->pcs, R->chs[prev], sl->host, 1, stage_threads_now(b));
+                R->done[prev] = 1;
+                P->chunks++;
+                inflight[k & 1] = -1;
             }
-            mark_direct(b, segs, idx, plans, pcs, chs[j], pinned);
-            stage_copy(b, segs, idx, plans, pcs, chs[j], sl->host, 0, stage_threads_now(b));
-            cudaError_t e = issue_chunk(b, segs, plans, pcs, chs[j], sl);
-            inflight[j & 1] = j;
+            mark_direct(b, R->segs, R->idx, R->plans, R->pcs, R->chs[j], R->pinned);
+            stage_copy(b, R->segs, R->idx, R->plans, R->pcs, R->chs[j], sl->host, 0, stage_threads_now(b));
+            cudaError_t e = issue_chunk(b, R->segs, R->plans, R->pcs, R->chs[j], sl);
+            inflight[k & 1] = j;
             if (e != cudaSuccess) {
-                bb_cu_log("%s: chunk %lld: %s", b->name, (long long)j, cudaGetErrorString(e));
-                fail = fail_code(e);
-                inflight[j & 1] = -1; /* not finished: its problems get the code */
+                bb_cu_log("%s: chunk %lld on device %d: %s", b->name, (long long)j, dev, cudaGetErrorString(e));
+                P->fail = fail_code(e);
+                inflight[k & 1] = -1; /* not finished: its problems get the code */
             }
         }
         /* drain, oldest first (after a failed chunk too: a chunk issued
            before it, whose direct copies may have written the user's memory
            already, is finished and reported as computed if its stream is
            sound) */
-        {
-            const int failed = fail;
-            int first = (inflight[0] >= 0 && inflight[1] >= 0) ? (inflight[0] < inflight[1] ? 0 : 1)
-                                                               : (inflight[0] >= 0 ? 0 : 1);
-            for (int r = 0; r < 2 && fail == failed; r++) {
-                int s = r == 0 ? first : 1 - first;
-                int64_t j = inflight[s];
-                if (j < 0) continue;
-                stage_slot *sl = &ctx->slot[s];
-                if (chk(cudaStreamSynchronize(sl->q->pub.stream)) != cudaSuccess) {
-                    fail = BB_INFO_DEVICE;
-                    break;
-                }
-                stage_copy(b, segs, idx, plans, pcs, chs[j], sl->host, 1, stage_threads_now(b));
-                done[j] = 1;
-                inflight[s] = -1;
+        const int failed = P->fail;
+        int first = (inflight[0] >= 0 && inflight[1] >= 0) ? (inflight[0] < inflight[1] ? 0 : 1)
+                                                           : (inflight[0] >= 0 ? 0 : 1);
+        for (int r = 0; r < 2 && P->fail == failed; r++) {
+            int s = r == 0 ? first : 1 - first;
+            int64_t j = inflight[s];
+            if (j < 0) continue;
+            stage_slot *sl = &ctx->slot[s];
+            if (chk(cudaStreamSynchronize(sl->q->pub.stream)) != cudaSuccess) {
+                P->fail = BB_INFO_DEVICE;
+                break;
             }
-            if (failed) fail = failed;
+            stage_copy(b, R->segs, R->idx, R->plans, R->pcs, R->chs[j], sl->host, 1, stage_threads_now(b));
+            R->done[j] = 1;
+            P->chunks++;
+            inflight[s] = -1;
         }
+        if (failed) P->fail = failed;
     }
-
 out:
     if (counted) __atomic_sub_fetch(&g_stage_active, 1, __ATOMIC_RELAXED);
     if (ctx) {
@@ -876,6 +881,120 @@ out:
         }
         ctx_release(ctx);
     }
+}
+
+static void pipeline(pipe_run *P)
+{
+    double t0 = wall_ms();
+    int dev = P->device;
+    if (dev < 0 && chk(cudaGetDevice(&dev)) != cudaSuccess) {
+        P->fail = BB_INFO_DEVICE;
+    } else {
+        device_scope ds(dev); /* this thread's current device for the call */
+        if (ds.ok) pipeline_on(P, dev);
+        else P->fail = BB_INFO_DEVICE;
+    }
+    P->ms = wall_ms() - t0;
+}
+
+static void *pipeline_main(void *arg)
+{
+    pipeline((pipe_run *)arg);
+    return NULL;
+}
+
+
+void bb_cu_run_host_on(bb_batch *b, int ndev, const int *devices, double *ms)
+{
+    pthread_once(&bb_cu_cfg_once, bb_cu_read_cfg);
+    segment *segs = NULL;
+    int64_t nseg = 0, nidx = 0;
+    int64_t *idx = NULL;
+    seg_plan *plans = NULL;
+    piece *pcs = NULL;
+    chunk *chs = NULL;
+    char *done = NULL;
+    pipe_run *P = NULL;
+    int fail = 0; /* 0, or the code for the problems not finished */
+    int64_t npc = 0, nch = 0;
+    size_t need = 0;
+    if (ndev < 1) ndev = 1;
+
+    if (bb_cu_build_segments(b, 0, &segs, &nseg, &idx, &nidx)) {
+        bb_cu_fail_all(b, BB_INFO_NOMEM);
+        return;
+    }
+    if (nseg == 0) goto out;
+
+    /* chunks: filled with whole segments or parts of them, in launch order */
+    {
+        plans = (seg_plan *)cu_malloc((size_t)nseg * sizeof *plans);
+        if (!plans) { fail = BB_INFO_NOMEM; goto out; }
+        chunk_sizer z;
+        z.total = 0;
+        for (int64_t k = 0; k < nseg; k++) {
+            make_plan(b, segs[k].gp, &plans[k]);
+            z.total += (double)plans[k].pb * (double)segs[k].n;
+        }
+        size_t cap = bb_cu_cfg_stage_bytes;
+        z.lo = BB_STAGE_MIN_CHUNK < cap ? BB_STAGE_MIN_CHUNK : cap;
+        z.big = (size_t)(z.total / ((double)bb_cu_cfg_stage_chunks * ndev));
+        if (z.big < z.lo) z.big = z.lo;
+        if (z.big > cap) z.big = cap;
+        z.npipes = ndev;
+        z.consumed = 0;
+        plan_chunks(segs, plans, nseg, z, NULL, NULL, &npc, &nch);
+        pcs = (piece *)cu_malloc((size_t)npc * sizeof *pcs);
+        chs = (chunk *)cu_malloc((size_t)nch * sizeof *chs);
+        if (!pcs || !chs) { fail = BB_INFO_NOMEM; goto out; }
+        plan_chunks(segs, plans, nseg, z, pcs, chs, &npc, &nch);
+        for (int64_t j = 0; j < nch; j++) {
+            layout_chunk(&chs[j], pcs, plans);
+            if (chs[j].total > need) need = chs[j].total;
+        }
+        done = (char *)cu_calloc((size_t)nch, 1);
+        P = (pipe_run *)cu_calloc((size_t)ndev, sizeof *P);
+        if (!done || !P) { fail = BB_INFO_NOMEM; goto out; }
+    }
+
+    {
+        shared_run R = {b, segs, idx, plans, pcs, chs, nch, need, pinned_operands(b), done, 0};
+        /* no more pipelines than chunks */
+        int np = (int64_t)ndev < nch ? ndev : (int)nch;
+        bb_cu_log("%s: host data, %lld problem(s), %lld launch(es) in %lld chunk(s) of <= %zu bytes over %d "
+                  "pipeline(s), copies on <= %d thread(s) each%s",
+                  b->name, (long long)b->count, (long long)nseg, (long long)nch, need, np, stage_threads_now(b),
+                  R.pinned ? ", page-locked operands copied directly" : "");
+        for (int k = 0; k < np; k++) {
+            P[k].R = &R;
+            P[k].device = devices ? devices[k] : -1;
+        }
+        /* the first pipeline on this thread, the others on threads of
+           their own (one that cannot start runs here after: it finds what
+           is left, if anything) */
+        for (int k = 1; k < np; k++) P[k].threaded = pthread_create(&P[k].th, NULL, pipeline_main, &P[k]) == 0;
+        pipeline(&P[0]);
+        for (int k = 1; k < np; k++) {
+            if (P[k].threaded) pthread_join(P[k].th, NULL);
+            else pipeline(&P[k]);
+        }
+        for (int k = 0; k < np; k++) {
+            if (ms) ms[k] = P[k].ms;
+            if (P[k].fail && !fail) fail = P[k].fail;
+            if (np > 1)
+                bb_cu_log("%s: pipeline %d (device %d): %lld chunk(s) in %.2f ms%s", b->name, k, P[k].device,
+                          (long long)P[k].chunks, P[k].ms, P[k].fail ? ", failed" : "");
+        }
+        /* a pipeline that failed left its chunks to the others: the batch
+           failed only where a chunk was not finished */
+        if (fail) {
+            int any = 0;
+            for (int64_t j = 0; j < nch && !any; j++) any = !done[j];
+            if (!any) fail = 0;
+        }
+    }
+
+out:
     if (fail) {
         if (!b->device_fail) b->device_fail = fail;
         /* every problem not yet scattered */
@@ -894,6 +1013,7 @@ out:
             bb_cu_fail_all(b, fail);
         }
     }
+    free(P);
     free(done);
     free(chs);
     free(pcs);
@@ -901,3 +1021,5 @@ out:
     free(segs);
     free(idx);
 }
+
+void bb_cu_run_host(bb_batch *b) { bb_cu_run_host_on(b, 1, NULL, NULL); }
