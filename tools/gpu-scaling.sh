@@ -101,14 +101,16 @@ case " $phases " in *" balance "*)
     # the balance: one verbose call per routine on every GPU (spread.c logs
     # the split and each share's time)
     # (BATCHBLAS_SPREAD_STATIC=1: the planner's fixed shares, 0: the
-    # devices claim chunks from one list; alternated, BALANCE_ROUNDS rounds,
-    # pinned and pageable data, n = BALANCE_SIZES)
+    # devices claim chunks from one list; alternated, BALANCE_ROUNDS rounds
+    # (default 2), BALANCE_DATA (default "pinned pageable"), n =
+    # BALANCE_SIZES (default 128))
     : > "$O/balance.txt"
     for round in $(seq 1 "${BALANCE_ROUNDS:-2}"); do
-      for data in --pinned ""; do
+      for kind in ${BALANCE_DATA:-pinned pageable}; do
+        data=; [ "$kind" = pinned ] && data=--pinned
         for st in 1 0; do
           for r in trsm syrk potri potrf getrf gesv; do
-            echo "== round $round static=$st ${data:---pageable} $r" >> "$O/balance.txt"
+            echo "== round $round static=$st $kind $r" >> "$O/balance.txt"
             BATCHBLAS_SPREAD_STATIC=$st BATCHBLAS_VERBOSE=1 BATCHBLAS_DEVICES=$all "$B" --routine $r --prec d $data \
                 --sizes "${BALANCE_SIZES:-128}" --mb "$mb" --backend cuda --no-baseline --reps 1 --check 1 --quiet \
                 > "$O/balance_one.txt" 2>&1

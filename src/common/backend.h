@@ -52,8 +52,8 @@ typedef struct bb_backend {
        elsewhere; spread.c): runs b as run does, over n pipelines, one per
        entry of devices (a device id, -1 for the current device; an id may
        repeat), which take the batch's chunks from one list as each is
-       free, so that they finish together; ms (NULL, or n entries): each
-       pipeline's time in milliseconds */
+       free, so that they finish together; ms (NULL, or n entries): when
+       each pipeline finished, in milliseconds after the call's start */
     void (*run_devices)(bb_batch *b, int n, const int *devices, double *ms);
 } bb_backend;
 

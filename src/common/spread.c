@@ -288,7 +288,8 @@ typedef struct {
     double dev_ms[MAXD];  /* ... and each device's time */
     pthread_t th;
     int threaded;
-    double ms;            /* how long its run took (the verbose log's balance line) */
+    double t_start;       /* when the shares were started (now_ms) */
+    double ms;            /* when its run finished, ms after t_start (the verbose log's balance line) */
 } share;
 
 static double now_ms(void)
@@ -303,7 +304,9 @@ static void share_run(share *sh)
     double t0 = now_ms();
     if (sh->ndev > 0) sh->be->run_devices(&sh->part, sh->ndev, sh->devs, sh->dev_ms);
     else sh->be->run(&sh->part);
-    sh->ms = now_ms() - t0;
+    sh->ms = now_ms() - sh->t_start;
+    for (int d = 0; d < sh->ndev; d++) /* the devices' finish times after t_start */
+        if (sh->dev_ms[d] > 0) sh->dev_ms[d] += t0 - sh->t_start;
 }
 
 static void *share_main(void *arg)
@@ -510,6 +513,8 @@ static void spread_any(bb_batch *b, int with_cpu)
        threads of their own; a share whose thread cannot start runs here
        after */
     int first = -1;
+    const double t_start = now_ms();
+    for (int k = 0; k < np; k++) sh[k].t_start = t_start;
     for (int k = 0; k < np; k++) {
         if (bounds[k] >= bounds[k + 1]) continue;
         if (first < 0 && dev_of[k] != -2) {
@@ -524,7 +529,8 @@ static void spread_any(bb_batch *b, int with_cpu)
         if (sh[k].threaded) pthread_join(sh[k].th, NULL);
         else share_run(&sh[k]);
     }
-    if (bb_verbose()) { /* the balance: each share's time, and the slowest over the fastest */
+    if (bb_verbose()) { /* the balance: when each share (each device) finished after the
+                           start, and the latest over the earliest */
         char buf[48 * (MAXD + 1) + 16];
         size_t at = 0;
         double lo = 0, hi = 0;
@@ -549,7 +555,7 @@ static void spread_any(bb_batch *b, int with_cpu)
             if (dev_of[k] == -2) at += (size_t)snprintf(buf + at, sizeof buf - at, " cpu %.2f ms", sh[k].ms);
             else at += (size_t)snprintf(buf + at, sizeof buf - at, " device %d %.2f ms", dev_of[k], sh[k].ms);
         }
-        bb_log("%s: shares done:%s; slowest/fastest %.3f", b->name, buf, lo > 0 ? hi / lo : 1.0);
+        bb_log("%s: shares done at:%s; slowest/fastest %.3f", b->name, buf, lo > 0 ? hi / lo : 1.0);
     }
     /* a failed device call of any share reaches the error handler (front.c) */
     for (int k = 0; k < np && !b->device_fail; k++)

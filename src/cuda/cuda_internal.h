@@ -477,6 +477,7 @@ void bb_cu_fail_all(bb_batch *b, int code);
    current device; bb_cu_run_host_on: over ndev pipelines at once, one per
    entry of devices (-1 or devices NULL: the current device; an id may
    repeat), which claim the batch's chunks from one list, so that they
-   finish together; ms (NULL or ndev entries): each pipeline's time. */
+   finish together; ms (NULL or ndev entries): when each pipeline finished,
+   in milliseconds after the call's start. */
 void bb_cu_run_host(bb_batch *b);
 void bb_cu_run_host_on(bb_batch *b, int ndev, const int *devices, double *ms);

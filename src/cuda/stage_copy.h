@@ -17,5 +17,10 @@
    none could be started).  Allocates nothing; never fails. */
 void bb_stage_team(void (*fn)(void *), void *arg, int helpers, int pool_max);
 
+/* The same with the pool of pipeline threads (staging.cu: a batch over
+   several devices runs one pipeline per device, the caller's and up to
+   `helpers` more at once; pool_max = helpers). */
+void bb_stage_pipelines(void (*fn)(void *), void *arg, int helpers);
+
 /* Host cores usable by this process (its CPU affinity mask), at least 1. */
 int bb_stage_host_cores(void);

@@ -3,14 +3,19 @@
  * backend_cuda.cu): staging contexts, chunks, gather and scatter, the
  * pipeline.
  *
- * Host data (the plain calls, synchronous).  Each call takes a staging
+ * Host data (the plain calls, synchronous).  A call runs one pipeline per
+ * device (bb_cu_run_host_on: several when the batch is spread over several
+ * devices, src/common/spread.c; one otherwise): the chunks are planned once
+ * for the whole batch and each pipeline claims the next one whenever it is
+ * free, so the devices finish together.  Each pipeline takes a staging
  * context from a per-device pool (created lazily, at most BB_CTX_MAX per
  * device, so concurrent host threads never share one): two slots, each a
  * private queue (stream, cuBLAS handle, workspace) with a pinned host buffer
  * and a device buffer.  The problems are cut into chunks of at most
- * BATCHBLAS_CUDA_STAGE_BYTES (default 128 MB); chunk j uses slot j % 2:
- *   wait for slot (chunk j-2) -> scatter j-2 -> gather j into pinned memory
- *   -> H2D -> one launch per piece -> D2H (all on the slot's stream)
+ * BATCHBLAS_CUDA_STAGE_BYTES (default 128 MB; shorter near the end,
+ * chunk_sizer); the k-th chunk a pipeline claims, j, uses slot k % 2:
+ *   wait for the slot's previous chunk -> scatter it -> gather j into pinned
+ *   memory -> H2D -> one launch per piece -> D2H (all on the slot's stream)
  * so the host gathers/scatters one chunk while the device copies and
  * computes the other.  The gather and the scatter of a chunk are cut into
  * units of whole problems (contiguous byte ranges where the operand is
@@ -757,6 +762,7 @@ struct shared_run {
     unsigned pinned;      /* user slots in page-locked memory (pinned_operands) */
     char *done;           /* per chunk: scattered (written by its claimer only) */
     int64_t next;         /* the next unclaimed chunk (atomic) */
+    double t0;            /* when the call started (wall_ms) */
 };
 
 struct pipe_run {
@@ -764,9 +770,7 @@ struct pipe_run {
     int device;           /* -1: the caller's current device */
     int fail;             /* 0, or the code for this pipeline's unfinished chunks */
     int64_t chunks;       /* chunks it finished */
-    double ms;            /* from its start to its last scatter */
-    pthread_t th;
-    int threaded;
+    double start, end;    /* its start and its end (the last scatter done), ms after the call's start */
 };
 
 static double wall_ms(void)
@@ -885,7 +889,7 @@ out:
 
 static void pipeline(pipe_run *P)
 {
-    double t0 = wall_ms();
+    P->start = wall_ms() - P->R->t0;
     int dev = P->device;
     if (dev < 0 && chk(cudaGetDevice(&dev)) != cudaSuccess) {
         P->fail = BB_INFO_DEVICE;
@@ -894,18 +898,31 @@ static void pipeline(pipe_run *P)
         if (ds.ok) pipeline_on(P, dev);
         else P->fail = BB_INFO_DEVICE;
     }
-    P->ms = wall_ms() - t0;
+    P->end = wall_ms() - P->R->t0;
 }
 
-static void *pipeline_main(void *arg)
+/* The pipelines of a call, claimed one at a time by the caller and the
+   pipeline pool's threads (bb_stage_pipelines). */
+struct pipe_job {
+    pipe_run *P;
+    int np;
+    int next;
+};
+
+static void run_pipelines(void *arg)
 {
-    pipeline((pipe_run *)arg);
-    return NULL;
+    pipe_job *J = (pipe_job *)arg;
+    for (;;) {
+        int k = __atomic_fetch_add(&J->next, 1, __ATOMIC_RELAXED);
+        if (k >= J->np) return;
+        pipeline(&J->P[k]);
+    }
 }
 
 
 void bb_cu_run_host_on(bb_batch *b, int ndev, const int *devices, double *ms)
 {
+    const double t_call = wall_ms();
     pthread_once(&bb_cu_cfg_once, bb_cu_read_cfg);
     segment *segs = NULL;
     int64_t nseg = 0, nidx = 0;
@@ -958,7 +975,7 @@ void bb_cu_run_host_on(bb_batch *b, int ndev, const int *devices, double *ms)
     }
 
     {
-        shared_run R = {b, segs, idx, plans, pcs, chs, nch, need, pinned_operands(b), done, 0};
+        shared_run R = {b, segs, idx, plans, pcs, chs, nch, need, pinned_operands(b), done, 0, t_call};
         /* no more pipelines than chunks */
         int np = (int64_t)ndev < nch ? ndev : (int)nch;
         bb_cu_log("%s: host data, %lld problem(s), %lld launch(es) in %lld chunk(s) of <= %zu bytes over %d "
@@ -969,21 +986,17 @@ void bb_cu_run_host_on(bb_batch *b, int ndev, const int *devices, double *ms)
             P[k].R = &R;
             P[k].device = devices ? devices[k] : -1;
         }
-        /* the first pipeline on this thread, the others on threads of
-           their own (one that cannot start runs here after: it finds what
-           is left, if anything) */
-        for (int k = 1; k < np; k++) P[k].threaded = pthread_create(&P[k].th, NULL, pipeline_main, &P[k]) == 0;
-        pipeline(&P[0]);
-        for (int k = 1; k < np; k++) {
-            if (P[k].threaded) pthread_join(P[k].th, NULL);
-            else pipeline(&P[k]);
-        }
+        /* the pipelines at once: on this thread and on threads of the
+           pipeline pool (a pipeline that finds no thread runs here after
+           the others: it finds what is left, if anything) */
+        pipe_job J = {P, np, 0};
+        bb_stage_pipelines(run_pipelines, &J, np - 1);
         for (int k = 0; k < np; k++) {
-            if (ms) ms[k] = P[k].ms;
+            if (ms) ms[k] = P[k].end;
             if (P[k].fail && !fail) fail = P[k].fail;
             if (np > 1)
-                bb_cu_log("%s: pipeline %d (device %d): %lld chunk(s) in %.2f ms%s", b->name, k, P[k].device,
-                          (long long)P[k].chunks, P[k].ms, P[k].fail ? ", failed" : "");
+                bb_cu_log("%s: pipeline %d (device %d): %lld chunk(s), from %.2f to %.2f ms%s", b->name, k,
+                          P[k].device, (long long)P[k].chunks, P[k].start, P[k].end, P[k].fail ? ", failed" : "");
         }
         /* a pipeline that failed left its chunks to the others: the batch
            failed only where a chunk was not finished */
