@@ -55,6 +55,10 @@ typedef struct bb_backend {
        free, so that they finish together; ms (NULL, or n entries): when
        each pipeline finished, in milliseconds after the call's start */
     void (*run_devices)(bb_batch *b, int n, const int *devices, double *ms);
+    /* 1 if p is page-locked host memory, which the staging path copies
+       directly (device backends only; NULL elsewhere; the cost model,
+       cost.h bb_cost_direct) */
+    int (*host_pinned)(const void *p);
 } bb_backend;
 
 BB_INTERNAL extern const bb_backend bb_cpu_backend;
@@ -62,6 +66,8 @@ BB_INTERNAL extern const bb_backend bb_cpu_backend;
 /* The CUDA backend, loaded at run time (src/common/cuda_loader.c);
    NULL if not compiled in, not installed or no device. */
 BB_INTERNAL const bb_backend *bb_cuda_backend(void);
+/* The same if it is loaded already, else NULL (never loads it). */
+BB_INTERNAL const bb_backend *bb_cuda_backend_loaded(void);
 
 /* dispatch.c: the one place where the backend is chosen */
 BB_INTERNAL const bb_backend *bb_dispatch(const bb_batch *b);

@@ -3,9 +3,15 @@
  *
  *   CPU:  t = max(bytes / min(cores * cpu_bw_core, cpu_bw_max),
  *                 (problems * c0[op] + flops / f[op]) / cores)
- *   GPU:  t = gpu_call + bytes / gpu_bw(threads) + flops / g[op]
+ *   GPU:  t = gpu_call + (bytes - direct) / gpu_bw(threads) + direct / gpu_bw_direct
+ *             + flops / g[op]
  *   both: t = s max(t_cpu t_gpu / (t_cpu + t_gpu),
- *                   (f bytes + 3 (1 - f) bytes) / cpu_bw_max),  f = the CPU's share
+ *                   (f bytes + (1 - f) (3 (bytes - direct) + direct)) / cpu_bw_max),
+ *         f = the CPU's share
+ *
+ * direct: the bytes of operands in page-locked memory, which the staging
+ * path copies between the device and the user's memory without the host
+ * copy (bb_cost_direct); they go at the link's rate, gpu_bw_direct.
  *
  * The last term is the host's memory: the CPU moves each counted byte of
  * its share once, the GPU's staging path three times (the gather or the
@@ -31,7 +37,7 @@
  * doc/performance.md "Host data: the CPU, the GPU, both"), by
  * tools/calibrate.sh and the host-data rows of tools/gpu-hostdata.sh.  BATCHBLAS_COST_FILE=path replaces any of them
  * at the first use: the file tools/calibrate.sh writes for another machine
- * (lines "cpu_bw_core B", "cpu_bw_max B", "gpu_call S", "both_slowdown S",
+ * (lines "cpu_bw_core B", "cpu_bw_max B", "gpu_call S", "gpu_bw_direct B", "both_slowdown S",
  * "gpu_bw THREADS B",
  * "cpu_op NAME C0 F", "cpu_op_mid NAME F FLOPS_PER_PROBLEM", "gpu_op NAME F";
  * '#' starts a comment; a line that
@@ -69,6 +75,7 @@ static struct {
     double cpu_bw_core, cpu_bw_max;
     cpu_op op[BB_NOPS];
     double gpu_call;
+    double gpu_bw_direct;
     double both_slowdown;
     double gpu_op[BB_NOPS];
     int gpu_bw_threads[GPU_BW_POINTS];
@@ -102,6 +109,10 @@ static struct {
        copies (host-data rows at n = 256: potrf, trsm, syrk, potri, getrf,
        gesv; the others take 0.4 TFLOP/s, the slowest measured) */
     .gpu_call = 100e-6,
+    /* operands in page-locked memory, copied directly: one H100 moved
+       62-85 GB/s of counted bytes so (session 12) and 57-84 GB/s on
+       another host (session 13), 1.5-1.9x the staged path */
+    .gpu_bw_direct = 70e9,
     /* both at once: measured time over the model's (the two sides share
        cores and caches as well as memory): the median of the twelve
        host-data rows, 1.14-2.18 */
@@ -158,6 +169,9 @@ static void read_file(void)
             ok = 1;
         } else if (!strcmp(key, "cpu_bw_max") && sscanf(line, " %*s %lf", &x) == 1 && positive(x)) {
             M.cpu_bw_max = x;
+            ok = 1;
+        } else if (!strcmp(key, "gpu_bw_direct") && sscanf(line, " %*s %lf", &x) == 1 && positive(x)) {
+            M.gpu_bw_direct = x;
             ok = 1;
         } else if (!strcmp(key, "both_slowdown") && sscanf(line, " %*s %lf", &x) == 1 && positive(x)) {
             M.both_slowdown = x;
@@ -219,6 +233,33 @@ void bb_cost_work(const bb_batch *b, bb_work *w)
     w->bytes = by;
     w->flops = fl;
     w->problems = np;
+    w->direct = 0;
+}
+
+void bb_cost_direct(const bb_batch *b, bb_work *w, int (*pinned)(const void *p))
+{
+    w->direct = 0;
+    if (!pinned || b->form == BB_FORM_VAR || b->form == BB_FORM_GROUP || b->count <= 0 || w->bytes <= 0) return;
+    bb_problem p;
+    bb_group_problem(b, 0, &p);
+    const size_t es = bb_prec_size(b->prec);
+    double all = 0, dir = 0;
+    for (int o = BB_A; o <= BB_C; o++) { /* o: the normalised slot */
+        int r, c;
+        bb_operand_dims(b->op, &p, o, &r, &c);
+        if (r <= 0 || c <= 0) continue;
+        const double m = (double)r * c * (double)es * (bb_op_writes(b->op, o) ? 2 : 1);
+        all += m;
+        const int u = p.swap_ab && o == BB_A ? BB_B : p.swap_ab && o == BB_B ? BB_A : o; /* the user's slot */
+        const bb_operand *d = &b->opd[u];
+        /* compact strided operands only, as the staging path copies them */
+        if (d->arr || !d->base || d->stride != (int64_t)r * c) continue;
+        const int64_t ld = o == BB_A ? p.lda : o == BB_B ? p.ldb : p.ldc;
+        if (ld != r && c > 1) continue;
+        const size_t span = (size_t)b->count * (size_t)d->stride * es;
+        if (pinned(d->base) && pinned(d->base + span - 1)) dir += m;
+    }
+    if (all > 0) w->direct = w->bytes * dir / all;
 }
 
 double bb_cost_cpu(const bb_batch *b, const bb_work *w, int cores)
@@ -250,7 +291,7 @@ double bb_cost_both(const bb_batch *b, const bb_work *w, int cpu_cores, int thre
     double f = tc + tg > 0 ? tg / (tc + tg) : 0.5;
     if (cpu_share) *cpu_share = f;
     double t = tc * tg / (tc + tg > 0 ? tc + tg : 1);
-    double host = (f + 3 * (1 - f)) * w->bytes / M.cpu_bw_max;
+    double host = (f * w->bytes + (1 - f) * (3 * (w->bytes - w->direct) + w->direct)) / M.cpu_bw_max;
     return M.both_slowdown * (t > host ? t : host);
 }
 
@@ -273,5 +314,6 @@ double bb_cost_gpu(const bb_batch *b, const bb_work *w, int threads)
                 break;
             }
     }
-    return M.gpu_call + w->bytes / bw + w->flops / M.gpu_op[b->op < BB_NOPS ? b->op : 0];
+    return M.gpu_call + (w->bytes - w->direct) / bw + w->direct / M.gpu_bw_direct +
+           w->flops / M.gpu_op[b->op < BB_NOPS ? b->op : 0];
 }

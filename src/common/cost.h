@@ -21,9 +21,16 @@ typedef struct {
     double bytes;     /* every operand read once, written operands twice */
     double flops;     /* LAPACK working-note counts (complex: real flops) */
     double problems;  /* problems that run */
+    double direct;    /* of bytes, those in page-locked memory (bb_cost_direct; 0 from bb_cost_work) */
 } bb_work;
 
 BB_INTERNAL void bb_cost_work(const bb_batch *b, bb_work *w);
+
+/* w->direct after bb_cost_work: the bytes of the fixed-size batch's compact
+   strided operands that lie in page-locked memory (pinned(first byte) and
+   pinned(last byte)), which the GPU's staging path copies without the host
+   copy; pinned NULL, or the variable and group forms: 0. */
+BB_INTERNAL void bb_cost_direct(const bb_batch *b, bb_work *w, int (*pinned)(const void *p));
 
 /* Seconds on `cores` CPU cores (the CPU backend, OpenMP over problems). */
 BB_INTERNAL double bb_cost_cpu(const bb_batch *b, const bb_work *w, int cores);

@@ -13,9 +13,12 @@
 
 #ifdef BB_HAVE_CUDA
 #include <dlfcn.h>
+#include <stdatomic.h>
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static const bb_backend *cuda = NULL;
+/* cuda, once a bb_cuda_backend call has returned it (bb_cuda_backend_loaded) */
+static const bb_backend *_Atomic loaded = NULL;
 
 static void load(void)
 {
@@ -54,11 +57,16 @@ static void load(void)
 const bb_backend *bb_cuda_backend(void)
 {
     pthread_once(&once, load);
+    atomic_store(&loaded, cuda);
     return cuda;
 }
+
+const bb_backend *bb_cuda_backend_loaded(void) { return atomic_load(&loaded); }
 #else
 const bb_backend *bb_cuda_backend(void)
 {
     return NULL;
 }
+
+const bb_backend *bb_cuda_backend_loaded(void) { return NULL; }
 #endif

@@ -148,7 +148,7 @@ static void nodev_run(bb_batch *b)
         if (!b->pinfo[i]) b->pinfo[i] = BB_INFO_DEVICE;
 }
 static const bb_backend bb_nodevice_backend = {"none", nodev_probe, nodev_supports, nodev_run,
-                                               NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+                                               NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
 
 const bb_backend *bb_device_backend(void)
 {
@@ -245,6 +245,11 @@ const bb_backend *bb_dispatch(const bb_batch *b)
     } else {
         bb_work w;
         bb_cost_work(b, &w);
+        /* operands in page-locked memory go at the link's rate (the plugin
+           is asked only once it is loaded: memory it could have pinned,
+           batchblas_malloc_host, loads it) */
+        const bb_backend *loaded = bb_cuda_backend_loaded();
+        if (loaded && loaded->host_pinned) bb_cost_direct(b, &w, loaded->host_pinned);
         /* the model (cost.c): the CPU on every core, one GPU with its
            staging threads on every core, or both at once on half each */
         double t_cpu = bb_cost_cpu(b, &w, ncores);
@@ -269,9 +274,10 @@ const bb_backend *bb_dispatch(const bb_batch *b)
             }
         }
         if (bb_verbose())
-            bb_log("%s: %lld problems, %.3g MB, %.3g MFLOP; model ms: cpu %.3g, gpu %.3g, both %.3g: %s -> %s",
-                   b->name, (long long)b->count, w.bytes / 1e6, w.flops / 1e6, t_cpu * 1e3, t_gpu * 1e3,
-                   t_both * 1e3, why, be->name);
+            bb_log("%s: %lld problems, %.3g MB (%.3g MB page-locked), %.3g MFLOP; model ms: cpu %.3g, gpu %.3g, "
+                   "both %.3g: %s -> %s",
+                   b->name, (long long)b->count, w.bytes / 1e6, w.direct / 1e6, w.flops / 1e6, t_cpu * 1e3,
+                   t_gpu * 1e3, t_both * 1e3, why, be->name);
         return be;
     }
     bb_log("%s: %lld problems: %s -> %s", b->name, (long long)b->count, why, be->name);

@@ -381,7 +381,10 @@ static void spread_any(bb_batch *b, int with_cpu)
     double bpf, min_share;
     bb_split_policy(&bpf, &min_share);
     bb_work w; /* the batch's bytes and flops, for the two decisions below */
-    if ((dflt && n > 1) || with_cpu) bb_cost_work(b, &w);
+    if ((dflt && n > 1) || with_cpu) {
+        bb_cost_work(b, &w);
+        if (with_cpu && cu->host_pinned) bb_cost_direct(b, &w, cu->host_pinned);
+    }
     if (dflt && n > 1) { /* the default list: only as many devices as shares pay */
         double bytes = w.bytes + w.flops * bpf;
         int want = bytes >= min_share * n ? n : (int)(bytes / min_share);

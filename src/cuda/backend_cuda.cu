@@ -922,12 +922,20 @@ static void cu_run_devices(bb_batch *b, int n, const int *devices, double *ms)
     bb_cu_run_host_on(b, n, devices, ms);
 }
 
+/* backend.h: operands the staging path would copy directly (page-locked,
+   and BATCHBLAS_CUDA_DIRECT not 0), for the cost model */
+static int cu_host_pinned(const void *p)
+{
+    pthread_once(&bb_cu_cfg_once, bb_cu_read_cfg);
+    return bb_cu_cfg_stage_direct && bb_cu_host_pinned(p);
+}
+
 /* The queue entries (bb_cu_queue_create, _sync, _stream, _destroy) are in
    queue.cu. */
 static const bb_backend cuda_backend = {"cuda", cu_probe, cu_supports, cu_run,
                                         bb_cu_queue_create, bb_cu_queue_sync, bb_cu_queue_stream,
                                         bb_cu_queue_destroy, cu_fetch, cu_store, cu_host_alloc, cu_host_free,
-                                        cu_run_devices};
+                                        cu_run_devices, cu_host_pinned};
 
 extern "C" __attribute__((visibility("default"))) const bb_backend *bb_cuda_plugin_backend(void)
 {

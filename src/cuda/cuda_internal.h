@@ -226,6 +226,10 @@ static inline cudaPointerAttributes bb_cu_pointer(const void *p)
     return a;
 }
 
+/* 1 if p is page-locked host memory (cudaHostAlloc, cudaMallocHost,
+   batchblas_malloc_host, or registered with cudaHostRegister). */
+static inline int bb_cu_host_pinned(const void *p) { return bb_cu_pointer(p).type == cudaMemoryTypeHost; }
+
 static inline size_t align_up(size_t x, size_t a) { return (x + a - 1) / a * a; }
 
 /* Alignment of every region in the staging and scratch buffers. */

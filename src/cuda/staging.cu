@@ -562,13 +562,6 @@ static void stage_copy(bb_batch *b, const segment *segs, const int64_t *idx, con
 
 /* ---- page-locked user memory: copied directly ------------------------- */
 
-/* 1 if p is page-locked host memory (cudaHostAlloc, cudaMallocHost,
-   batchblas_malloc_host, or registered with cudaHostRegister). */
-static int host_pinned(const void *p)
-{
-    return bb_cu_pointer(p).type == cudaMemoryTypeHost;
-}
-
 /* Bit o (a user slot): the strided operand o lies in page-locked memory
    (its first and last byte over the batch). */
 static unsigned pinned_operands(const bb_batch *b)
@@ -579,7 +572,7 @@ static unsigned pinned_operands(const bb_batch *b)
         const bb_operand &d = b->opd[o];
         if (d.arr || !d.base || d.stride <= 0) continue;
         size_t bytes = (size_t)b->count * (size_t)d.stride * bb_cu_operand_elem(b, o);
-        if (host_pinned(d.base) && host_pinned(d.base + bytes - 1)) m |= 1u << o;
+        if (bb_cu_host_pinned(d.base) && bb_cu_host_pinned(d.base + bytes - 1)) m |= 1u << o;
     }
     return m;
 }
