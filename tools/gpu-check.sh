@@ -8,6 +8,8 @@
 #          all at once (separate processes sharing the GPU)
 #   bench  batchblas-bench-gpu (GPU_BENCH_ARGS), alone on the GPU
 # GPU_PHASE=tests, bench or all (default: all = tests, then bench).
+# GPU_MULTI=0,0: the tests phase also runs the plain calls over that device
+# list (the multi-device path; on one GPU, two pipelines of one batch).
 # GPU_SANITIZE_ALL=i/N: instead, part i of the full compute-sanitizer sweep
 # (memcheck, racecheck, initcheck, synccheck over every Check case,
 # test_device, the isolation and thread tests), see below.
@@ -133,6 +135,21 @@ if [ "$phase" = tests ] || [ "$phase" = all ]; then
             s=${sc%/*}; c=${sc#*/}
             BATCHBLAS_BACKEND=cuda CK_FORK=no CK_RUN_SUITE=$s CK_RUN_CASE=$c OMP_NUM_THREADS=2 \
                 run "memcheck_${s}_$c" "$T" compute-sanitizer --tool memcheck --error-exitcode 9 "$D/bin/runner" &
+        done
+    fi
+    # GPU_MULTI=0,0 (a device list): the plain calls once more over that
+    # list (BATCHBLAS_DEVICES; on one GPU, two pipelines claiming chunks of
+    # one batch, src/cuda/staging.cu): test_device, the suites, the fault
+    # injection and the thread stress
+    if [ -n "${GPU_MULTI:-}" ]; then
+        BATCHBLAS_DEVICES=$GPU_MULTI run multi_device "$T" "$D/bin/test_device" &
+        for s in blas3 chol lu norm library; do
+            BATCHBLAS_DEVICES=$GPU_MULTI BATCHBLAS_BACKEND=cuda CK_FORK=no CK_RUN_SUITE=$s OMP_WAIT_POLICY=passive \
+                OMP_NUM_THREADS=2 run multi_suite_$s "$T" "$D/bin/runner" &
+        done
+        for p in thread_stress test_faults; do
+            BATCHBLAS_DEVICES=$GPU_MULTI BATCHBLAS_BACKEND=cuda CK_FORK=no OMP_NUM_THREADS=2 \
+                run "multi_$p" "$T" "$D/bin/$p" &
         done
     fi
     # racecheck (shared-memory hazards) on cases whose kernels use shared memory
