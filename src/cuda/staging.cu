@@ -775,6 +775,21 @@ static double wall_ms(void)
 
 /* The pipeline of one device: claims chunks until none is left (or one of
    its device calls fails: the other pipelines take the rest). */
+/* Chunk j, issued on slot sl: waits for its stream, scatters it, marks it
+   done; false (and P->fail set) if the stream reports a failure. */
+static bool finish_chunk(pipe_run *P, stage_slot *sl, int64_t j)
+{
+    shared_run *R = P->R;
+    if (chk(cudaStreamSynchronize(sl->q->pub.stream)) != cudaSuccess) {
+        P->fail = BB_INFO_DEVICE;
+        return false;
+    }
+    stage_copy(R->b, R->segs, R->idx, R->plans, R->pcs, R->chs[j], sl->host, 1, stage_threads_now(R->b));
+    R->done[j] = 1;
+    P->chunks++;
+    return true;
+}
+
 static void pipeline_on(pipe_run *P, int dev)
 {
     shared_run *R = P->R;
@@ -810,13 +825,7 @@ static void pipeline_on(pipe_run *P, int dev)
             stage_slot *sl = &ctx->slot[k & 1];
             int64_t prev = inflight[k & 1];
             if (prev >= 0) {
-                if (chk(cudaStreamSynchronize(sl->q->pub.stream)) != cudaSuccess) {
-                    P->fail = BB_INFO_DEVICE;
-                    break;
-                }
-                stage_copy(b, R->segs, R->idx, R->plans, R->pcs, R->chs[prev], sl->host, 1, stage_threads_now(b));
-                R->done[prev] = 1;
-                P->chunks++;
+                if (!finish_chunk(P, sl, prev)) break;
                 inflight[k & 1] = -1;
             }
             mark_direct(b, R->segs, R->idx, R->plans, R->pcs, R->chs[j], R->pinned);
@@ -840,14 +849,7 @@ static void pipeline_on(pipe_run *P, int dev)
             int s = r == 0 ? first : 1 - first;
             int64_t j = inflight[s];
             if (j < 0) continue;
-            stage_slot *sl = &ctx->slot[s];
-            if (chk(cudaStreamSynchronize(sl->q->pub.stream)) != cudaSuccess) {
-                P->fail = BB_INFO_DEVICE;
-                break;
-            }
-            stage_copy(b, R->segs, R->idx, R->plans, R->pcs, R->chs[j], sl->host, 1, stage_threads_now(b));
-            R->done[j] = 1;
-            P->chunks++;
+            if (!finish_chunk(P, &ctx->slot[s], j)) break;
             inflight[s] = -1;
         }
         if (failed) P->fail = failed;
