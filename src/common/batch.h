@@ -132,6 +132,13 @@ typedef struct bb_problem {
     void *x, *y;
 } bb_problem;
 
+/* The user's operand slot behind normalised slot o (row-major gemm
+   exchanges A and B: swap_ab). */
+static inline int bb_user_slot(const bb_problem *p, int o)
+{
+    return p->swap_ab && (o == BB_A || o == BB_B) ? BB_A + BB_B - o : o;
+}
+
 /* front.c */
 BB_INTERNAL void bb_execute(bb_batch *b);
 

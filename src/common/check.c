@@ -275,7 +275,7 @@ unsigned bb_needed_operands(const bb_batch *b, const bb_problem *gp)
 {
     unsigned mask = 0;
     for (int o = 0; o < BB_NOPD; o++) {
-        int uo = (gp->swap_ab && o < 2) ? 1 - o : o; /* the user's operand */
+        int uo = bb_user_slot(gp, o);
         if (!b->pos[BB_OPD0 + uo]) continue;
         int r, cl;
         bb_operand_dims(b->op, gp, o, &r, &cl);

@@ -250,8 +250,7 @@ void bb_cost_direct(const bb_batch *b, bb_work *w, int (*pinned)(const void *p))
         if (r <= 0 || c <= 0) continue;
         const double m = (double)r * c * (double)es * (bb_op_writes(b->op, o) ? 2 : 1);
         all += m;
-        const int u = p.swap_ab && o == BB_A ? BB_B : p.swap_ab && o == BB_B ? BB_A : o; /* the user's slot */
-        const bb_operand *d = &b->opd[u];
+        const bb_operand *d = &b->opd[bb_user_slot(&p, o)];
         /* compact strided operands only, as the staging path copies them */
         if (d->arr || !d->base || d->stride != (int64_t)r * c) continue;
         const int64_t ld = o == BB_A ? p.lda : o == BB_B ? p.ldb : p.ldc;

@@ -149,8 +149,8 @@ static bb_opview opview(const bb_batch *b, int o)
    (row-major gemm exchanges A and B). */
 void bb_problem_views(const bb_batch *b, const bb_problem *gp, bb_views *v)
 {
-    v->a = opview(b, gp->swap_ab ? BB_B : BB_A);
-    v->b = opview(b, gp->swap_ab ? BB_A : BB_B);
+    v->a = opview(b, bb_user_slot(gp, BB_A));
+    v->b = opview(b, bb_user_slot(gp, BB_B));
     v->c = opview(b, BB_C);
     v->ipiv = opview(b, BB_IPIV);
     v->x = opview(b, BB_X);

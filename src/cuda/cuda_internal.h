@@ -358,12 +358,7 @@ static inline int64_t seg_problem(const segment &s, const int64_t *idx, int64_t 
 }
 
 /* The user's operand slot behind normalised slot o. */
-static inline int orig_slot(const bb_problem &gp, int o)
-{
-    if (gp.swap_ab && o == BB_A) return BB_B;
-    if (gp.swap_ab && o == BB_B) return BB_A;
-    return o;
-}
+static inline int orig_slot(const bb_problem &gp, int o) { return bb_user_slot(&gp, o); }
 
 /* Splits the batch into launches, largest first (segments.cu: the
    variable form's problems sorted into *idx_out; only != NULL: the

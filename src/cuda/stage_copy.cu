@@ -19,11 +19,13 @@
  * threads), and live for the process (the plugin is never unloaded once its
  * probe succeeded, src/common/cuda_loader.c).  No allocation: the teams
  * live on their callers' stacks.  A second pool of the same kind runs the
- * pipelines of a batch spread over several devices (bb_stage_pipelines): a
- * thread started per call began its work 3.4-5.5 ms late on the 2-GPU
- * host, 7-10% of a 50 ms call.  The copy threads never touch CUDA; the
- * pipeline threads do, each setting its device for its run and restoring
- * it after.
+ * pipelines of a batch spread over several devices (bb_stage_pipelines):
+ * no thread is created per call, and they too run with signals blocked.
+ * (The 2.5-5.5 ms by which the second pipeline started late in the bench
+ * were the same with a thread per call and with the pool: the bench's
+ * spinning OpenMP threads held the cores; doc/performance.md, session 13.)
+ * The copy threads never touch CUDA; the pipeline threads do, each setting
+ * its device for its run and restoring it after.
  */
 #include <pthread.h>
 #include <sched.h>
