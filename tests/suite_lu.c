@@ -722,6 +722,42 @@ static void sweep(int op, int form, int layout)
     }
 }
 
+/*
+ * The variable form at the GPU variable-size driver's bounds (panels of 32
+ * columns, complex 16, up to 512 rows: src/cuda/vardriver.cu): one batch
+ * of sizes 1, 2, 31..33, 63..65, 127..129, 255..257, 512 and shapes with
+ * m > n and m < n (getrf, getrfnp), every getrs trans, every third member
+ * singular (a zero column or a NaN, in every block position), a zero size.
+ */
+static void var_big(int op, int layout)
+{
+    static const int ns[] = {33, 1, 64, 129, 2, 257, 31, 65, 128, 512, 32, 255, 63, 127, 256};
+    /* m < n: the last panel narrower than a block, the widest row right of it */
+    static const int shp[][2] = {{300, 37}, {37, 300}, {512, 129}, {129, 512}, {96, 70}, {0, 40}, {20, 512},
+                                 {40, 512}};
+    const int nsq = (int)(sizeof ns / sizeof ns[0]), nsh = op == OP_GETRF || op == OP_GETRFNP ? 8 : 0;
+    const int nv = nsq + nsh;
+    pset p[32];
+    defect d[32];
+    int ones[32];
+    for (int s = 0; s < nv; s++) {
+        const int m = s < nsq ? ns[s] : shp[s - nsq][0], n = s < nsq ? ns[s] : shp[s - nsq][1];
+        p[s] = make_pset(op, layout, m, n, s, s);
+        d[s] = s % 3 == 1 ? make_defect(op, p[s].m, p[s].n, s) : (defect){D_NONE, 0, 0};
+        ones[s] = 1;
+    }
+    run(op, F_VAR, layout, nv, ones, p, d);
+}
+
+/* loop index: op (getrf, getrfnp, getrs, gesv) x layout */
+START_TEST(t_var_big)
+{
+    static const int ops[4] = {OP_GETRF, OP_GETRFNP, OP_GETRS, OP_GESV};
+    tu_seed(7200 + (uint64_t)_i);
+    var_big(ops[_i / 2], _i % 2 ? BblasRowMajor : BblasColMajor);
+}
+END_TEST
+
 static void sweep_test(int op, int i)
 {
     tu_seed(2000 + 31 * op + i);
@@ -1114,4 +1150,8 @@ void X(add_lu_tests)(Suite *s)
     tcase_add_test(tc, t_empty);
     tcase_add_test(tc, t_layouts_agree);
     suite_add_tcase(s, tc);
+    TCase *vb = tcase_create("lu_var_big_" TU_PNAME); /* its own case: a sanitizer run can take it alone */
+    tcase_set_timeout(vb, 60);
+    BB_ADD_LOOP(vb, t_var_big, 0, 8);
+    suite_add_tcase(s, vb);
 }

@@ -873,6 +873,12 @@ static prm gen_trsm_big(int z, int64_t i)
               sz[i % 9], sz[(i / 5) % 9], 0);
 }
 
+static prm gen_getrf_big(int z, int64_t i)
+{
+    static const int sz[] = {33, 64, 65, 1, 127, 129, 31, 255, 257, 512, 0, 2, 300, 40};
+    return mk(z, 0, 0, 0, 0, 0, sz[i % 14], sz[(i / 3) % 14], 0);
+}
+
 /* uni: the options, alpha and beta of problem 0 for every problem (only
    sizes and leading dimensions vary: the variable planner's fast path) */
 static tcase var_case_u(const char *lbl, int r, int z, int64_t count, var_gen gen, int layout, int pad, int uni)
@@ -986,17 +992,21 @@ static void routine_tests(int r, int z, batchblas_queue_t q)
     if (r == R_GETRF) t.p[2].fix = FIX_SINGULAR;
     run_and_free(&t, q);
 
-    /* variable form above the register bound (the variable-size driver for
-       potrf, trsm and gemm; the others through launches of equal sizes) */
-    if (r == R_POTRF || r == R_GEMM || r == R_TRSM) {
-        var_gen big = r == R_POTRF ? gen_potrf_big : r == R_GEMM ? gen_gemm_big : gen_trsm_big;
+    /* variable form above the register bound (the variable-size driver;
+       row-major getrf of non-square shapes through launches of equal
+       sizes) */
+    {
+        var_gen big = r == R_POTRF ? gen_potrf_big : r == R_GEMM ? gen_gemm_big : r == R_GETRF ? gen_getrf_big
+                                                                                             : gen_trsm_big;
         t = var_case(label(r, z, "variable big dev-ptrs"), r, z, 41, big, BblasColMajor, 1);
         t.p[5].lda = 0; /* argument error */
         if (r == R_POTRF) t.p[17].fix = FIX_NOT_SPD, t.p[21].fix = FIX_NOT_SPD, t.p[22].fix = FIX_NOT_SPD;
+        if (r == R_GETRF) t.p[16].fix = FIX_SINGULAR, t.p[23].fix = FIX_SINGULAR, t.p[37].fix = FIX_SINGULAR;
         run_and_free(&t, q);
         t = var_case_u(label(r, z, "variable big same-options host-ptrs row"), r, z, 37, big, BblasRowMajor, 2, 1);
         t.parr = PA_HOST;
         if (r == R_POTRF) t.p[20].fix = FIX_NOT_SPD;
+        if (r == R_GETRF) t.p[9].fix = FIX_SINGULAR;
         run_and_free(&t, q);
         t = var_case(label(r, z, "variable big dev-params report-all"), r, z, 36, big, BblasColMajor, 0);
         t.dpar = 1;

@@ -149,6 +149,9 @@ int bb_cuda_var_class(bb_op op, bb_prec prec, const bb_problem &p);
    the variable-size driver takes (vardriver.cu): one class launch for all
    of them, laid out largest first. */
 #define BB_VAR_DRIVER 64
+/* The LU family in the variable-size driver: problems of at most this
+   many rows (its register panel's bound, bb_panel_getrf). */
+#define BB_VAR_LU_ROWS 512
 /* ... for problems above the register bound that the on-chip kernels take
    (mid.cu, bb_mid_max): one class launch of them, a block a problem. */
 #define BB_VAR_MID 48
@@ -160,8 +163,8 @@ static inline int bb_var_gran(int cls, bb_prec prec)
     return cls == BB_VAR_DRIVER ? (prec == BB_P_C || prec == BB_P_Z ? 2 : 1) : cls == BB_VAR_MID ? 1 : 32 / cls;
 }
 /* The variable-size driver (vardriver.cu): a class launch (d.vdim set) of
-   potrf, trsm or gemm problems above the register bound, p the largest
-   sizes. */
+   potrf, trsm, gemm, getrf, getrfnp, getrs, gesv, potrs or posv problems
+   above the register bound, p the largest sizes. */
 int bb_var_driver_supports(bb_op op);
 cudaError_t bb_var_driver_launch(bb_op op, bb_prec prec, const bb_problem &p, const bb_dev_batch &d,
                                  batchblas_queue *q);

@@ -408,19 +408,23 @@ int bb_cuda_var_class(bb_op op, bb_prec prec, const bb_problem &p)
     case BB_OP_GETRI: case BB_OP_GETRI_OOP:
         return in(p.n, lim) ? bb_small_bound(p.n) : 0;
     case BB_OP_POTRS: case BB_OP_POSV:
-        return in(p.n, lim) && p.nrhs >= 0 ? bb_small_bound(p.n) : 0;
+        if (p.nrhs < 0) return 0;
+        return in(p.n, lim) ? bb_small_bound(p.n) : p.n > lim ? BB_VAR_DRIVER : 0;
     case BB_OP_GETRF: case BB_OP_GETRFNP:
         if (in(p.m, lim) && in(p.n, lim)) return bb_small_cols(p.m > p.n ? p.m : p.n);
-        return in(p.m, mid_limit(op, prec)) && in(p.n, mid_limit(op, prec)) ? BB_VAR_MID : 0;
+        if (in(p.m, mid_limit(op, prec)) && in(p.n, mid_limit(op, prec))) return BB_VAR_MID;
+        /* the driver's panels hold at most BB_VAR_LU_ROWS rows; row-major
+           data is transposed in place, so square problems only */
+        return in(p.m, BB_VAR_LU_ROWS) && p.n >= 1 && (!p.rowmajor || p.m == p.n) ? BB_VAR_DRIVER : 0;
     case BB_OP_TRSM:
         if (in(p.m, lim) && in(p.n, lim)) return bb_small_cols(p.m > p.n ? p.m : p.n);
         return p.m >= 1 && p.n >= 1 ? BB_VAR_DRIVER : 0;
     case BB_OP_TRTRI: case BB_OP_LAUUM: case BB_OP_POTRI: case BB_OP_POTI: case BB_OP_GECON:
         return in(p.n, SMALL_MAX) ? bb_small_bound(p.n) : 0;
-    case BB_OP_GETRS:
-        return in(p.n, SMALL_MAX) && p.nrhs >= 0 ? bb_small_bound(p.n) : 0;
-    case BB_OP_GESV:
-        return in(p.n, SMALL_MAX) && p.nrhs >= 0 ? bb_small_cols(p.n) : 0;
+    case BB_OP_GETRS: case BB_OP_GESV:
+        if (p.nrhs < 0) return 0;
+        if (in(p.n, SMALL_MAX)) return op == BB_OP_GETRS ? bb_small_bound(p.n) : bb_small_cols(p.n);
+        return in(p.n, BB_VAR_LU_ROWS) ? BB_VAR_DRIVER : 0;
     case BB_OP_GEMM: {
         if (p.m < 1 || p.n < 1 || p.k < 0) return 0;
         if (p.m > lim || p.n > lim || p.k > lim) return BB_VAR_DRIVER;

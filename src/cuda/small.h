@@ -31,6 +31,10 @@ cudaError_t bb_small_getrf(bb_prec prec, const bb_problem &p, const bb_dev_batch
    complex; p.m <= 512), pivots and code relative to the panel; with pivot,
    the interchanges are applied to the other ncols - p.n columns of the
    matrix too (the panel is columns [c0, c0 + p.n) of them).
+   With d.vdim (the variable-size driver's step), each problem's rows,
+   panel width, columns of the matrix and lda are its vdim's m, n, k and
+   lda (p.m the largest rows), its pivots are written global (+ c0) and
+   only the code stays relative to the panel.
    cudaErrorNotSupported if the shape does not fit. */
 cudaError_t bb_panel_getrf(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int pivot,
                            int ncols, int c0);

@@ -213,17 +213,25 @@ template <typename R> struct panel_cand {
     int pos, owner;
 };
 
-template <typename T, int NC, int RPT>
-__global__ void __launch_bounds__(256) k_getrf_panel(const bb_dev_batch d, int m, int jb, int64_t lda, int pivot,
-                                                     int ncols, int c0)
+template <typename T, int NC, int RPT, bool VAR>
+__global__ void __launch_bounds__(256) k_getrf_panel(const bb_dev_batch d, int m_, int jb_, int64_t lda_, int pivot,
+                                                     int ncols_, int c0, int poff, int rlo)
 {
     typedef typename bb_real<T>::type R;
     __shared__ panel_cand<R> cand[2][8];
     __shared__ __align__(16) T prow[2][NC];
     const int tid = threadIdx.x, nt = blockDim.x, lane = tid & 31, wid = tid >> 5, nw = (nt + 31) >> 5;
-    const int mn = m < jb ? m : jb;
     for (int64_t pid = blockIdx.x; pid < d.count; pid += gridDim.x) {
         if (d.info && d.info[pid] != 0) continue; /* uniform over the block */
+        int m = m_, jb = jb_, ncols = ncols_;
+        int64_t lda = lda_;
+        if (VAR) { /* the variable-size driver's step: rows, panel width, the row's columns;
+                      this launch takes the panels of rlo < rows <= m_ */
+            const bb_vdim v = d.vdim[pid];
+            if (v.m <= rlo || v.m > m_) continue;
+            m = v.m, jb = v.n, ncols = v.k, lda = v.lda;
+        }
+        const int mn = m < jb ? m : jb;
         T *A = bb_dev_ptr<T>(d.opd[BB_A], pid);
         T r[RPT][NC];
         int pos[RPT];
@@ -269,13 +277,11 @@ __global__ void __launch_bounds__(256) k_getrf_panel(const bb_dev_batch d, int m
                 for (int q = 0; q < RPT; q++)
                     if (tid + q * nt == bo) bb_row_put<T, NC>(prow[k & 1], r[q], k);
                 __syncthreads();
-                T pr[NC];
-                bb_row_get<T, NC>(prow[k & 1], pr, k);
-                const T piv = pr[k];
+                const T piv = prow[k & 1][k];
                 const bool nz = bb_abs1(piv) > 0; /* false for 0 and NaN */
                 if (!nz && info == 0) info = k + 1;
                 const T inv = nz ? bb_inv(piv) : bb_one<T>();
-                if (pivot && tid == 0) bb_dev_ptr<int>(d.opd[BB_IPIV], pid)[k] = bp + 1;
+                if (pivot && tid == 0) bb_dev_ptr<int>(d.opd[BB_IPIV], pid)[k] = bp + 1 + poff;
 #pragma unroll
                 for (int q = 0; q < RPT; q++) {
                     const int row = tid + q * nt;
@@ -283,11 +289,10 @@ __global__ void __launch_bounds__(256) k_getrf_panel(const bb_dev_batch d, int m
                     if (pos[q] == k) np = bp;
                     if (row == bo) np = k;
                     pos[q] = np;
-                    if (np > k && row < m) {
+                    if (np > k && row < m) { /* the pivot row read in 16-byte pieces, not held */
                         const T l = r[q][k] * inv;
                         r[q][k] = l;
-#pragma unroll
-                        for (int c = k + 1; c < NC; c++) r[q][c] = r[q][c] - l * pr[c];
+                        bb_row_update<T, NC>(r[q], prow[k & 1], l, k);
                     }
                 }
             }
@@ -349,15 +354,30 @@ cudaError_t run_getrf_panel(const bb_problem &p, const bb_dev_batch &d, batchbla
     const int rpt = p.m <= 256 ? 1 : 2;
     const int rows = (p.m + rpt - 1) / rpt, nt = (rows + 31) / 32 * 32;
     const unsigned g = bb_grid(d.count, 1);
-    if (rpt == 1) k_getrf_panel<T, NC, 1><<<g, nt, 0, q->stream>>>(d, p.m, p.n, p.lda, pivot, ncols, c0);
-    else k_getrf_panel<T, NC, 2><<<g, nt, 0, q->stream>>>(d, p.m, p.n, p.lda, pivot, ncols, c0);
+    if (d.vdim) {
+        /* a launch per class of rows, each with blocks of its own class's
+           width: a small panel does not hold a block sized for the
+           largest one (the others' blocks exit at once) */
+        static const int hi[4] = {64, 128, 256, 512};
+        for (int c = 0, lo = 0; c < 4 && lo < p.m; lo = hi[c++]) {
+            if (hi[c] <= 256)
+                k_getrf_panel<T, NC, 1, true><<<g, hi[c], 0, q->stream>>>(d, hi[c], p.n, p.lda, pivot, ncols, c0, c0, lo);
+            else
+                k_getrf_panel<T, NC, 2, true><<<g, 256, 0, q->stream>>>(d, hi[c], p.n, p.lda, pivot, ncols, c0, c0, lo);
+            const cudaError_t e = cudaGetLastError();
+            if (e != cudaSuccess) return e;
+        }
+        return cudaSuccess;
+    }
+    if (rpt == 1) k_getrf_panel<T, NC, 1, false><<<g, nt, 0, q->stream>>>(d, p.m, p.n, p.lda, pivot, ncols, c0, 0, 0);
+    else k_getrf_panel<T, NC, 2, false><<<g, nt, 0, q->stream>>>(d, p.m, p.n, p.lda, pivot, ncols, c0, 0, 0);
     return cudaGetLastError();
 }
 
 template <typename T>
 cudaError_t getrf_panel_T(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int pivot, int ncols, int c0)
 {
-    if (p.m > 512 || p.lda > INT32_MAX) return cudaErrorNotSupported;
+    if (p.m > 512 || (!d.vdim && p.lda > INT32_MAX)) return cudaErrorNotSupported;
     return run_getrf_panel<T, bb_small_cap<T>::value>(p, d, q, pivot, ncols, c0);
 }
 

@@ -48,9 +48,12 @@ struct vstep {
 
 /* ------------------------------------------------------------ the views */
 
-/* f(v, c, A, B, C, o, pa, pb, pc) -> active: slot t's chunk c. */
+/* f(v, c, A, B, C, P, o, pa, pb, pc) -> active: slot t's chunk c (P: its
+   pivots, or NULL).  An active slot is computed if its code is 0, or, with
+   skip (the LU steps, where a zero pivot does not stop the factorisation),
+   if its entry flag skip[t] is 0. */
 template <typename T, typename F>
-__global__ void k_view(const F f, const bb_dev_batch d, vstep w, int nch)
+__global__ void k_view(const F f, const bb_dev_batch d, vstep w, int nch, const int *skip)
 {
     const int64_t n = d.count * nch, step = (int64_t)gridDim.x * blockDim.x;
     for (int64_t u = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; u < n; u += step) {
@@ -62,15 +65,16 @@ __global__ void k_view(const F f, const bb_dev_batch d, vstep w, int nch)
         T *A = has[0] ? bb_dev_ptr<T>(d.opd[BB_A], t) : NULL;
         T *B = has[1] ? bb_dev_ptr<T>(d.opd[BB_B], t) : NULL;
         T *C = has[2] ? bb_dev_ptr<T>(d.opd[BB_C], t) : NULL;
+        int *P = d.opd[BB_IPIV].ptr || d.opd[BB_IPIV].base ? bb_dev_ptr<int>(d.opd[BB_IPIV], t) : NULL;
         bb_vdim o = v;
         T *pa = NULL, *pb = NULL, *pc = NULL;
-        const bool act = f(v, c, A, B, C, o, pa, pb, pc);
+        const bool act = f(v, c, A, B, C, P, o, pa, pb, pc);
         if (!act) o.m = o.n = o.k = o.nrhs = 0; /* a skipped slot's sizes stay within the kernels' bounds */
         w.vdim[u] = o;
         w.pa[u] = pa;
         w.pb[u] = pb;
         w.pc[u] = pc;
-        w.info[u] = act && (d.info == NULL || d.info[t] == 0) ? 0 : -1;
+        w.info[u] = act && (skip ? skip[t] == 0 : d.info == NULL || d.info[t] == 0) ? 0 : -1;
     }
 }
 
@@ -179,13 +183,15 @@ struct vctx {
     batchblas_queue *q;
     int L;
     vstep w;
+    bb_vdim *sub; /* [slice]: a sub-call's sizes per problem (sub_batch) */
+    int *skip;    /* [slice]: the LU steps' entry flags (k_flags) */
 };
 
 template <typename T, typename F>
-cudaError_t view(const vctx &c, const F &f, const bb_dev_batch &d, int nch)
+cudaError_t view(const vctx &c, const F &f, const bb_dev_batch &d, int nch, const int *skip = NULL)
 {
     const int64_t n = d.count * nch;
-    k_view<T, F><<<bb_grid(n, 256), 256, 0, c.q->stream>>>(f, d, c.w, nch);
+    k_view<T, F><<<bb_grid(n, 256), 256, 0, c.q->stream>>>(f, d, c.w, nch, skip);
     return cudaGetLastError();
 }
 
@@ -230,7 +236,7 @@ __host__ __device__ __forceinline__ int imin(int a, int b) { return a < b ? a : 
 struct f_potrf_upd { /* A(j:n, j) and the finished columns left of it */
     int c0, L, upper;
     template <typename T>
-    __device__ bool operator()(const bb_vdim &v, int, T *A, T *, T *, bb_vdim &o, T *&pa, T *&pb, T *&pc) const
+    __device__ bool operator()(const bb_vdim &v, int, T *A, T *, T *, int *, bb_vdim &o, T *&pa, T *&pb, T *&pc) const
     {
         if (v.n <= c0) return false;
         const int bt = imin(L, v.n - c0);
@@ -248,7 +254,7 @@ struct f_potrf_upd { /* A(j:n, j) and the finished columns left of it */
 struct f_potrf_diag {
     int c0, L;
     template <typename T>
-    __device__ bool operator()(const bb_vdim &v, int, T *A, T *, T *, bb_vdim &o, T *&pa, T *&, T *&) const
+    __device__ bool operator()(const bb_vdim &v, int, T *A, T *, T *, int *, bb_vdim &o, T *&pa, T *&, T *&) const
     {
         if (v.n <= c0) return false;
         o.n = imin(L, v.n - c0);
@@ -261,7 +267,7 @@ struct f_potrf_diag {
 struct f_potrf_panel { /* chunk c of the rows (lower) or columns (upper) below/beside the block */
     int c0, L, upper;
     template <typename T>
-    __device__ bool operator()(const bb_vdim &v, int c, T *A, T *, T *, bb_vdim &o, T *&pa, T *&pb, T *&) const
+    __device__ bool operator()(const bb_vdim &v, int c, T *A, T *, T *, int *, bb_vdim &o, T *&pa, T *&pb, T *&) const
     {
         const int r = c0 + L + c * L;
         if (v.n <= r) return false;
@@ -359,7 +365,7 @@ struct f_trsm_upd {
     trsm_geo g;
     int tr;
     template <typename T>
-    __device__ bool operator()(const bb_vdim &v, int, T *A, T *B, T *, bb_vdim &o, T *&pa, T *&pb, T *&pc) const
+    __device__ bool operator()(const bb_vdim &v, int, T *A, T *B, T *, int *, bb_vdim &o, T *&pa, T *&pb, T *&pc) const
     {
         int t, f, r0, r1, s0, s1;
         if (!g.at(v, t, f, r0, r1, s0, s1) || s1 <= s0) return false;
@@ -385,7 +391,7 @@ struct f_trsm_upd {
 struct f_trsm_diag {
     trsm_geo g;
     template <typename T>
-    __device__ bool operator()(const bb_vdim &v, int c, T *A, T *B, T *, bb_vdim &o, T *&pa, T *&pb, T *&) const
+    __device__ bool operator()(const bb_vdim &v, int c, T *A, T *B, T *, int *, bb_vdim &o, T *&pa, T *&pb, T *&) const
     {
         int t, f, r0, r1, s0, s1;
         if (!g.at(v, t, f, r0, r1, s0, s1) || c * g.L >= f) return false;
@@ -431,11 +437,343 @@ cudaError_t trsm_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &d
     return e;
 }
 
+/* ---- the LU family and the Cholesky solves: steps of the routines above,
+   and other routines' steps on the same problems (a sub-call gets its own
+   sizes per problem, k_subdims) */
+
+/* out[t] = f(in[t]): the sizes of a sub-call on each problem */
+template <typename F>
+__global__ void k_subdims(const F f, const bb_vdim *in, bb_vdim *out, int64_t n)
+{
+    for (int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; t < n; t += (int64_t)gridDim.x * blockDim.x)
+        out[t] = f(in[t]);
+}
+
+struct s_square { /* getrf or potrf on the n x n matrix of a solve */
+    __device__ bb_vdim operator()(const bb_vdim &v) const
+    {
+        bb_vdim o = v;
+        o.m = v.n;
+        o.k = o.nrhs = 0;
+        return o;
+    }
+};
+
+struct s_solve { /* the trsm of a solve: n x nrhs (left) or nrhs x n (right) */
+    int right;
+    __device__ bb_vdim operator()(const bb_vdim &v) const
+    {
+        bb_vdim o = v;
+        o.m = right ? v.nrhs : v.n;
+        o.n = right ? v.n : v.nrhs;
+        o.k = o.nrhs = 0;
+        return o;
+    }
+};
+
+/* The batch d with the sub-call's sizes of f per problem (c.sub). */
+template <typename F>
+cudaError_t sub_batch(const vctx &c, const F &f, const bb_dev_batch &d, bb_dev_batch &s)
+{
+    k_subdims<F><<<bb_grid(d.count, 256), 256, 0, c.q->stream>>>(f, d.vdim, c.sub, d.count);
+    s = d;
+    s.vdim = c.sub;
+    return cudaGetLastError();
+}
+
+/* skip[t] = (info[t] != 0): the problems the LU steps leave out (padding,
+   argument errors); later codes (zero pivots) do not stop them */
+__global__ void k_flags(const int *info, int *skip, int64_t n)
+{
+    for (int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; t < n; t += (int64_t)gridDim.x * blockDim.x)
+        skip[t] = info ? info[t] != 0 : 0;
+}
+
+/* In-place transposition of each problem's n x n matrix (row-major LU
+   data: the steps run on the column-major matrix), skip[t] == 0 only. */
+template <typename T>
+__global__ void k_vtranspose(const bb_dev_batch d, const int *skip)
+{
+    for (int64_t t = blockIdx.x; t < d.count; t += gridDim.x) {
+        if (skip[t]) continue;
+        const bb_vdim v = d.vdim[t];
+        T *A = bb_dev_ptr<T>(d.opd[BB_A], t);
+        const int n = v.n;
+        for (int64_t e = threadIdx.x; e < (int64_t)n * n; e += blockDim.x) {
+            const int r = (int)(e % n), col = (int)(e / n);
+            if (r < col) {
+                const T x = A[r + col * v.lda];
+                A[r + col * v.lda] = A[col + r * v.lda];
+                A[col + r * v.lda] = x;
+            }
+        }
+    }
+}
+
+/* The row interchanges of getrs on B (n x nrhs, element (r, c) at
+   r rs + c cs: rs = 1, cs = ldb column-major; rs = ldb, cs = 1 row-major):
+   forward (P B) or backward (P^T B), as LAPACK's laswp.  The block turns
+   the interchanges into a gather order in shared memory (row r of the
+   result is row perm[r] of B; pivots outside 1..n, which getrf never
+   writes, are ignored), then moves tiles of columns through shared
+   memory.  A block a problem; problems with info != 0 are left as they
+   are.  n <= VL_MAXN. */
+const int VL_MAXN = 512, VL_TILE = 2048, VL_THREADS = 256;
+
+template <typename T>
+__global__ void __launch_bounds__(VL_THREADS) k_vlaswp(const bb_dev_batch d, int forward, int rowmajor)
+{
+    __shared__ int perm[VL_MAXN];
+    __shared__ T tile[VL_TILE];
+    for (int64_t t = blockIdx.x; t < d.count; t += gridDim.x) {
+        if (d.info[t] != 0) continue;
+        const bb_vdim v = d.vdim[t];
+        const int n = v.n, nrhs = v.nrhs;
+        if (n <= 0 || nrhs <= 0) continue;
+        const int *ip = bb_dev_ptr<int>(d.opd[BB_IPIV], t);
+        T *B = bb_dev_ptr<T>(d.opd[BB_B], t);
+        const int64_t rs = rowmajor ? v.ldb : 1, cs = rowmajor ? 1 : v.ldb;
+        for (int r = threadIdx.x; r < n; r += blockDim.x) perm[r] = r;
+        __syncthreads();
+        if (threadIdx.x == 0)
+            for (int x = 0; x < n; x++) {
+                const int k = forward ? x : n - 1 - x, p = ip[k] - 1;
+                if (p < 0 || p >= n || p == k) continue;
+                const int y = perm[k];
+                perm[k] = perm[p];
+                perm[p] = y;
+            }
+        __syncthreads();
+        const int cb = VL_TILE / n;
+        for (int c0 = 0; c0 < nrhs; c0 += cb) {
+            const int w = nrhs - c0 < cb ? nrhs - c0 : cb;
+            for (int e = threadIdx.x; e < n * w; e += blockDim.x) {
+                const int r = rowmajor ? e / w : e % n, col = rowmajor ? e % w : e / n;
+                tile[r + col * n] = B[r * rs + (c0 + col) * cs];
+            }
+            __syncthreads();
+            for (int e = threadIdx.x; e < n * w; e += blockDim.x) {
+                const int r = rowmajor ? e / w : e % n, col = rowmajor ? e % w : e / n;
+                const int src = perm[r];
+                if (src != r) B[r * rs + (c0 + col) * cs] = tile[src + col * n];
+            }
+            __syncthreads();
+        }
+    }
+}
+
+/* getrf / getrfnp, column-major, by LAPACK's right-looking blocked LU (the
+   blocked driver's steps, blocked.cu, with per-problem sizes): for each
+   panel of L columns starting at j,
+     1. the register panel (bb_panel_getrf) factors rows j.. of the panel,
+        writes global pivots and applies the interchanges to the rest of
+        the problem's row (both sides of the panel);
+     2. the register trsm: U(j, >j) = L(j, j)^-1 A(j, >j), in chunks of L;
+     3. k_vgemm: A(>j, >j) -= L(>j, j) U(j, >j).
+   A zero pivot gives info (the first one) and does not stop the problem. */
+struct f_lu_panel {
+    int j, L;
+    template <typename T>
+    __device__ bool operator()(const bb_vdim &v, int, T *A, T *, T *, int *P, bb_vdim &o, T *&pa, T *&pb,
+                               T *&) const
+    {
+        const int mn = imin(v.m, v.n);
+        if (j >= mn) return false;
+        o.m = v.m - j;
+        o.n = imin(L, mn - j);
+        o.k = v.n;
+        o.nrhs = 0;
+        pa = A + j + j * v.lda;
+        pb = P ? reinterpret_cast<T *>(P + j) : NULL;
+        return true;
+    }
+};
+
+struct f_lu_row { /* chunk c of the block row right of the panel */
+    int j, L;
+    template <typename T>
+    __device__ bool operator()(const bb_vdim &v, int c, T *A, T *, T *, int *, bb_vdim &o, T *&pa, T *&pb,
+                               T *&) const
+    {
+        const int mn = imin(v.m, v.n);
+        if (j >= mn) return false;
+        const int jb = imin(L, mn - j), c0 = j + jb + c * L;
+        if (c0 >= v.n) return false;
+        o.m = jb;
+        o.n = imin(L, v.n - c0);
+        o.k = o.nrhs = 0;
+        o.lda = o.ldb = v.lda;
+        pa = A + j + j * v.lda;
+        pb = A + j + c0 * v.lda;
+        return true;
+    }
+};
+
+struct f_lu_upd { /* the trailing matrix */
+    int j, L;
+    template <typename T>
+    __device__ bool operator()(const bb_vdim &v, int, T *A, T *, T *, int *, bb_vdim &o, T *&pa, T *&pb,
+                               T *&pc) const
+    {
+        const int mn = imin(v.m, v.n);
+        if (j >= mn) return false;
+        const int jb = imin(L, mn - j), r = v.m - j - jb, q = v.n - j - jb;
+        if (r <= 0 || q <= 0) return false;
+        const int64_t lda = v.lda;
+        o.m = r, o.n = q, o.k = jb;
+        o.lda = o.ldb = o.ldc = lda;
+        pa = A + (j + jb) + j * lda;
+        pb = A + j + (j + jb) * lda;
+        pc = A + (j + jb) + (j + jb) * lda;
+        return true;
+    }
+};
+
+template <typename T>
+cudaError_t getrf_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &d, int pivot)
+{
+    const int M = p.m, N = p.n, L = c.L, mnx = M < N ? M : N;
+    const double m1[2] = {-1, 0}, one[2] = {1, 0};
+    const int64_t n = d.count;
+    k_flags<<<bb_grid(n, 256), 256, 0, c.q->stream>>>(d.info, c.skip, n);
+    cudaError_t e = cudaGetLastError();
+    const bool rm = p.rowmajor != 0; /* square problems only (bb_cuda_var_class) */
+    if (rm && e == cudaSuccess) {
+        k_vtranspose<T><<<bb_grid(n, 1), 256, 0, c.q->stream>>>(d, c.skip);
+        e = cudaGetLastError();
+    }
+    for (int j = 0; j < mnx && e == cudaSuccess; j += L) {
+        if ((e = view<T>(c, f_lu_panel{j, L}, d, 1, c.skip)) != cudaSuccess) break;
+        bb_problem pp = bb_blank_problem();
+        pp.m = M - j;
+        pp.n = L;
+        bb_dev_batch pd = step_batch(c, n, 1);
+        if (pivot) pd.opd[BB_IPIV].ptr = c.w.pb;
+        if ((e = bb_panel_getrf(c.prec, pp, pd, c.q, pivot, N, j)) != cudaSuccess) break;
+        if (d.info) {
+            k_merge<<<bb_grid(n, 256), 256, 0, c.q->stream>>>(d.info, c.w.info, n, 1, j);
+            if ((e = cudaGetLastError()) != cudaSuccess) break;
+        }
+        /* a problem whose panel is narrower than L (its last one) has up
+           to n - j - 1 columns right of it */
+        if (j + 1 >= N) continue;
+        const int nch = chunks(c, N - j - 1);
+        if ((e = view<T>(c, f_lu_row{j, L}, d, nch, c.skip)) != cudaSuccess) break;
+        bb_problem tp = bb_blank_problem();
+        tp.side = BblasLeft;
+        tp.uplo = BblasLower;
+        tp.trans = BblasNoTrans;
+        tp.diag = BblasUnit;
+        tp.m = tp.n = L;
+        tp.lda = tp.ldb = p.lda;
+        tp.alpha[0] = 1;
+        if ((e = bb_small_trsm_chunked(c.prec, tp, step_batch(c, n * nch, 2), c.q, L)) != cudaSuccess) break;
+        if (j + L >= M) continue;
+        if ((e = view<T>(c, f_lu_upd{j, L}, d, 1, c.skip)) != cudaSuccess) break;
+        e = vgemm<T>(c, n, BblasNoTrans, BblasNoTrans, m1, one, 0, M - j - L, N - j - L);
+    }
+    if (rm && e == cudaSuccess) {
+        k_vtranspose<T><<<bb_grid(n, 1), 256, 0, c.q->stream>>>(d, c.skip);
+        e = cudaGetLastError();
+    }
+    return e;
+}
+
+/* One trsm of a solve on the problems of d (sizes n, nrhs per problem):
+   A the triangle, B the right-hand sides (right: B holds them as rows). */
+template <typename T>
+cudaError_t solve_step(const vctx &c, const bb_problem &p, const bb_dev_batch &d, int right, int uplo, int trans,
+                       int diag)
+{
+    bb_dev_batch s;
+    cudaError_t e = sub_batch(c, s_solve{right}, d, s);
+    if (e != cudaSuccess) return e;
+    bb_problem tp = bb_blank_problem();
+    tp.side = right ? BblasRight : BblasLeft;
+    tp.uplo = uplo;
+    tp.trans = trans;
+    tp.diag = diag;
+    tp.m = right ? p.nrhs : p.n;
+    tp.n = right ? p.n : p.nrhs;
+    tp.lda = p.lda;
+    tp.ldb = p.ldb;
+    tp.alpha[0] = 1;
+    return trsm_slice<T>(c, tp, s);
+}
+
+/* getrs on the factors of getrf.  Column-major: B = P B, L Y = B, U X = Y;
+   trans: U^T, L^T, then P^T B.  Row-major data is solved where it lies:
+   the stored A is (LU)^T (L^T its unit upper triangle, U^T its lower one)
+   and the stored B is B^T, so the same steps become solves from the right
+   with the stored triangles, and the interchanges move stored columns. */
+template <typename T>
+cudaError_t getrs_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &d)
+{
+    if (p.n <= 0 || p.nrhs <= 0) return cudaSuccess;
+    const int rm = p.rowmajor != 0, tr = p.trans != BblasNoTrans;
+    /* the triangles as the solve sees them: column-major L is lower unit,
+       U upper; row-major, the stored L^T is upper unit, U^T lower */
+    const int lo = rm ? BblasUpper : BblasLower, up = rm ? BblasLower : BblasUpper;
+    cudaError_t e = cudaSuccess;
+    if (!tr) {
+        k_vlaswp<T><<<bb_grid(d.count, 1), VL_THREADS, 0, c.q->stream>>>(d, 1, rm);
+        if ((e = cudaGetLastError()) == cudaSuccess) e = solve_step<T>(c, p, d, rm, lo, BblasNoTrans, BblasUnit);
+        if (e == cudaSuccess) e = solve_step<T>(c, p, d, rm, up, BblasNoTrans, BblasNonUnit);
+    } else {
+        e = solve_step<T>(c, p, d, rm, up, p.trans, BblasNonUnit);
+        if (e == cudaSuccess) e = solve_step<T>(c, p, d, rm, lo, p.trans, BblasUnit);
+        if (e == cudaSuccess) {
+            k_vlaswp<T><<<bb_grid(d.count, 1), VL_THREADS, 0, c.q->stream>>>(d, 0, rm);
+            e = cudaGetLastError();
+        }
+    }
+    return e;
+}
+
+/* gesv: getrf on A, then getrs on the problems it found nonsingular (the
+   others keep B, LAPACK). */
+template <typename T>
+cudaError_t gesv_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &d)
+{
+    bb_dev_batch s;
+    cudaError_t e = sub_batch(c, s_square{}, d, s);
+    bb_problem fp = p;
+    fp.m = p.n;
+    if (e == cudaSuccess) e = getrf_slice<T>(c, fp, s, 1);
+    if (e == cudaSuccess) e = getrs_slice<T>(c, p, d);
+    return e;
+}
+
+/* potrs: A X = B with A = L L^H (lower) or U^H U (upper); rhs_right
+   (row-major): X A = B.  posv: potrf first, potrs on the problems it
+   factored. */
+template <typename T>
+cudaError_t potrs_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &d)
+{
+    if (p.n <= 0 || p.nrhs <= 0) return cudaSuccess;
+    const int upper = p.uplo == BblasUpper, right = p.rhs_right != 0;
+    const bool conj_first = upper != right; /* the factor met first from B's side */
+    cudaError_t e = solve_step<T>(c, p, d, right, p.uplo, conj_first ? BblasConjTrans : BblasNoTrans, BblasNonUnit);
+    if (e == cudaSuccess)
+        e = solve_step<T>(c, p, d, right, p.uplo, conj_first ? BblasNoTrans : BblasConjTrans, BblasNonUnit);
+    return e;
+}
+
+template <typename T>
+cudaError_t posv_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &d)
+{
+    bb_dev_batch s;
+    cudaError_t e = sub_batch(c, s_square{}, d, s);
+    if (e == cudaSuccess) e = potrf_slice<T>(c, p, s);
+    if (e == cudaSuccess) e = potrs_slice<T>(c, p, d);
+    return e;
+}
+
 /* ---- gemm */
 
 struct f_same {
     template <typename T>
-    __device__ bool operator()(const bb_vdim &v, int, T *A, T *B, T *C, bb_vdim &, T *&pa, T *&pb, T *&pc) const
+    __device__ bool operator()(const bb_vdim &v, int, T *A, T *B, T *C, int *, bb_vdim &, T *&pa, T *&pb, T *&pc) const
     {
         pa = A, pb = B, pc = C;
         return v.m > 0 && v.n > 0;
@@ -455,7 +793,15 @@ cudaError_t run_T(bb_op op, const vctx &c0, const bb_problem &p, const bb_dev_ba
 {
     vctx c = c0;
     /* the step arrays: slots x chunks, in slices of the class */
-    const int wmax = op == BB_OP_POTRF ? p.n : op == BB_OP_TRSM ? (p.side == BblasLeft ? p.n : p.m) : 1;
+    /* the widest free dimension a step cuts into chunks of L */
+    int wmax = 1;
+    switch (op) {
+    case BB_OP_POTRF: case BB_OP_GETRF: case BB_OP_GETRFNP: wmax = p.n; break;
+    case BB_OP_TRSM: wmax = p.side == BblasLeft ? p.n : p.m; break;
+    case BB_OP_GETRS: case BB_OP_POTRS: wmax = p.nrhs; break;
+    case BB_OP_GESV: case BB_OP_POSV: wmax = p.n > p.nrhs ? p.n : p.nrhs; break;
+    default: break;
+    }
     const int64_t nch = op == BB_OP_GEMM ? 1 : chunks(c, wmax);
     const int per = 32 / c.L;
     int64_t slice = ((int64_t)1 << 20) / nch;
@@ -464,19 +810,31 @@ cudaError_t run_T(bb_op op, const vctx &c0, const bb_problem &p, const bb_dev_ba
     const int64_t cap = slice * nch;
     const size_t bv = (cap * sizeof(bb_vdim) + 255) / 256 * 256, bp = (cap * sizeof(void *) + 255) / 256 * 256,
                  bi = (cap * sizeof(int) + 255) / 256 * 256;
-    char *w = (char *)bb_cuda_workspace2(c.q, bv + 3 * bp + bi);
+    const size_t bs = (slice * sizeof(bb_vdim) + 255) / 256 * 256, bk = (slice * sizeof(int) + 255) / 256 * 256;
+    char *w = (char *)bb_cuda_workspace2(c.q, bv + 3 * bp + bi + bs + bk);
     if (!w) return cudaErrorMemoryAllocation;
     c.w.vdim = (bb_vdim *)w;
     c.w.pa = (void **)(w + bv);
     c.w.pb = (void **)(w + bv + bp);
     c.w.pc = (void **)(w + bv + 2 * bp);
     c.w.info = (int *)(w + bv + 3 * bp);
+    c.sub = (bb_vdim *)(w + bv + 3 * bp + bi);
+    c.skip = (int *)(w + bv + 3 * bp + bi + bs);
     for (int64_t first = 0; first < d.count; first += slice) {
         const int64_t cnt = d.count - first < slice ? d.count - first : slice;
         const bb_dev_batch s = bb_slice(d, first, cnt, c.prec);
-        const cudaError_t e = op == BB_OP_POTRF ? potrf_slice<T>(c, p, s)
-                            : op == BB_OP_TRSM  ? trsm_slice<T>(c, p, s)
-                                                : gemm_slice<T>(c, p, s);
+        cudaError_t e;
+        switch (op) {
+        case BB_OP_POTRF: e = potrf_slice<T>(c, p, s); break;
+        case BB_OP_TRSM: e = trsm_slice<T>(c, p, s); break;
+        case BB_OP_GETRF: e = getrf_slice<T>(c, p, s, 1); break;
+        case BB_OP_GETRFNP: e = getrf_slice<T>(c, p, s, 0); break;
+        case BB_OP_GETRS: e = getrs_slice<T>(c, p, s); break;
+        case BB_OP_GESV: e = gesv_slice<T>(c, p, s); break;
+        case BB_OP_POTRS: e = potrs_slice<T>(c, p, s); break;
+        case BB_OP_POSV: e = posv_slice<T>(c, p, s); break;
+        default: e = gemm_slice<T>(c, p, s); break;
+        }
         if (e != cudaSuccess) return e;
     }
     return cudaSuccess;
@@ -484,7 +842,16 @@ cudaError_t run_T(bb_op op, const vctx &c0, const bb_problem &p, const bb_dev_ba
 
 } // namespace
 
-int bb_var_driver_supports(bb_op op) { return op == BB_OP_POTRF || op == BB_OP_TRSM || op == BB_OP_GEMM; }
+int bb_var_driver_supports(bb_op op)
+{
+    switch (op) {
+    case BB_OP_POTRF: case BB_OP_TRSM: case BB_OP_GEMM: case BB_OP_GETRF: case BB_OP_GETRFNP: case BB_OP_GETRS:
+    case BB_OP_GESV: case BB_OP_POTRS: case BB_OP_POSV:
+        return 1;
+    default:
+        return 0;
+    }
+}
 
 cudaError_t bb_var_driver_launch(bb_op op, bb_prec prec, const bb_problem &p, const bb_dev_batch &d,
                                  batchblas_queue *q)
