@@ -310,7 +310,7 @@ __global__ void __launch_bounds__(256) k_getrf_panel(const bb_dev_batch d, int m
         }
         /* the other columns follow their rows, in chunks of CH columns */
         if (pivot) {
-            constexpr int CH = 8;
+            constexpr int CH = NC / RPT; /* the panel's registers are free again: few barriers */
             const int other = ncols - jb;
             for (int x0 = 0; x0 < other; x0 += CH) {
                 /* offset (from the panel) of the chunk's e-th other column */

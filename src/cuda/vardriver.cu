@@ -33,7 +33,10 @@
  * The step arrays need no host copy of the sizes: the host knows only the
  * launch's largest sizes (the class launch's bb_problem).
  */
+#include <stdlib.h>
 #include <string.h>
+#include <type_traits>
+#include <mma.h>
 #include "small.h"
 #include "views.h"
 
@@ -176,6 +179,98 @@ k_vgemm(const bb_vdim *vd, T *const *pa, T *const *pb, T *const *pc, const int *
     }
 }
 
+/* The same for double on the FP64 tensor cores (wmma 8 x 8 x 4, sm_80 and
+   later): a thread block computes a 64 x 64 tile of C with 4 warps (32 x
+   32 each: 4 x 4 accumulator fragments) over k in chunks of 16 through
+   shared memory (A row-major, B column-major, zero-filled outside the
+   problem); each accumulator fragment goes through the warp's 8 x 8
+   staging buffer to C, where alpha, beta and tri are applied element by
+   element. */
+const int TC_BM = 64, TC_BN = 64, TC_BK = 16, TC_LD = TC_BK + 4, TC_THREADS = 128;
+
+__global__ void __launch_bounds__(TC_THREADS)
+k_vgemm_tc(const bb_vdim *vd, double *const *pa, double *const *pb, double *const *pc, const int *info, int64_t count,
+           int ta, int tb, double alpha, double beta, int alpha_zero, int beta_zero, int tri, int tiles_m)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    using namespace nvcuda;
+    __shared__ __align__(32) double As[TC_BM * TC_LD]; /* As[i * TC_LD + kk] = A(i0 + i, k0 + kk) */
+    __shared__ __align__(32) double Bs[TC_BN * TC_LD]; /* Bs[j * TC_LD + kk] = B(k0 + kk, j0 + j) */
+    __shared__ __align__(32) double Cs[4][64];
+    const int tm = blockIdx.x % tiles_m, tn = blockIdx.x / tiles_m;
+    const int i0 = tm * TC_BM, j0 = tn * TC_BN, w = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const int wi = (w % 2) * 32, wj = (w / 2) * 32; /* the warp's sub-tile */
+    for (int64_t t = blockIdx.y; t < count; t += gridDim.y) {
+        if (info[t]) continue;
+        const bb_vdim v = vd[t];
+        const int m = v.m, n = v.n, k = alpha_zero ? 0 : v.k;
+        if (i0 >= m || j0 >= n) continue;
+        if (tri == 1 && j0 > i0 + TC_BM - 1) continue;
+        if (tri == 2 && i0 > j0 + TC_BN - 1) continue;
+        const double *A = pa[t], *B = pb[t];
+        double *C = pc[t];
+        const int64_t lda = v.lda, ldb = v.ldb, ldc = v.ldc;
+        wmma::fragment<wmma::accumulator, 8, 8, 4, double> acc[4][4];
+#pragma unroll
+        for (int r = 0; r < 4; r++)
+#pragma unroll
+            for (int c = 0; c < 4; c++) wmma::fill_fragment(acc[r][c], 0.0);
+        for (int k0 = 0; k0 < k; k0 += TC_BK) {
+            for (int e = threadIdx.x; e < TC_BM * TC_BK; e += TC_THREADS) {
+                int ii, kk;
+                if (ta == BblasNoTrans) ii = e % TC_BM, kk = e / TC_BM;
+                else kk = e % TC_BK, ii = e / TC_BK;
+                double x = 0;
+                if (i0 + ii < m && k0 + kk < k)
+                    x = ta == BblasNoTrans ? A[(i0 + ii) + (int64_t)(k0 + kk) * lda] : A[(k0 + kk) + (int64_t)(i0 + ii) * lda];
+                As[ii * TC_LD + kk] = x;
+            }
+            for (int e = threadIdx.x; e < TC_BN * TC_BK; e += TC_THREADS) {
+                int jj, kk;
+                if (tb == BblasNoTrans) kk = e % TC_BK, jj = e / TC_BK;
+                else jj = e % TC_BN, kk = e / TC_BN;
+                double x = 0;
+                if (j0 + jj < n && k0 + kk < k)
+                    x = tb == BblasNoTrans ? B[(k0 + kk) + (int64_t)(j0 + jj) * ldb] : B[(j0 + jj) + (int64_t)(k0 + kk) * ldb];
+                Bs[jj * TC_LD + kk] = x;
+            }
+            __syncthreads();
+#pragma unroll
+            for (int kk = 0; kk < TC_BK; kk += 4) {
+                wmma::fragment<wmma::matrix_a, 8, 8, 4, double, wmma::row_major> a[4];
+                wmma::fragment<wmma::matrix_b, 8, 8, 4, double, wmma::col_major> b[4];
+#pragma unroll
+                for (int r = 0; r < 4; r++) wmma::load_matrix_sync(a[r], As + (wi + 8 * r) * TC_LD + kk, TC_LD);
+#pragma unroll
+                for (int c = 0; c < 4; c++) wmma::load_matrix_sync(b[c], Bs + (wj + 8 * c) * TC_LD + kk, TC_LD);
+#pragma unroll
+                for (int r = 0; r < 4; r++)
+#pragma unroll
+                    for (int c = 0; c < 4; c++) wmma::mma_sync(acc[r][c], a[r], b[c], acc[r][c]);
+            }
+            __syncthreads();
+        }
+#pragma unroll
+        for (int r = 0; r < 4; r++)
+#pragma unroll
+            for (int c = 0; c < 4; c++) {
+                wmma::store_matrix_sync(Cs[w], acc[r][c], 8, wmma::mem_col_major);
+                __syncwarp();
+#pragma unroll
+                for (int h = 0; h < 2; h++) {
+                    const int e = lane + 32 * h, i = i0 + wi + 8 * r + e % 8, j = j0 + wj + 8 * c + e / 8;
+                    if (i < m && j < n && !(tri == 1 && i < j) && !(tri == 2 && i > j)) {
+                        double *cij = C + i + (int64_t)j * ldc;
+                        const double s = alpha * Cs[w][e];
+                        *cij = beta_zero ? s : s + beta * *cij;
+                    }
+                }
+                __syncwarp();
+            }
+    }
+#endif
+}
+
 /* ------------------------------------------------------------ the steps */
 
 struct vctx {
@@ -183,6 +278,7 @@ struct vctx {
     batchblas_queue *q;
     int L;
     vstep w;
+    int tc;       /* double GEMMs on the tensor cores (k_vgemm_tc) */
     bb_vdim *sub; /* [slice]: a sub-call's sizes per problem (sub_batch) */
     int *skip;    /* [slice]: the LU steps' entry flags (k_flags) */
 };
@@ -217,11 +313,22 @@ cudaError_t vgemm(const vctx &c, int64_t n, int ta, int tb, const double alpha[2
                   int mmax, int nmax)
 {
     if (n <= 0 || mmax <= 0 || nmax <= 0) return cudaSuccess;
+    const int az = alpha[0] == 0 && alpha[1] == 0, bz = beta[0] == 0 && beta[1] == 0;
+    /* the tensor cores, in 64 x 64 tiles, where both sides fill them: the
+       thin updates of potrf and trsm (a side of L) ran 1.3x slower there */
+    if (std::is_same<T, double>::value && c.tc && mmax >= TC_BM && nmax >= TC_BN) {
+        const int tm = (mmax + TC_BM - 1) / TC_BM, tn = (nmax + TC_BN - 1) / TC_BN;
+        if ((int64_t)tm * tn > INT32_MAX) return cudaErrorNotSupported;
+        const dim3 grid((unsigned)(tm * tn), (unsigned)(n < 65535 ? n : 65535));
+        k_vgemm_tc<<<grid, TC_THREADS, 0, c.q->stream>>>(c.w.vdim, (double *const *)c.w.pa, (double *const *)c.w.pb,
+                                                          (double *const *)c.w.pc, c.w.info, n, ta, tb, alpha[0],
+                                                          beta[0], az, bz, tri, tm);
+        return cudaGetLastError();
+    }
     const int tiles_m = (mmax + VG_BM - 1) / VG_BM, tiles_n = (nmax + VG_BN - 1) / VG_BN;
     const int64_t tiles = (int64_t)tiles_m * tiles_n;
     if (tiles > INT32_MAX) return cudaErrorNotSupported;
     const dim3 grid((unsigned)tiles, (unsigned)(n < 65535 ? n : 65535));
-    const int az = alpha[0] == 0 && alpha[1] == 0, bz = beta[0] == 0 && beta[1] == 0;
     k_vgemm<T><<<grid, VG_THREADS, 0, c.q->stream>>>(c.w.vdim, (T *const *)c.w.pa, (T *const *)c.w.pb,
                                                     (T *const *)c.w.pc, c.w.info, n, ta, tb,
                                                     bb_make<T>(alpha[0], alpha[1]), bb_make<T>(beta[0], beta[1]),
@@ -840,6 +947,22 @@ cudaError_t run_T(bb_op op, const vctx &c0, const bb_problem &p, const bb_dev_ba
     return cudaSuccess;
 }
 
+/* BATCHBLAS_CUDA_VAR_TC=0: the double GEMMs of the driver on the FP64
+   units (k_vgemm) instead of the tensor cores, to compare; devices before
+   sm_80 have no FP64 tensor cores */
+int tc_on(void)
+{
+    static int v = -1;
+    if (v < 0) {
+        const char *e = getenv("BATCHBLAS_CUDA_VAR_TC");
+        int dev = 0, major = 0;
+        const bool ok = cudaGetDevice(&dev) == cudaSuccess &&
+                        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) == cudaSuccess;
+        v = (!e || atoi(e) != 0) && ok && major >= 8;
+    }
+    return v;
+}
+
 } // namespace
 
 int bb_var_driver_supports(bb_op op)
@@ -863,5 +986,6 @@ cudaError_t bb_var_driver_launch(bb_op op, bb_prec prec, const bb_problem &p, co
     c.prec = prec;
     c.q = q;
     c.L = bb_small_max(prec);
+    c.tc = tc_on();
     BB_SMALL_BY_PREC(prec, run_T<T>(op, c, p, d));
 }
