@@ -359,6 +359,7 @@ cudaError_t run_getrf_panel(const bb_problem &p, const bb_dev_batch &d, batchbla
            width: a small panel does not hold a block sized for the
            largest one (the others' blocks exit at once) */
         static const int hi[4] = {64, 128, 256, 512};
+        static_assert(BB_VAR_LU_ROWS <= 512, "the classes of rows cover every panel of the driver");
         for (int c = 0, lo = 0; c < 4 && lo < p.m; lo = hi[c++]) {
             if (hi[c] <= 256)
                 k_getrf_panel<T, NC, 1, true><<<g, hi[c], 0, q->stream>>>(d, hi[c], p.n, p.lda, pivot, ncols, c0, c0, lo);

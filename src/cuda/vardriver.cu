@@ -626,6 +626,7 @@ __global__ void k_vtranspose(const bb_dev_batch d, const int *skip)
    memory.  A block a problem; problems with info != 0 are left as they
    are.  n <= VL_MAXN. */
 const int VL_MAXN = 512, VL_TILE = 2048, VL_THREADS = 256;
+static_assert(VL_MAXN >= BB_VAR_LU_ROWS, "k_vlaswp holds the interchanges of every getrs problem of the driver");
 
 template <typename T>
 __global__ void __launch_bounds__(VL_THREADS) k_vlaswp(const bb_dev_batch d, int forward, int rowmajor)
