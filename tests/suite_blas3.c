@@ -973,6 +973,50 @@ START_TEST(test_syrk_trmm_across)
 }
 END_TEST
 
+/* Variable batches whose sizes cross every bound of the GPU's kernels
+   (the register bound 16/32, the driver's blocks of it, the tensor-core
+   tiles of 64): every routine, every option combination (the layout
+   alternating), eleven problems with the same options and scalars (one
+   class launch of the variable-size driver), orders 1 .. 150 beside free
+   dimensions 1 .. 129, padded leading dimensions; every fifth combination
+   with alpha = 0. */
+START_TEST(test_var_big)
+{
+    const int op = op_at(_i);
+    tu_seed(6000 + 17 * (uint64_t)op + 101 * TU_PREC_ID);
+    enum { NP = 11 };
+    static const int ord[NP] = {1, 2, 31, 32, 33, 63, 64, 65, 127, 129, 150};
+    static const int fr[NP] = {40, 1, 65, 7, 33, 100, 2, 31, 64, 17, 129};
+    for (int c = 0; c < ncombo(op); c++) {
+        const int layout = ((c >> 1) ^ c) & 1 ? BblasRowMajor : BblasColMajor;
+        spec sp[NP];
+        int gsz[NP];
+        memset(sp, 0, sizeof sp);
+        for (int g = 0; g < NP; g++) {
+            const int t = ord[(g + c) % NP], f = fr[(g + 2 * c) % NP];
+            set_combo(op, c, &sp[g]);
+            if (op == OP_GEMM) {
+                sp[g].m = t, sp[g].n = f, sp[g].k = ord[(g + 3 * c + 5) % NP];
+            } else if (is_rk(op)) {
+                sp[g].m = sp[g].n = t, sp[g].k = f;
+            } else if (sp[g].side == BblasLeft) {
+                sp[g].m = sp[g].k = t, sp[g].n = f;
+            } else {
+                sp[g].n = sp[g].k = t, sp[g].m = f;
+            }
+            sp[g].ld[OA] = g % 3;
+            sp[g].ld[OB] = (g + 1) % 3;
+            sp[g].ld[OC] = (g + 2) % 3;
+            set_scalars(op, &sp[g], c);
+            if (c % 5 == 4) sp[g].alpha = 0;
+            gsz[g] = 1;
+        }
+        kase kc = {op, F_VAR, layout, NP, sp, gsz};
+        run(&kc);
+    }
+}
+END_TEST
+
 void X(add_blas3_tests)(Suite *s)
 {
     TCase *tc = tcase_create(TU_PNAME "blas3");
@@ -986,4 +1030,8 @@ void X(add_blas3_tests)(Suite *s)
     BB_ADD_LOOP(tc, test_trsm_across, 0, 4);
     BB_ADD_LOOP(tc, test_syrk_trmm_across, 0, 8);
     suite_add_tcase(s, tc);
+    TCase *vb = tcase_create("blas3_var_big_" TU_PNAME); /* its own case: a sanitizer run can take it alone */
+    tcase_set_timeout(vb, 120);
+    BB_ADD_LOOP(vb, test_var_big, 0, NOPS_PREC);
+    suite_add_tcase(s, vb);
 }

@@ -20,7 +20,9 @@
  *     singular and then write nothing.
  *   - Row-major problems (p->rowmajor) are transposed into scratch, computed
  *     column-major and transposed back: results and pivots are bit for bit
- *     those of the column-major call on the same logical matrices.
+ *     those of the column-major call on the same logical matrices.  Where
+ *     LAPACK runs, column-major problems with a loose leading dimension go
+ *     through tight scratch as well (to_cm: OpenBLAS's bits depend on it).
  */
 #include <string.h>
 #include <lapacke.h>
@@ -84,6 +86,24 @@ static void copy_cm(int r, int c, const T *src, int64_t lds, T *dst, int64_t ldd
 
 
 /* First k (1-based) with U(k,k) exactly zero or NaN, 0 if none. */
+/* Into and out of column-major scratch of leading dimension ldd: row-major
+   data transposed, column-major data copied.  Above our own code's bounds
+   the LAPACK/BLAS calls see the same tight leading dimension in both
+   layouts: OpenBLAS's AVX-512 kernels give other bits for another leading
+   dimension (the columns' alignment), and a row-major call gives the bits
+   of the column-major call on the same logical matrices. */
+static void to_cm(int rowmajor, int r, int c, const T *src, int64_t lds, T *dst, int64_t ldd)
+{
+    if (rowmajor) transpose(r, c, src, lds, dst, ldd);
+    else copy_cm(r, c, src, lds, dst, ldd);
+}
+
+static void from_cm(int rowmajor, int r, int c, const T *src, int64_t lds, T *dst, int64_t ldd)
+{
+    if (rowmajor) transpose(c, r, src, lds, dst, ldd);
+    else copy_cm(r, c, src, lds, dst, ldd);
+}
+
 static int first_singular(int mn, const T *a, int64_t lda)
 {
     for (int k = 0; k < mn; k++) {
@@ -291,17 +311,28 @@ static int lu_factor(int m, int n, T *a, int64_t lda, int *ipiv)
     return mn <= OWN_MAX(GETRFNP) ? getf2(m, n, a, lda, NULL) : lu_rec_np(m, n, a, lda);
 }
 
-/* getrf / getrfnp on either layout; ipiv NULL: no pivoting. */
+/* lu_factor calls LAPACK or BLAS (not our own code) for this shape */
+static int lu_lib(int m, int n, int pivot)
+{
+#if !BB_COMPLEX
+    if (m == n && bb_cpu_across_on() && n <= (pivot ? BB_CPU_GETRF_ACROSS_MAX : BB_CPU_GETRFNP_ACROSS_MAX)) return 0;
+#endif
+    return imin(m, n) > (pivot ? OWN_MAX(GETRF) : OWN_MAX(GETRFNP));
+}
+
+/* getrf / getrfnp on either layout; ipiv NULL: no pivoting.  Row-major
+   data, and column-major data with a loose leading dimension that LAPACK
+   would see, go through tight scratch (to_cm). */
 static int factor_problem(bb_problem *p, bb_work *w, int *ipiv)
 {
     int m = p->m, n = p->n;
     if (m == 0 || n == 0) return 0;
-    if (!p->rowmajor) return lu_factor(m, n, p->a, p->lda, ipiv);
+    if (!p->rowmajor && (p->lda == m || !lu_lib(m, n, ipiv != NULL))) return lu_factor(m, n, p->a, p->lda, ipiv);
     T *s = bb_work_get(w, (size_t)m * n * sizeof(T));
     if (!s) return BB_INFO_NOMEM;
-    transpose(m, n, p->a, p->lda, s, m);
+    to_cm(p->rowmajor, m, n, p->a, p->lda, s, m);
     int info = lu_factor(m, n, s, m, ipiv);
-    transpose(n, m, s, m, p->a, p->lda);
+    from_cm(p->rowmajor, m, n, s, m, p->a, p->lda);
     return info;
 }
 
@@ -421,23 +452,34 @@ static void getrs_cm(int trans, int n, int nrhs, const T *a, int64_t lda, const 
     }
 }
 
-/* getrs on either layout; the factors are only read */
+/* getrs_cm calls LAPACK for this shape */
+static int getrs_lib(int trans, int n, int nrhs)
+{
+#if !BB_COMPLEX
+    if (n <= BB_CPU_GETRF_ACROSS_MAX && nrhs <= BB_CPU_GETRS_ACROSS_MAX_NRHS && bb_cpu_across_on()) return 0;
+#endif
+    return n > (nrhs == 1 ? OWN_MAX(GETRS) : trans == BblasNoTrans ? OWN_MAX(GETRSM_N) : OWN_MAX(GETRSM));
+}
+
+/* getrs on either layout; the factors are only read (tight scratch as
+   factor_problem) */
 static int getrs_problem(bb_problem *p, bb_work *w)
 {
     int n = p->n, nrhs = p->nrhs;
     if (n == 0 || nrhs == 0) return 0;
-    size_t na = p->rowmajor ? (size_t)n * n + (size_t)n * nrhs : 0;
+    const int direct = !p->rowmajor && ((p->lda == n && p->ldb == n) || !getrs_lib(p->trans, n, nrhs));
+    size_t na = direct ? 0 : (size_t)n * n + (size_t)n * nrhs;
     T *s = bb_work_get(w, (na + n) * sizeof(T));
     if (!s) return BB_INFO_NOMEM;
-    if (!p->rowmajor) {
+    if (direct) {
         getrs_cm(p->trans, n, nrhs, p->a, p->lda, p->ipiv, p->b, p->ldb, s);
         return 0;
     }
     T *sa = s, *sb = s + (size_t)n * n, *wk = sb + (size_t)n * nrhs;
-    transpose(n, n, p->a, p->lda, sa, n);
-    transpose(n, nrhs, p->b, p->ldb, sb, n);
+    to_cm(p->rowmajor, n, n, p->a, p->lda, sa, n);
+    to_cm(p->rowmajor, n, nrhs, p->b, p->ldb, sb, n);
     getrs_cm(p->trans, n, nrhs, sa, n, p->ipiv, sb, n, wk);
-    transpose(nrhs, n, sb, n, p->b, p->ldb);
+    from_cm(p->rowmajor, n, nrhs, sb, n, p->b, p->ldb);
     return 0;
 }
 
@@ -447,7 +489,7 @@ int X(cpu_gesv)(bb_problem *p, bb_work *w)
 {
     int n = p->n, nrhs = p->nrhs;
     if (n == 0) return 0;
-    if (!p->rowmajor) {
+    if (!p->rowmajor && ((p->lda == n && p->ldb == n) || (!lu_lib(n, n, 1) && !getrs_lib(BblasNoTrans, n, nrhs)))) {
         T *wk = bb_work_get(w, (size_t)n * sizeof(T));
         if (!wk) return BB_INFO_NOMEM;
         int info = lu_factor(n, n, p->a, p->lda, p->ipiv);
@@ -458,13 +500,13 @@ int X(cpu_gesv)(bb_problem *p, bb_work *w)
     T *s = bb_work_get(w, ((size_t)n * n + (size_t)n * nrhs + n) * sizeof(T));
     if (!s) return BB_INFO_NOMEM;
     T *sa = s, *sb = s + (size_t)n * n, *wk = sb + (size_t)n * nrhs;
-    transpose(n, n, p->a, p->lda, sa, n);
+    to_cm(p->rowmajor, n, n, p->a, p->lda, sa, n);
     int info = lu_factor(n, n, sa, n, p->ipiv);
-    transpose(n, n, sa, n, p->a, p->lda);
+    from_cm(p->rowmajor, n, n, sa, n, p->a, p->lda);
     if (info != 0 || nrhs == 0) return info;
-    transpose(n, nrhs, p->b, p->ldb, sb, n);
+    to_cm(p->rowmajor, n, nrhs, p->b, p->ldb, sb, n);
     getrs_cm(BblasNoTrans, n, nrhs, sa, n, p->ipiv, sb, n, wk);
-    transpose(nrhs, n, sb, n, p->b, p->ldb);
+    from_cm(p->rowmajor, n, nrhs, sb, n, p->b, p->ldb);
     return 0;
 }
 
@@ -553,17 +595,20 @@ static int getri_into(bb_problem *p, bb_work *w, T *out, int64_t ldo)
 #endif
     int info = first_zero_diag(n, p->a, p->lda); /* the diagonal reads the same in both layouts */
     if (info) return info;
-    size_t nt = p->rowmajor ? (size_t)n * n : 0;
+    /* LAPACK's getri (above our own code's bound) on tight scratch (to_cm)
+       unless the output is tight */
+    const int direct = !p->rowmajor && (n <= OWN_MAX(GETRI) || ldo == n);
+    size_t nt = direct ? 0 : (size_t)n * n;
     T *s = bb_work_get(w, (nt + getri_work_size(n)) * sizeof(T));
     if (!s) return BB_INFO_NOMEM;
-    if (!p->rowmajor) {
+    if (direct) {
         if (out != p->a) copy_cm(n, n, p->a, p->lda, out, ldo);
         getri_cm(n, out, ldo, p->ipiv, s);
         return 0;
     }
-    transpose(n, n, p->a, p->lda, s, n);
+    to_cm(p->rowmajor, n, n, p->a, p->lda, s, n);
     getri_cm(n, s, n, p->ipiv, s + nt);
-    transpose(n, n, s, n, out, ldo);
+    from_cm(p->rowmajor, n, n, s, n, out, ldo);
     return 0;
 }
 
@@ -723,15 +768,16 @@ int X(cpu_gecon)(bb_problem *p, bb_work *w)
     }
     /* scratch: the transposed factors (row-major), then the estimator's
        vectors (own code: 3n elements + n ints; LAPACKE: 4n elements + n ints) */
-    size_t nt = p->rowmajor ? (size_t)n * n : 0;
+    const int direct = !p->rowmajor && (p->lda == n || n <= OWN_MAX(GECON));
+    size_t nt = direct ? 0 : (size_t)n * n;
     size_t bytes = (nt + 4 * (size_t)n) * sizeof(T) + (size_t)n * sizeof(lapack_int) + sizeof(int);
     T *s = bb_work_get(w, bytes);
     if (!s) return BB_INFO_NOMEM;
-    if (!p->rowmajor) {
+    if (direct) {
         *rcond = gecon_cm(p->norm, n, p->a, p->lda, anorm, s);
         return 0;
     }
-    transpose(n, n, p->a, p->lda, s, n);
+    to_cm(p->rowmajor, n, n, p->a, p->lda, s, n);
     *rcond = gecon_cm(p->norm, n, s, n, anorm, s + nt);
     return 0;
 }

@@ -24,8 +24,10 @@ template <typename T> __global__ void __launch_bounds__(256) k_lange(const NormA
     for (int64_t pi = blockIdx.x; pi < a.d.count; pi += gridDim.x) {
         if (a.d.info && a.d.info[pi] != 0) continue;
         T *Ag = bb_dev_ptr<T>(a.d.opd[BB_A], pi);
-        double v = blk_norm(mkview(Ag, (int64_t)1, a.lda, 0), a.m, a.n, a.norm);
-        if (threadIdx.x == 0) *bb_dev_ptr<R>(a.d.opd[BB_Y], pi) = (R)v;
+        /* a class launch of a variable batch: the problem's own sizes */
+        const bb_vdim *v = a.d.vdim ? a.d.vdim + pi : NULL;
+        double r = blk_norm(mkview(Ag, (int64_t)1, v ? v->lda : a.lda, 0), v ? v->m : a.m, v ? v->n : a.n, a.norm);
+        if (threadIdx.x == 0) *bb_dev_ptr<R>(a.d.opd[BB_Y], pi) = (R)r;
         __syncthreads();
     }
 }
@@ -152,9 +154,12 @@ template <typename T> __device__ double blk_lacn2(View<T> A, int n, int kase1, T
 template <typename T> __global__ void __launch_bounds__(256) k_gecon(const GeconArgs<T> a)
 {
     typedef typename bb_real<T>::type R;
-    const int n = a.n;
     for (int64_t pi = blockIdx.x; pi < a.d.count; pi += gridDim.x) {
         if (a.d.info && a.d.info[pi] != 0) continue;
+        /* a class launch of a variable batch: the problem's own order (the
+           buffers are planned for the largest, a.n) */
+        const int n = a.d.vdim ? a.d.vdim[pi].n : a.n;
+        const int64_t lda = a.d.vdim ? a.d.vdim[pi].lda : a.lda;
         const double anorm = (double)*bb_dev_ptr<R>(a.d.opd[BB_X], pi);
         double rc;
         if (n == 0) rc = 1.0;
@@ -163,7 +168,7 @@ template <typename T> __global__ void __launch_bounds__(256) k_gecon(const Gecon
         else if (isinf(anorm)) rc = 0.0;
         else {
             T *Ag = bb_dev_ptr<T>(a.d.opd[BB_A], pi);
-            Stg<T> A = stage_in(a.plan, 0, Ag, a.lda, n, n, MASK_ALL, 1);
+            Stg<T> A = stage_in(a.plan, 0, Ag, lda, n, n, MASK_ALL, 1);
             View<T> Av = mkview_ld(A.p, A.ld, a.rowmajor);
             if (blk_first_zero_diag(Av, n)) {
                 rc = 0.0;
@@ -191,7 +196,9 @@ cudaError_t bbg_launch_norm(bb_op op, const bb_problem &p, const bb_dev_batch &d
         a.norm = p.norm;
         a.lda = p.lda;
         int64_t g = d.count < (int64_t)BB_CUDA_MAX_GRID ? d.count : (int64_t)BB_CUDA_MAX_GRID;
-        int threads = (int64_t)p.m * p.n <= 4096 ? 128 : 256;
+        /* a class launch of a variable batch (d.vdim) holds matrices of
+           any size up to p.m x p.n: a warp a matrix up to 32 x 32 */
+        int threads = (int64_t)p.m * p.n <= 4096 ? (d.vdim && (int64_t)p.m * p.n <= 1024 ? 32 : 128) : 256;
         k_lange<T><<<(unsigned)g, threads, 0, stream_of(q)>>>(a);
         return cudaGetLastError();
     }

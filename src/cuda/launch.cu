@@ -419,8 +419,19 @@ int bb_cuda_var_class(bb_op op, bb_prec prec, const bb_problem &p)
     case BB_OP_TRSM:
         if (in(p.m, lim) && in(p.n, lim)) return bb_small_cols(p.m > p.n ? p.m : p.n);
         return p.m >= 1 && p.n >= 1 ? BB_VAR_DRIVER : 0;
-    case BB_OP_TRTRI: case BB_OP_LAUUM: case BB_OP_POTRI: case BB_OP_POTI: case BB_OP_GECON:
+    case BB_OP_TRTRI: case BB_OP_LAUUM: case BB_OP_POTRI: case BB_OP_POTI:
         return in(p.n, SMALL_MAX) ? bb_small_bound(p.n) : 0;
+    case BB_OP_GECON:
+        return in(p.n, SMALL_MAX) ? bb_small_bound(p.n) : p.n > SMALL_MAX ? BB_VAR_DRIVER : 0;
+    /* the rest of the BLAS-3 family and lange: the driver at every size
+       (its GEMM takes any size; trmm's register leaf takes per-problem
+       sizes) */
+    case BB_OP_TRMM: case BB_OP_SYMM: case BB_OP_HEMM:
+        return p.m >= 1 && p.n >= 1 ? BB_VAR_DRIVER : 0;
+    case BB_OP_SYRK: case BB_OP_HERK: case BB_OP_SYR2K: case BB_OP_HER2K:
+        return p.n >= 1 && p.k >= 0 ? BB_VAR_DRIVER : 0;
+    case BB_OP_LANGE:
+        return p.m >= 1 && p.n >= 1 ? BB_VAR_DRIVER : 0;
     case BB_OP_GETRS: case BB_OP_GESV:
         if (p.nrhs < 0) return 0;
         if (in(p.n, SMALL_MAX)) return op == BB_OP_GETRS ? bb_small_bound(p.n) : bb_small_cols(p.n);
@@ -434,7 +445,7 @@ int bb_cuda_var_class(bb_op op, bb_prec prec, const bb_problem &p)
         return s < GEMM_CUBLAS_FROM || thin <= GEMM_THIN ? bb_small_bound(s) : BB_VAR_DRIVER;
     }
     default:
-        return 0; /* symm..trmm, lange: launches of equal sizes */
+        return 0; /* launches of equal sizes */
     }
 }
 

@@ -72,9 +72,10 @@ cudaError_t bb_small_gemm(bb_prec prec, const bb_problem &p, const bb_dev_batch 
    normalised column-major problem: the triangle or symmetric matrix (and
    C of the rank-k updates) of order <= 32; the free dimension (k of the
    rank-k updates, the other side of B and C for trmm/symm) of any size,
-   looped over inside the kernel in chunks of 32.  cudaErrorNotSupported if
-   op, precision or sizes do not fit, before launching anything (the policy
-   then falls back). */
+   looped over inside the kernel in chunks of 32.  trmm also takes
+   per-problem sizes (d.vdim: the variable-size driver's steps).
+   cudaErrorNotSupported if op, precision or sizes do not fit, before
+   launching anything (the policy then falls back). */
 cudaError_t bb_small_blas3(bb_op op, bb_prec prec, const bb_problem &p, const bb_dev_batch &d,
                            batchblas_queue *q);
 /* The triangular-inverse family in registers (small_tri.cu): trtri (both

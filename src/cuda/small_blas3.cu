@@ -95,8 +95,29 @@ template <typename T> struct b3_args {
     int herm;         /* diagonal of O real */
     int cx;           /* conjugate x and the sum */
     int alpha_zero, beta_zero;
+    int vshape;       /* a class launch of trmm (d.vdim): VS_LEFT or VS_RIGHT */
     T a1, a2, beta;
 };
+
+/* Per-problem sizes (trmm in the variable-size driver): the triangle of
+   order m (left) or n (right), B m x n; loaders and output from vdim. */
+enum { VS_NONE, VS_LEFT, VS_RIGHT };
+
+template <typename T>
+__device__ __forceinline__ void b3_resize(b3_args<T> &g, const bb_vdim &v)
+{
+    const bool left = g.vshape == VS_LEFT;
+    g.m = v.m;
+    g.n = v.n;
+    g.k = left ? v.m : v.n;
+    b3_load &t = left ? g.u : g.v, &b = left ? g.v : g.u;
+    t.r = t.c = g.k;
+    t.ld = v.lda;
+    b.r = v.m;
+    b.c = v.n;
+    b.ld = v.ldb;
+    g.ldo = v.ldb;
+}
 
 /* Buffer geometry of a group (elements): leading dimension LD, buffer
    BUF; the group stride is padded to N elements modulo 128 bytes, so the
@@ -338,18 +359,22 @@ __device__ __forceinline__ void b3_product(T (&acc)[N], const T *U, const T *V, 
  * With the free dimension <= N (one chunk) the work is the same as with
  * no chunking at all.
  */
-template <typename T, int N>
+template <typename T, int N, bool VAR>
 __global__ void __launch_bounds__(128, (b3_minb<T, N>::value))
-k_blas3(const bb_dev_batch d, const b3_args<T> a, int ppb)
+k_blas3(const bb_dev_batch d, const b3_args<T> a0, int ppb)
 {
     typedef b3_geo<T, N> G;
     constexpr int E = G::E;
     constexpr int PH = N / 4 >= E ? N / 4 : E; /* a quarter row, in whole vectors */
     const int i = threadIdx.x % N, g = threadIdx.x / N;
-    T *U = (T *)bb_blas3_dyn + g * (a.nbuf == 2 ? G::stride(2) : G::stride(1));
-    T *V = a.nbuf == 2 ? U + G::BUF : U;
+    T *U = (T *)bb_blas3_dyn + g * (a0.nbuf == 2 ? G::stride(2) : G::stride(1));
+    T *V = a0.nbuf == 2 ? U + G::BUF : U;
     for (int64_t base = (int64_t)blockIdx.x * ppb; base < d.count; base += (int64_t)gridDim.x * ppb) {
         const bb_small_slot s = bb_small_take(d, base, g);
+        /* the group's problem: its own sizes in a class launch (the loop
+           counts stay the launch's, a0: the same for the whole warp) */
+        b3_args<T> a = a0;
+        if (VAR && s.pid < d.count) b3_resize(a, d.vdim[s.pid]);
         if (a.fm == FREE_K) {
             T acc[N];
 #pragma unroll
@@ -360,7 +385,7 @@ k_blas3(const bb_dev_batch d, const b3_args<T> a, int ppb)
                 __syncwarp();
                 b3_product<T, N>(acc, U, V, i, min(N, a.k), a);
 #pragma unroll 1
-                for (int c0 = N; c0 < a.k; c0 += N) {
+                for (int c0 = N; c0 < a0.k; c0 += N) {
                     __syncwarp(); /* the previous chunk's reads of the buffers are done */
                     b3_stage_chunk<T, N, PH>(U, b3_ptr<const T>(a.u.o, s), i, a.u, bb_opaque(a.u.ld), s.active, c0);
                     if (a.nbuf == 2) b3_stage_chunk<T, N, PH>(V, b3_ptr<const T>(a.v.o, s), i, a.v, bb_opaque(a.v.ld), s.active, c0);
@@ -373,7 +398,7 @@ k_blas3(const bb_dev_batch d, const b3_args<T> a, int ppb)
             b3_finish<T, N>(acc, b3_ptr<T>(a.out, s), bb_opaque(a.ldo), i, s.active && i < a.m, a.n, jlo, jhi, a);
         } else {
             const bool left = a.fm == FREE_N;
-            const int nfree = left ? a.n : a.m;
+            const int nfree = left ? a0.n : a0.m;
             /* the operand that stays (triangle or symmetric matrix): once */
             if (!a.alpha_zero) {
                 if (left) b3_stage<T, N>(U, b3_ptr<const T>(a.u.o, s), i, a.u, bb_opaque(a.u.ld), s.active);
@@ -381,7 +406,7 @@ k_blas3(const bb_dev_batch d, const b3_args<T> a, int ppb)
             }
 #pragma unroll 1
             for (int c0 = 0; c0 < nfree; c0 += N) {
-                const int w = min(N, nfree - c0);
+                const int w = min(N, (left ? a.n : a.m) - c0);
                 T acc[N];
 #pragma unroll
                 for (int j = 0; j < N; j++) acc[j] = bb_zero<T>();
@@ -409,7 +434,8 @@ cudaError_t run_blas3(const bb_dev_batch &d, const b3_args<T> &a, batchblas_queu
     typedef b3_geo<T, N> G;
     const int gbytes = G::stride(a.nbuf) * (int)sizeof(T);
     const int bs = bb_small_threads(N, gbytes), ppb = bs / N;
-    k_blas3<T, N><<<bb_grid(d.count, ppb), bs, (size_t)ppb * gbytes, q->stream>>>(d, a, ppb);
+    if (d.vdim) k_blas3<T, N, true><<<bb_grid(d.count, ppb), bs, (size_t)ppb * gbytes, q->stream>>>(d, a, ppb);
+    else k_blas3<T, N, false><<<bb_grid(d.count, ppb), bs, (size_t)ppb * gbytes, q->stream>>>(d, a, ppb);
     return cudaGetLastError();
 }
 
@@ -469,6 +495,7 @@ cudaError_t blas3_T(bb_op op, const bb_problem &p, const bb_dev_batch &d, batchb
         const b3_load t = mk_load(d.opd[BB_A], p.lda, a.k, a.k, (left ? !nt : nt) ? tf | F_TW : tf, CH_NONE);
         a.u = left ? t : b;
         a.v = left ? b : t;
+        a.vshape = left ? VS_LEFT : VS_RIGHT;
         break;
     }
     case BB_OP_SYRK: case BB_OP_HERK: case BB_OP_SYR2K: case BB_OP_HER2K: {
@@ -498,6 +525,7 @@ cudaError_t blas3_T(bb_op op, const bb_problem &p, const bb_dev_batch &d, batchb
     default:
         return cudaErrorNotSupported;
     }
+    if (d.vdim && a.vshape == VS_NONE) return cudaErrorNotSupported; /* per-problem sizes: trmm only */
     /* the order held whole (triangle, symmetric matrix, C of the rank-k
        updates); the free dimension may have any size */
     const int s = a.fm == FREE_K ? a.n : a.k;

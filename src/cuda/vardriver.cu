@@ -38,6 +38,7 @@
 #include <type_traits>
 #include <mma.h>
 #include "small.h"
+#include "generic.h"
 #include "views.h"
 
 namespace {
@@ -93,17 +94,74 @@ __global__ void k_merge(int *info, const int *code, int64_t n, int nch, int off)
 
 /* ------------------------------------------- GEMM with per-problem sizes */
 
+/* How a GEMM operand is read: op(M)(r, c) from the stored matrix M.  The
+   symmetric and Hermitian modes expand M from one stored triangle (symm,
+   hemm; a Hermitian diagonal is taken real); the triangular modes read one
+   triangle and zeros elsewhere (ones on a unit diagonal). */
+enum { VM_N, VM_T, VM_C, VM_SYM_L, VM_SYM_U, VM_HER_L, VM_HER_U };
+
+/* BblasNoTrans / BblasTrans / BblasConjTrans as a mode */
+int vm_trans(int trans) { return trans == BblasNoTrans ? VM_N : trans == BblasTrans ? VM_T : VM_C; }
+
+template <typename T>
+__device__ __forceinline__ T vg_elem(const T *M, int64_t ld, int r, int c, int mode)
+{
+    const bool sym = mode >= VM_SYM_L, her = mode >= VM_HER_L, lo = mode == VM_SYM_L || mode == VM_HER_L;
+    const bool sw = sym ? (lo ? r < c : r > c) : mode != VM_N; /* read the stored (c, r) */
+    T x = sw ? M[c + r * ld] : M[r + c * ld];
+    if (mode == VM_C || (her && sw)) x = bb_conj(x);
+    if (her && r == c) x = bb_make<T>(bb_re(x), 0);
+    return x;
+}
+
+/* The RR x CC tile of op(M) at (r0, c0) (zeros outside its nr x nc), by
+   NT threads, each element handed to put(rr, cc, x); consecutive threads
+   read consecutive stored elements (along the stored columns). */
+template <typename T, int RR, int CC, int NT, typename Put>
+__device__ __forceinline__ void vg_stage(const T *M, int64_t ld, int mode, int r0, int nr, int c0, int nc, Put put)
+{
+    const bool tw = mode == VM_T || mode == VM_C;
+    for (int e = threadIdx.x; e < RR * CC; e += NT) {
+        const int rr = tw ? e / CC : e % RR, cc = tw ? e % CC : e / RR;
+        T x = bb_zero<T>();
+        if (r0 + rr < nr && c0 + cc < nc) x = vg_elem(M, ld, r0 + rr, c0 + cc, mode);
+        put(rr, cc, x);
+    }
+}
+
+/* What the GEMMs write: all of C, or one triangle; VT_HERM: the diagonal
+   real (herk, her2k: its imaginary part is neither read nor kept). */
+enum { VT_ALL = 0, VT_LOWER = 1, VT_UPPER = 2, VT_HERM = 4 };
+
+__device__ __forceinline__ bool vg_skip_tile(int tri, int i0, int j0, int bm, int bn)
+{
+    return ((tri & VT_LOWER) && j0 > i0 + bm - 1) || ((tri & VT_UPPER) && i0 > j0 + bn - 1);
+}
+
+/* C(i, j) = alpha acc + beta C(i, j), within the part that is written */
+template <typename T>
+__device__ __forceinline__ void vg_put(T *C, int64_t ldc, int i, int j, int m, int n, int tri, T alpha, T acc,
+                                       T beta, int beta_zero)
+{
+    if (i >= m || j >= n || ((tri & VT_LOWER) && i < j) || ((tri & VT_UPPER) && i > j)) return;
+    T *cij = C + i + (int64_t)j * ldc;
+    const bool hd = (tri & VT_HERM) && i == j;
+    T s = alpha * acc;
+    if (!beta_zero) s = s + beta * (hd ? bb_make<T>(bb_re(*cij), 0) : *cij);
+    *cij = hd ? bb_make<T>(bb_re(s), 0) : s;
+}
+
 /* C = alpha op(A) op(B) + beta C per slot (sizes m, n, k and leading
-   dimensions from vdim, operands from the pointer arrays); tri = 1 writes
-   only C(i, j) with i >= j, 2 only i <= j.  A thread block computes a
-   32 x 32 tile of C (64 threads, 4 x 4 each) over k in chunks of 16
-   through shared memory; grid x: the tiles of the largest problem, grid
-   y: the slots (blocks outside their problem exit). */
+   dimensions from vdim, operands from the pointer arrays, the modes VM_*
+   ma and mb); tri: VT_*.  A thread block computes a 32 x 32 tile of C (64
+   threads, 4 x 4 each) over k in chunks of 16 through shared memory; grid
+   x: the tiles of the largest problem, grid y: the slots (blocks outside
+   their problem exit). */
 const int VG_BM = 32, VG_BN = 32, VG_BK = 16, VG_THREADS = 64;
 
 template <typename T>
 __global__ void __launch_bounds__(VG_THREADS)
-k_vgemm(const bb_vdim *vd, T *const *pa, T *const *pb, T *const *pc, const int *info, int64_t count, int ta, int tb,
+k_vgemm(const bb_vdim *vd, T *const *pa, T *const *pb, T *const *pc, const int *info, int64_t count, int ma, int mb,
         T alpha, T beta, int alpha_zero, int beta_zero, int tri, int tiles_m)
 {
     __shared__ T As[VG_BK][VG_BM + 1];
@@ -115,42 +173,16 @@ k_vgemm(const bb_vdim *vd, T *const *pa, T *const *pb, T *const *pc, const int *
         if (info[t]) continue;
         const bb_vdim v = vd[t];
         const int m = v.m, n = v.n, k = alpha_zero ? 0 : v.k;
-        if (i0 >= m || j0 >= n) continue;
-        if (tri == 1 && j0 > i0 + VG_BM - 1) continue;
-        if (tri == 2 && i0 > j0 + VG_BN - 1) continue;
+        if (i0 >= m || j0 >= n || vg_skip_tile(tri, i0, j0, VG_BM, VG_BN)) continue;
         const T *A = pa[t], *B = pb[t];
-        T *C = pc[t];
-        const int64_t lda = v.lda, ldb = v.ldb, ldc = v.ldc;
         T acc[4][4];
 #pragma unroll
         for (int r = 0; r < 4; r++)
 #pragma unroll
             for (int c = 0; c < 4; c++) acc[r][c] = bb_zero<T>();
         for (int k0 = 0; k0 < k; k0 += VG_BK) {
-            for (int e = threadIdx.x; e < VG_BM * VG_BK; e += VG_THREADS) {
-                int ii, kk;
-                T x = bb_zero<T>();
-                if (ta == BblasNoTrans) {
-                    ii = e % VG_BM, kk = e / VG_BM;
-                    if (i0 + ii < m && k0 + kk < k) x = A[(i0 + ii) + (int64_t)(k0 + kk) * lda];
-                } else {
-                    kk = e % VG_BK, ii = e / VG_BK;
-                    if (i0 + ii < m && k0 + kk < k) x = bb_conj_if(A[(k0 + kk) + (int64_t)(i0 + ii) * lda], ta == BblasConjTrans);
-                }
-                As[kk][ii] = x;
-            }
-            for (int e = threadIdx.x; e < VG_BN * VG_BK; e += VG_THREADS) {
-                int jj, kk;
-                T x = bb_zero<T>();
-                if (tb == BblasNoTrans) {
-                    kk = e % VG_BK, jj = e / VG_BK;
-                    if (j0 + jj < n && k0 + kk < k) x = B[(k0 + kk) + (int64_t)(j0 + jj) * ldb];
-                } else {
-                    jj = e % VG_BN, kk = e / VG_BN;
-                    if (j0 + jj < n && k0 + kk < k) x = bb_conj_if(B[(j0 + jj) + (int64_t)(k0 + kk) * ldb], tb == BblasConjTrans);
-                }
-                Bs[kk][jj] = x;
-            }
+            vg_stage<T, VG_BM, VG_BK, VG_THREADS>(A, v.lda, ma, i0, m, k0, k, [&](int ii, int kk, T x) { As[kk][ii] = x; });
+            vg_stage<T, VG_BK, VG_BN, VG_THREADS>(B, v.ldb, mb, k0, k, j0, n, [&](int kk, int jj, T x) { Bs[kk][jj] = x; });
             __syncthreads();
 #pragma unroll 4
             for (int kk = 0; kk < VG_BK; kk++) {
@@ -169,13 +201,8 @@ k_vgemm(const bb_vdim *vd, T *const *pa, T *const *pb, T *const *pc, const int *
 #pragma unroll
         for (int r = 0; r < 4; r++)
 #pragma unroll
-            for (int c = 0; c < 4; c++) {
-                const int i = i0 + tx + 8 * r, j = j0 + ty + 8 * c;
-                if (i >= m || j >= n || (tri == 1 && i < j) || (tri == 2 && i > j)) continue;
-                T *cij = C + i + (int64_t)j * ldc;
-                const T s = alpha * acc[r][c];
-                *cij = beta_zero ? s : s + beta * *cij;
-            }
+            for (int c = 0; c < 4; c++)
+                vg_put(pc[t], v.ldc, i0 + tx + 8 * r, j0 + ty + 8 * c, m, n, tri, alpha, acc[r][c], beta, beta_zero);
     }
 }
 
@@ -190,7 +217,7 @@ const int TC_BM = 64, TC_BN = 64, TC_BK = 16, TC_LD = TC_BK + 4, TC_THREADS = 12
 
 __global__ void __launch_bounds__(TC_THREADS)
 k_vgemm_tc(const bb_vdim *vd, double *const *pa, double *const *pb, double *const *pc, const int *info, int64_t count,
-           int ta, int tb, double alpha, double beta, int alpha_zero, int beta_zero, int tri, int tiles_m)
+           int ma, int mb, double alpha, double beta, int alpha_zero, int beta_zero, int tri, int tiles_m)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     using namespace nvcuda;
@@ -204,36 +231,18 @@ k_vgemm_tc(const bb_vdim *vd, double *const *pa, double *const *pb, double *cons
         if (info[t]) continue;
         const bb_vdim v = vd[t];
         const int m = v.m, n = v.n, k = alpha_zero ? 0 : v.k;
-        if (i0 >= m || j0 >= n) continue;
-        if (tri == 1 && j0 > i0 + TC_BM - 1) continue;
-        if (tri == 2 && i0 > j0 + TC_BN - 1) continue;
+        if (i0 >= m || j0 >= n || vg_skip_tile(tri, i0, j0, TC_BM, TC_BN)) continue;
         const double *A = pa[t], *B = pb[t];
-        double *C = pc[t];
-        const int64_t lda = v.lda, ldb = v.ldb, ldc = v.ldc;
         wmma::fragment<wmma::accumulator, 8, 8, 4, double> acc[4][4];
 #pragma unroll
         for (int r = 0; r < 4; r++)
 #pragma unroll
             for (int c = 0; c < 4; c++) wmma::fill_fragment(acc[r][c], 0.0);
         for (int k0 = 0; k0 < k; k0 += TC_BK) {
-            for (int e = threadIdx.x; e < TC_BM * TC_BK; e += TC_THREADS) {
-                int ii, kk;
-                if (ta == BblasNoTrans) ii = e % TC_BM, kk = e / TC_BM;
-                else kk = e % TC_BK, ii = e / TC_BK;
-                double x = 0;
-                if (i0 + ii < m && k0 + kk < k)
-                    x = ta == BblasNoTrans ? A[(i0 + ii) + (int64_t)(k0 + kk) * lda] : A[(k0 + kk) + (int64_t)(i0 + ii) * lda];
-                As[ii * TC_LD + kk] = x;
-            }
-            for (int e = threadIdx.x; e < TC_BN * TC_BK; e += TC_THREADS) {
-                int jj, kk;
-                if (tb == BblasNoTrans) kk = e % TC_BK, jj = e / TC_BK;
-                else jj = e % TC_BN, kk = e / TC_BN;
-                double x = 0;
-                if (j0 + jj < n && k0 + kk < k)
-                    x = tb == BblasNoTrans ? B[(k0 + kk) + (int64_t)(j0 + jj) * ldb] : B[(j0 + jj) + (int64_t)(k0 + kk) * ldb];
-                Bs[jj * TC_LD + kk] = x;
-            }
+            vg_stage<double, TC_BM, TC_BK, TC_THREADS>(A, v.lda, ma, i0, m, k0, k,
+                                                       [&](int ii, int kk, double x) { As[ii * TC_LD + kk] = x; });
+            vg_stage<double, TC_BK, TC_BN, TC_THREADS>(B, v.ldb, mb, k0, k, j0, n,
+                                                       [&](int kk, int jj, double x) { Bs[jj * TC_LD + kk] = x; });
             __syncthreads();
 #pragma unroll
             for (int kk = 0; kk < TC_BK; kk += 4) {
@@ -258,12 +267,9 @@ k_vgemm_tc(const bb_vdim *vd, double *const *pa, double *const *pb, double *cons
                 __syncwarp();
 #pragma unroll
                 for (int h = 0; h < 2; h++) {
-                    const int e = lane + 32 * h, i = i0 + wi + 8 * r + e % 8, j = j0 + wj + 8 * c + e / 8;
-                    if (i < m && j < n && !(tri == 1 && i < j) && !(tri == 2 && i > j)) {
-                        double *cij = C + i + (int64_t)j * ldc;
-                        const double s = alpha * Cs[w][e];
-                        *cij = beta_zero ? s : s + beta * *cij;
-                    }
+                    const int e = lane + 32 * h;
+                    vg_put(pc[t], v.ldc, i0 + wi + 8 * r + e % 8, j0 + wj + 8 * c + e / 8, m, n, tri, alpha, Cs[w][e],
+                           beta, beta_zero);
                 }
                 __syncwarp();
             }
@@ -309,7 +315,9 @@ bb_dev_batch step_batch(const vctx &c, int64_t n, int nopd)
 }
 
 template <typename T>
-cudaError_t vgemm(const vctx &c, int64_t n, int ta, int tb, const double alpha[2], const double beta[2], int tri,
+/* The GEMMs of the steps on the step arrays (c.w): modes ma, mb (VM_*),
+   tri (VT_*); mmax, nmax: the largest m and n among the slots. */
+cudaError_t vgemm(const vctx &c, int64_t n, int ma, int mb, const double alpha[2], const double beta[2], int tri,
                   int mmax, int nmax)
 {
     if (n <= 0 || mmax <= 0 || nmax <= 0) return cudaSuccess;
@@ -321,7 +329,7 @@ cudaError_t vgemm(const vctx &c, int64_t n, int ta, int tb, const double alpha[2
         if ((int64_t)tm * tn > INT32_MAX) return cudaErrorNotSupported;
         const dim3 grid((unsigned)(tm * tn), (unsigned)(n < 65535 ? n : 65535));
         k_vgemm_tc<<<grid, TC_THREADS, 0, c.q->stream>>>(c.w.vdim, (double *const *)c.w.pa, (double *const *)c.w.pb,
-                                                          (double *const *)c.w.pc, c.w.info, n, ta, tb, alpha[0],
+                                                          (double *const *)c.w.pc, c.w.info, n, ma, mb, alpha[0],
                                                           beta[0], az, bz, tri, tm);
         return cudaGetLastError();
     }
@@ -330,7 +338,7 @@ cudaError_t vgemm(const vctx &c, int64_t n, int ta, int tb, const double alpha[2
     if (tiles > INT32_MAX) return cudaErrorNotSupported;
     const dim3 grid((unsigned)tiles, (unsigned)(n < 65535 ? n : 65535));
     k_vgemm<T><<<grid, VG_THREADS, 0, c.q->stream>>>(c.w.vdim, (T *const *)c.w.pa, (T *const *)c.w.pb,
-                                                    (T *const *)c.w.pc, c.w.info, n, ta, tb,
+                                                    (T *const *)c.w.pc, c.w.info, n, ma, mb,
                                                     bb_make<T>(alpha[0], alpha[1]), bb_make<T>(beta[0], beta[1]),
                                                     az, bz, tri, tiles_m);
     return cudaGetLastError();
@@ -411,7 +419,8 @@ cudaError_t potrf_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &
         if (c0 > 0) {
             e = view<T>(c, f_potrf_upd{c0, L, up}, d, 1);
             if (e == cudaSuccess)
-                e = vgemm<T>(c, n, up ? ct : BblasNoTrans, up ? BblasNoTrans : ct, m1, one, up ? 2 : 1,
+                e = vgemm<T>(c, n, vm_trans(up ? ct : BblasNoTrans), vm_trans(up ? BblasNoTrans : ct), m1, one,
+                             up ? VT_UPPER : VT_LOWER,
                              up ? L : N - c0, up ? N - c0 : L);
             if (e != cudaSuccess) break;
         }
@@ -441,16 +450,22 @@ cudaError_t potrf_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &
     return e;
 }
 
-/* ---- trsm: M = op(A) cut into diagonal blocks of L (from the top when
-   the solve runs forward, from the bottom of each problem's own triangle
-   when it runs backward); block s first takes the update with every
-   solved block (one GEMM), then the register trsm solves it in chunks of
-   L of the free dimension (one launch). */
+/* ---- trsm and trmm: M = op(A) cut into diagonal blocks of L, walked
+   forward (from the top) or backward (from the bottom of each problem's
+   own triangle).  trsm: block s first takes the update with every solved
+   block (one GEMM), then the register trsm solves it in chunks of L of
+   the free dimension (one launch).  trmm: the walk starts at the end that
+   the other blocks do not read (M lower, left: the bottom); block s is
+   multiplied by its diagonal block in place (register trmm, in chunks of
+   L), then takes the product with the blocks not yet multiplied (one GEMM,
+   beta 1). */
 
 struct trsm_geo {
-    int left, forward, L, s;
+    int left, forward, L, s, trmm;
     /* the triangle's order t and free dimension f of a problem; its block
-       [r0, r1) and solved part [s0, s1) at this step; false: no block */
+       [r0, r1) and the part [s0, s1) of the triangle its update reads
+       (trsm: the solved blocks; trmm: the blocks not yet multiplied) at
+       this step; false: no block */
     __device__ bool at(const bb_vdim &v, int &t, int &f, int &r0, int &r1, int &s0, int &s1) const
     {
         t = left ? v.m : v.n;
@@ -458,12 +473,13 @@ struct trsm_geo {
         if (forward) {
             r0 = s * L;
             r1 = imin(r0 + L, t);
-            s0 = 0, s1 = r0;
         } else {
             r1 = t - s * L;
             r0 = r1 - L > 0 ? r1 - L : 0;
-            s0 = r1, s1 = t;
         }
+        const bool before = (forward != 0) != (trmm != 0); /* the part above/left of the block */
+        s0 = before ? 0 : r1;
+        s1 = before ? r0 : t;
         return r0 < r1 && f > 0;
     }
 };
@@ -526,13 +542,13 @@ cudaError_t trsm_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &d
     const int64_t n = d.count;
     cudaError_t e = cudaSuccess;
     for (int s = 0; s * L < tmax && e == cudaSuccess; s++) {
-        const trsm_geo g = {left, forward, L, s};
+        const trsm_geo g = {left, forward, L, s, 0};
         if (s > 0 && !az) {
             e = view<T>(c, f_trsm_upd{g, tr}, d, 1);
             const int mm = left ? L : fmax, nn = left ? fmax : L;
             if (e == cudaSuccess)
-                e = vgemm<T>(c, n, left ? (tr ? p.trans : BblasNoTrans) : BblasNoTrans,
-                             left ? BblasNoTrans : (tr ? p.trans : BblasNoTrans), m1, p.alpha, 0, mm, nn);
+                e = vgemm<T>(c, n, left ? vm_trans(p.trans) : VM_N, left ? VM_N : vm_trans(p.trans), m1, p.alpha, VT_ALL,
+                             mm, nn);
             if (e != cudaSuccess) break;
         }
         e = view<T>(c, f_trsm_diag{g}, d, nch);
@@ -540,6 +556,102 @@ cudaError_t trsm_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &d
         lp.m = lp.n = L;
         if (s > 0 && !az) lp.alpha[0] = 1, lp.alpha[1] = 0;
         if (e == cudaSuccess) e = bb_small_trsm_chunked(c.prec, lp, step_batch(c, n * nch, 2), c.q, L);
+    }
+    return e;
+}
+
+template <typename T>
+cudaError_t trmm_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &d)
+{
+    const int left = p.side == BblasLeft, tr = p.trans != BblasNoTrans;
+    const bool mlower = (p.uplo == BblasLower) != (tr != 0);
+    const int forward = left ? !mlower : mlower;
+    const int tmax = left ? p.m : p.n, fmax = left ? p.n : p.m, L = c.L;
+    const bool az = p.alpha[0] == 0 && p.alpha[1] == 0;
+    const double one[2] = {1, 0};
+    const int nch = chunks(c, fmax);
+    const int64_t n = d.count;
+    cudaError_t e = cudaSuccess;
+    for (int s = 0; s * L < tmax && e == cudaSuccess; s++) {
+        const trsm_geo g = {left, forward, L, s, 1};
+        e = view<T>(c, f_trsm_diag{g}, d, nch);
+        bb_problem lp = p;
+        lp.m = lp.n = L;
+        if (e == cudaSuccess) e = bb_small_blas3(BB_OP_TRMM, c.prec, lp, step_batch(c, n * nch, 2), c.q);
+        if (e != cudaSuccess || az || (s + 1) * L >= tmax) continue;
+        e = view<T>(c, f_trsm_upd{g, tr}, d, 1);
+        const int mm = left ? L : fmax, nn = left ? fmax : L;
+        if (e == cudaSuccess)
+            e = vgemm<T>(c, n, left ? vm_trans(p.trans) : VM_N, left ? VM_N : vm_trans(p.trans), p.alpha, one, VT_ALL,
+                         mm, nn);
+    }
+    return e;
+}
+
+/* ---- the rest of the BLAS-3 family: one GEMM on the problems themselves.
+   syrk, herk: C = alpha P P^T (P^H) + beta C on the uplo triangle, P =
+   op(A) n x k; syr2k, her2k: the same with alpha P Q^T, then the second
+   term alpha Q P^T (her2k: conj(alpha) Q P^H) with beta 1; herk and her2k
+   keep the diagonal real.  symm, hemm: the symmetric or Hermitian operand
+   read whole from its stored triangle. */
+
+struct f_rank { /* term 0: P = op(A), Q = op(B); term 1: the two exchanged */
+    int second;
+    template <typename T>
+    __device__ bool operator()(const bb_vdim &v, int, T *A, T *B, T *C, int *, bb_vdim &o, T *&pa, T *&pb, T *&pc) const
+    {
+        if (v.n <= 0) return false;
+        o.m = o.n = v.n;
+        o.k = v.k;
+        T *X = B ? B : A; /* syrk, herk: Q = P */
+        const int64_t ldx = B ? v.ldb : v.lda;
+        pa = second ? X : A;
+        pb = second ? A : X;
+        o.lda = second ? ldx : v.lda;
+        o.ldb = second ? v.lda : ldx;
+        o.ldc = v.ldc;
+        pc = C;
+        return true;
+    }
+};
+
+struct f_symm {
+    int left;
+    template <typename T>
+    __device__ bool operator()(const bb_vdim &v, int, T *A, T *B, T *C, int *, bb_vdim &o, T *&pa, T *&pb, T *&pc) const
+    {
+        if (v.m <= 0 || v.n <= 0) return false;
+        o.k = left ? v.m : v.n;
+        pa = left ? A : B;
+        pb = left ? B : A;
+        o.lda = left ? v.lda : v.ldb;
+        o.ldb = left ? v.ldb : v.lda;
+        pc = C;
+        return true;
+    }
+};
+
+template <typename T>
+cudaError_t blas3_slice(bb_op op, const vctx &c, const bb_problem &p, const bb_dev_batch &d)
+{
+    const int lower = p.uplo == BblasLower;
+    cudaError_t e = cudaSuccess;
+    if (op == BB_OP_SYMM || op == BB_OP_HEMM) {
+        const int left = p.side == BblasLeft;
+        const int sm = op == BB_OP_HEMM ? (lower ? VM_HER_L : VM_HER_U) : (lower ? VM_SYM_L : VM_SYM_U);
+        e = view<T>(c, f_symm{left}, d, 1);
+        if (e == cudaSuccess)
+            e = vgemm<T>(c, d.count, left ? sm : VM_N, left ? VM_N : sm, p.alpha, p.beta, VT_ALL, p.m, p.n);
+        return e;
+    }
+    const bool herm = op == BB_OP_HERK || op == BB_OP_HER2K, two = op == BB_OP_SYR2K || op == BB_OP_HER2K;
+    const int nt = p.trans == BblasNoTrans;
+    const int ma = vm_trans(p.trans), mb = nt ? (herm ? VM_C : VM_T) : VM_N;
+    const int tri = (lower ? VT_LOWER : VT_UPPER) | (herm ? VT_HERM : 0);
+    for (int t = 0; t < (two ? 2 : 1) && e == cudaSuccess; t++) {
+        const double one[2] = {1, 0}, a2[2] = {p.alpha[0], herm ? -p.alpha[1] : p.alpha[1]};
+        e = view<T>(c, f_rank{t}, d, 1);
+        if (e == cudaSuccess) e = vgemm<T>(c, d.count, ma, mb, t ? a2 : p.alpha, t ? one : p.beta, tri, p.n, p.n);
     }
     return e;
 }
@@ -778,7 +890,7 @@ cudaError_t getrf_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &
         if ((e = bb_small_trsm_chunked(c.prec, tp, step_batch(c, n * nch, 2), c.q, L)) != cudaSuccess) break;
         if (j + L >= M) continue;
         if ((e = view<T>(c, f_lu_upd{j, L}, d, 1, c.skip)) != cudaSuccess) break;
-        e = vgemm<T>(c, n, BblasNoTrans, BblasNoTrans, m1, one, 0, M - j - L, N - j - L);
+        e = vgemm<T>(c, n, VM_N, VM_N, m1, one, VT_ALL, M - j - L, N - j - L);
     }
     if (rm && e == cudaSuccess) {
         k_vtranspose<T><<<bb_grid(n, 1), 256, 0, c.q->stream>>>(d, c.skip);
@@ -892,7 +1004,7 @@ template <typename T>
 cudaError_t gemm_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &d)
 {
     cudaError_t e = view<T>(c, f_same{}, d, 1);
-    if (e == cudaSuccess) e = vgemm<T>(c, d.count, p.trans, p.transb, p.alpha, p.beta, 0, p.m, p.n);
+    if (e == cudaSuccess) e = vgemm<T>(c, d.count, vm_trans(p.trans), vm_trans(p.transb), p.alpha, p.beta, VT_ALL, p.m, p.n);
     return e;
 }
 
@@ -905,12 +1017,14 @@ cudaError_t run_T(bb_op op, const vctx &c0, const bb_problem &p, const bb_dev_ba
     int wmax = 1;
     switch (op) {
     case BB_OP_POTRF: case BB_OP_GETRF: case BB_OP_GETRFNP: wmax = p.n; break;
-    case BB_OP_TRSM: wmax = p.side == BblasLeft ? p.n : p.m; break;
+    case BB_OP_TRSM: case BB_OP_TRMM: wmax = p.side == BblasLeft ? p.n : p.m; break;
     case BB_OP_GETRS: case BB_OP_POTRS: wmax = p.nrhs; break;
     case BB_OP_GESV: case BB_OP_POSV: wmax = p.n > p.nrhs ? p.n : p.nrhs; break;
     default: break;
     }
-    const int64_t nch = op == BB_OP_GEMM ? 1 : chunks(c, wmax);
+    const bool whole = op == BB_OP_GEMM || op == BB_OP_SYMM || op == BB_OP_HEMM || op == BB_OP_SYRK ||
+                       op == BB_OP_HERK || op == BB_OP_SYR2K || op == BB_OP_HER2K; /* one GEMM, no chunks */
+    const int64_t nch = whole ? 1 : chunks(c, wmax);
     const int per = 32 / c.L;
     int64_t slice = ((int64_t)1 << 20) / nch;
     slice = slice < per ? per : slice / per * per;
@@ -941,7 +1055,9 @@ cudaError_t run_T(bb_op op, const vctx &c0, const bb_problem &p, const bb_dev_ba
         case BB_OP_GESV: e = gesv_slice<T>(c, p, s); break;
         case BB_OP_POTRS: e = potrs_slice<T>(c, p, s); break;
         case BB_OP_POSV: e = posv_slice<T>(c, p, s); break;
-        default: e = gemm_slice<T>(c, p, s); break;
+        case BB_OP_TRMM: e = trmm_slice<T>(c, p, s); break;
+        case BB_OP_GEMM: e = gemm_slice<T>(c, p, s); break;
+        default: e = blas3_slice<T>(op, c, p, s); break;
         }
         if (e != cudaSuccess) return e;
     }
@@ -970,7 +1086,8 @@ int bb_var_driver_supports(bb_op op)
 {
     switch (op) {
     case BB_OP_POTRF: case BB_OP_TRSM: case BB_OP_GEMM: case BB_OP_GETRF: case BB_OP_GETRFNP: case BB_OP_GETRS:
-    case BB_OP_GESV: case BB_OP_POTRS: case BB_OP_POSV:
+    case BB_OP_GESV: case BB_OP_POTRS: case BB_OP_POSV: case BB_OP_TRMM: case BB_OP_SYMM: case BB_OP_HEMM:
+    case BB_OP_SYRK: case BB_OP_HERK: case BB_OP_SYR2K: case BB_OP_HER2K: case BB_OP_LANGE: case BB_OP_GECON:
         return 1;
     default:
         return 0;
@@ -982,6 +1099,9 @@ cudaError_t bb_var_driver_launch(bb_op op, bb_prec prec, const bb_problem &p, co
 {
     if (!bb_var_driver_supports(op) || !d.vdim) return cudaErrorNotSupported;
     if (d.count <= 0) return cudaSuccess;
+    /* lange, gecon: the generic kernels (a block a problem) read each
+       problem's sizes themselves */
+    if (op == BB_OP_LANGE || op == BB_OP_GECON) return bb_generic_launch(op, prec, p, d, q);
     vctx c;
     memset(&c, 0, sizeof c);
     c.prec = prec;
