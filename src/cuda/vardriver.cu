@@ -3,8 +3,10 @@
  * problems are above the register bound L (32 real, 16 complex), any mix
  * of sizes, in one launch sequence (seed 000: per-problem sizes read on the
  * device, idle blocks exit at once; the planner lays the problems out
- * largest first).  Routines: potrf (both uplo), trsm (every side, uplo,
- * trans, diag) and gemm (every trans).
+ * largest first).  Routines: potrf (both uplo), trsm and trmm (every side,
+ * uplo, trans, diag), gemm (every trans), symm, hemm, syrk, herk, syr2k,
+ * her2k; the LU family and the Cholesky solves (below); lange and gecon
+ * (the generic kernels, which read each problem's sizes themselves).
  *
  * The steps walk the batch's largest size; each step is
  *   1. a view kernel (k_view): for every slot, its block of this step as a
@@ -28,7 +30,11 @@
  *          solved blocks at once), then the register trsm solves it in
  *          chunks of L of the free dimension (the blocked driver's scheme,
  *          blocked.cu, with per-problem sizes).
- *   gemm   k_vgemm on the slots themselves.
+ *   trmm   the walk of trsm from the other end (the blocks a block's
+ *          update reads are not yet multiplied): the register trmm on the
+ *          diagonal block in place, then one GEMM (beta 1).
+ *   gemm   k_vgemm on the slots themselves; syrk .. her2k, symm, hemm: the
+ *          same with the operand modes VM_* and a triangle to write.
  *
  * The step arrays need no host copy of the sizes: the host knows only the
  * launch's largest sizes (the class launch's bb_problem).
