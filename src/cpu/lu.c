@@ -85,7 +85,6 @@ static void copy_cm(int r, int c, const T *src, int64_t lds, T *dst, int64_t ldd
 }
 
 
-/* First k (1-based) with U(k,k) exactly zero or NaN, 0 if none. */
 /* Into and out of column-major scratch of leading dimension ldd: row-major
    data transposed, column-major data copied.  Above our own code's bounds
    the LAPACK/BLAS calls see the same tight leading dimension in both
@@ -104,6 +103,7 @@ static void from_cm(int rowmajor, int r, int c, const T *src, int64_t lds, T *ds
     else copy_cm(r, c, src, lds, dst, ldd);
 }
 
+/* First k (1-based) with U(k,k) exactly zero or NaN, 0 if none. */
 static int first_singular(int mn, const T *a, int64_t lda)
 {
     for (int k = 0; k < mn; k++) {
@@ -296,28 +296,32 @@ static int getrf_lapacke(int m, int n, T *a, int64_t lda, int *ipiv)
     return first_singular(imin(m, n), a, lda);
 }
 
+/* lu_factor's three paths, decided here only: the kernel of the fixed and
+   strided forms (across.c, real square problems: the same bits), LAPACK or
+   BLAS above our own code's bound, our own code between */
+static int lu_across(int m, int n, int pivot)
+{
+#if !BB_COMPLEX
+    return m == n && bb_cpu_across_on() && n <= (pivot ? BB_CPU_GETRF_ACROSS_MAX : BB_CPU_GETRFNP_ACROSS_MAX);
+#else
+    (void)m, (void)n, (void)pivot;
+    return 0;
+#endif
+}
+
+static int lu_lib(int m, int n, int pivot)
+{
+    return !lu_across(m, n, pivot) && imin(m, n) > (pivot ? OWN_MAX(GETRF) : OWN_MAX(GETRFNP));
+}
+
 /* LU of the column-major a; ipiv NULL: no pivoting (getrfnp) */
 static int lu_factor(int m, int n, T *a, int64_t lda, int *ipiv)
 {
-    int mn = imin(m, n);
 #if !BB_COMPLEX
-    /* the kernel of the fixed and strided forms (across.c), for the same bits */
-    if (ipiv && m == n && n <= BB_CPU_GETRF_ACROSS_MAX && bb_cpu_across_on())
-        return X(getrf_across1)(n, a, lda, ipiv);
-    if (!ipiv && m == n && n <= BB_CPU_GETRFNP_ACROSS_MAX && bb_cpu_across_on())
-        return X(getrfnp_across1)(n, a, lda);
+    if (lu_across(m, n, ipiv != NULL)) return ipiv ? X(getrf_across1)(n, a, lda, ipiv) : X(getrfnp_across1)(n, a, lda);
 #endif
-    if (ipiv) return mn <= OWN_MAX(GETRF) ? getf2(m, n, a, lda, ipiv) : getrf_lapacke(m, n, a, lda, ipiv);
-    return mn <= OWN_MAX(GETRFNP) ? getf2(m, n, a, lda, NULL) : lu_rec_np(m, n, a, lda);
-}
-
-/* lu_factor calls LAPACK or BLAS (not our own code) for this shape */
-static int lu_lib(int m, int n, int pivot)
-{
-#if !BB_COMPLEX
-    if (m == n && bb_cpu_across_on() && n <= (pivot ? BB_CPU_GETRF_ACROSS_MAX : BB_CPU_GETRFNP_ACROSS_MAX)) return 0;
-#endif
-    return imin(m, n) > (pivot ? OWN_MAX(GETRF) : OWN_MAX(GETRFNP));
+    if (lu_lib(m, n, ipiv != NULL)) return ipiv ? getrf_lapacke(m, n, a, lda, ipiv) : lu_rec_np(m, n, a, lda);
+    return getf2(m, n, a, lda, ipiv);
 }
 
 /* getrf / getrfnp on either layout; ipiv NULL: no pivoting.  Row-major
@@ -411,18 +415,36 @@ static void recip_diag(int n, const T *a, int64_t lda, int cj, T *rd)
     }
 }
 
+/* getrs_cm's paths, decided here only: the kernel of the fixed and strided
+   forms (across.c, real: the same bits), LAPACK above our own code's
+   bound, our own code between */
+static int getrs_across(int n, int nrhs)
+{
+#if !BB_COMPLEX
+    return n <= BB_CPU_GETRF_ACROSS_MAX && nrhs <= BB_CPU_GETRS_ACROSS_MAX_NRHS && bb_cpu_across_on();
+#else
+    (void)n, (void)nrhs;
+    return 0;
+#endif
+}
+
+static int getrs_lib(int trans, int n, int nrhs)
+{
+    return !getrs_across(n, nrhs) &&
+           n > (nrhs == 1 ? OWN_MAX(GETRS) : trans == BblasNoTrans ? OWN_MAX(GETRSM_N) : OWN_MAX(GETRSM));
+}
+
 /* op(A) X = B, column-major LU in a, n x nrhs B; work: n elements */
 static void getrs_cm(int trans, int n, int nrhs, const T *a, int64_t lda, const int *ipiv,
                      T *b, int64_t ldb, T *work)
 {
 #if !BB_COMPLEX
-    /* the kernel of the fixed and strided forms (across.c), for the same bits */
-    if (n <= BB_CPU_GETRF_ACROSS_MAX && nrhs <= BB_CPU_GETRS_ACROSS_MAX_NRHS && bb_cpu_across_on()) {
+    if (getrs_across(n, nrhs)) {
         X(getrs_across1)(trans, n, nrhs, a, lda, ipiv, b, ldb);
         return;
     }
 #endif
-    if (n > (nrhs == 1 ? OWN_MAX(GETRS) : trans == BblasNoTrans ? OWN_MAX(GETRSM_N) : OWN_MAX(GETRSM))) {
+    if (getrs_lib(trans, n, nrhs)) {
         char t = trans == BblasNoTrans ? 'N' : trans == BblasTrans ? 'T' : 'C';
         LAPACKE(getrs_work)(LAPACK_COL_MAJOR, t, n, nrhs, a, lda, ipiv, b, ldb);
         return;
@@ -450,15 +472,6 @@ static void getrs_cm(int trans, int n, int nrhs, const T *a, int64_t lda, const 
         }
         laswp_back(nrhs, b, ldb, 0, n, ipiv);
     }
-}
-
-/* getrs_cm calls LAPACK for this shape */
-static int getrs_lib(int trans, int n, int nrhs)
-{
-#if !BB_COMPLEX
-    if (n <= BB_CPU_GETRF_ACROSS_MAX && nrhs <= BB_CPU_GETRS_ACROSS_MAX_NRHS && bb_cpu_across_on()) return 0;
-#endif
-    return n > (nrhs == 1 ? OWN_MAX(GETRS) : trans == BblasNoTrans ? OWN_MAX(GETRSM_N) : OWN_MAX(GETRSM));
 }
 
 /* getrs on either layout; the factors are only read (tight scratch as
@@ -512,17 +525,20 @@ int X(cpu_gesv)(bb_problem *p, bb_work *w)
 
 /* ---- inverse from the factors -------------------------------------------- */
 
+/* getri_cm calls LAPACK (above our own code's bound) */
+static int getri_lib(int n) { return n > OWN_MAX(GETRI); }
+
 /* Scratch elements getri_cm needs for order n. */
 static size_t getri_work_size(int n)
 {
-    return n > OWN_MAX(GETRI) ? (size_t)n * BB_CPU_GETRI_NB : (size_t)n;
+    return getri_lib(n) ? (size_t)n * BB_CPU_GETRI_NB : (size_t)n;
 }
 
 /* In-place inverse of the column-major LU in a (diagonal checked nonzero by
    the caller): inv(U), then X * L = inv(U), then the column interchanges. */
 static void getri_cm(int n, T *a, int64_t lda, const int *ipiv, T *work)
 {
-    if (n > OWN_MAX(GETRI)) {
+    if (getri_lib(n)) {
         LAPACKE(getri_work)(LAPACK_COL_MAJOR, n, a, lda, ipiv, work,
                             (lapack_int)getri_work_size(n));
         return;
@@ -597,7 +613,7 @@ static int getri_into(bb_problem *p, bb_work *w, T *out, int64_t ldo)
     if (info) return info;
     /* LAPACK's getri (above our own code's bound) on tight scratch (to_cm)
        unless the output is tight */
-    const int direct = !p->rowmajor && (n <= OWN_MAX(GETRI) || ldo == n);
+    const int direct = !p->rowmajor && (!getri_lib(n) || ldo == n);
     size_t nt = direct ? 0 : (size_t)n * n;
     T *s = bb_work_get(w, (nt + getri_work_size(n)) * sizeof(T));
     if (!s) return BB_INFO_NOMEM;
@@ -721,10 +737,13 @@ static R norm1_estimate(int n, const T *a, int64_t lda, const T *rd, const T *rd
     return temp > est ? temp : est;
 }
 
+/* gecon_cm calls LAPACK (above our own code's bound) */
+static int gecon_lib(int n) { return n > OWN_MAX(GECON); }
+
 /* rcond of the column-major LU in a */
 static R gecon_cm(int norm, int n, const T *a, int64_t lda, R anorm, void *scratch)
 {
-    if (n > OWN_MAX(GECON)) {
+    if (gecon_lib(n)) {
         R rc = 0;
         char nc = norm == BblasInfNorm ? 'I' : 'O';
 #if BB_COMPLEX
@@ -768,7 +787,7 @@ int X(cpu_gecon)(bb_problem *p, bb_work *w)
     }
     /* scratch: the transposed factors (row-major), then the estimator's
        vectors (own code: 3n elements + n ints; LAPACKE: 4n elements + n ints) */
-    const int direct = !p->rowmajor && (p->lda == n || n <= OWN_MAX(GECON));
+    const int direct = !p->rowmajor && (p->lda == n || !gecon_lib(n));
     size_t nt = direct ? 0 : (size_t)n * n;
     size_t bytes = (nt + 4 * (size_t)n) * sizeof(T) + (size_t)n * sizeof(lapack_int) + sizeof(int);
     T *s = bb_work_get(w, bytes);

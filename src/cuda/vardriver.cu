@@ -100,10 +100,9 @@ __global__ void k_merge(int *info, const int *code, int64_t n, int nch, int off)
 
 /* ------------------------------------------- GEMM with per-problem sizes */
 
-/* How a GEMM operand is read: op(M)(r, c) from the stored matrix M.  The
-   symmetric and Hermitian modes expand M from one stored triangle (symm,
-   hemm; a Hermitian diagonal is taken real); the triangular modes read one
-   triangle and zeros elsewhere (ones on a unit diagonal). */
+/* How a GEMM operand is read: op(M)(r, c) from the stored matrix M: as it
+   is, transposed, conjugate-transposed, or (symm, hemm) expanded from one
+   stored triangle, a Hermitian diagonal taken real. */
 enum { VM_N, VM_T, VM_C, VM_SYM_L, VM_SYM_U, VM_HER_L, VM_HER_U };
 
 /* BblasNoTrans / BblasTrans / BblasConjTrans as a mode */
