@@ -656,33 +656,39 @@ static void fail_case(int op, int form, int layout)
 }
 
 /*
- * The variable form of potrf, potrs and posv at the GPU variable-size
+ * The variable form of every routine of the suite at the GPU variable-size
  * driver's block bounds (blocks of 32, complex 16: src/cuda/vardriver.cu):
  * one batch of sizes 1, 2, 31..33, 63..65, 127..129, 255..257 and 512,
- * uplo alternating, nrhs cycling, and for potrf and posv members that fail
- * in the first, a middle and the last block (a negative pivot, a NaN
- * pivot, a NaN off the diagonal).  Loop index: op (potrf, potrs, posv) x
- * layout.
+ * uplo alternating, nrhs cycling; members that fail in the first, a middle
+ * and the last block: for potrf, posv and poti a negative pivot, a NaN
+ * pivot and a NaN off the diagonal; for trtri (non-unit) and potri exact
+ * zeros on the diagonal.  Loop index: routine (potrf, potrs, posv, trtri
+ * non-unit, trtri unit, lauum, potri, poti) x layout.
  */
 START_TEST(t_var_big)
 {
     static const int ns[] = {33, 1, 64, 129, 2, 257, 31, 65, 128, 512, 32, 255, 63, 127, 256};
     enum { NV = (int)(sizeof ns / sizeof ns[0]) };
-    static const int ops[3] = {OP_POTRF, OP_POTRS, OP_POSV};
+    static const int ops[8] = {OP_POTRF, OP_POTRS, OP_POSV, OP_TRTRI, OP_TRTRI, OP_LAUUM, OP_POTRI, OP_POTI};
     const int op = ops[_i / 2], layout = _i % 2 ? BblasRowMajor : BblasColMajor;
+    const int diag = _i / 2 == 4 ? BblasUnit : BblasNonUnit;
     tu_seed(7100 + (uint64_t)_i);
     pset p[NV];
     int ones[NV];
     defect d[NV];
     memset(d, 0, sizeof d);
     for (int i = 0; i < NV; i++) {
-        p[i] = make_pset_n(op, layout, i % 2 ? BblasLower : BblasUpper, BblasNonUnit, ns[i], i);
+        p[i] = make_pset_n(op, layout, i % 2 ? BblasLower : BblasUpper, diag, ns[i], i);
         ones[i] = 1;
     }
-    if (op != OP_POTRS) {
+    if (op == OP_POTRF || op == OP_POSV || op == OP_POTI) {
         d[3] = (defect){BAD_NEGDIAG, 97};  /* n = 129: the fourth block */
         d[5] = (defect){BAD_NANDIAG, 257}; /* the last column */
         d[9] = (defect){BAD_NANOFF, 6};    /* n = 512: the first block */
+    } else if ((op == OP_TRTRI && diag == BblasNonUnit) || op == OP_POTRI) {
+        d[3] = (defect){BAD_ZERODIAG, 97};
+        d[5] = (defect){BAD_ZERODIAG, 257};
+        d[9] = (defect){BAD_ZERODIAG, 6};
     }
     run(op, F_VAR, layout, NV, ones, p, d);
 }
@@ -862,7 +868,7 @@ void X(add_chol_tests)(Suite *s)
         {PN("trtri"), t_trtri, 8}, {PN("lauum"), t_lauum, 8}, {PN("potri"), t_potri, 8},
         {PN("poti"), t_poti, 8},   {PN("chol_fail"), t_fail, 40}, {PN("chol_empty"), t_empty, 2},
         {PN("chol_zero_null"), t_zero_null, 2}, {PN("chol_across"), t_across, 16},
-        {PN("chol_var_big"), t_var_big, 6},
+        {PN("chol_var_big"), t_var_big, 16},
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         TCase *tc = tcase_create(cases[c].name);

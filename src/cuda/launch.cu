@@ -420,7 +420,7 @@ int bb_cuda_var_class(bb_op op, bb_prec prec, const bb_problem &p)
         if (in(p.m, lim) && in(p.n, lim)) return bb_small_cols(p.m > p.n ? p.m : p.n);
         return p.m >= 1 && p.n >= 1 ? BB_VAR_DRIVER : 0;
     case BB_OP_TRTRI: case BB_OP_LAUUM: case BB_OP_POTRI: case BB_OP_POTI:
-        return in(p.n, SMALL_MAX) ? bb_small_bound(p.n) : 0;
+        return in(p.n, SMALL_MAX) ? bb_small_bound(p.n) : p.n > SMALL_MAX ? BB_VAR_DRIVER : 0;
     case BB_OP_GECON:
         return in(p.n, SMALL_MAX) ? bb_small_bound(p.n) : p.n > SMALL_MAX ? BB_VAR_DRIVER : 0;
     /* the rest of the BLAS-3 family and lange: the driver at every size

@@ -316,37 +316,15 @@ cudaError_t symm(const rctx &c, bb_op op, const bb_problem &p, const bb_dev_batc
 
 /* ------------------------------------------------ trtri, lauum, potri */
 
-/* A zero on the diagonal (non-unit): info = its 1-based index, first one;
-   a warp per problem. */
-template <typename T>
-__global__ void k_zero_diag(const bb_dev_batch d, int n, int64_t lda)
-{
-    const int lane = threadIdx.x % 32;
-    const int64_t w0 = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
-    const int64_t nw = (int64_t)gridDim.x * blockDim.x / 32;
-    for (int64_t i = w0; i < d.count; i += nw) {
-        if (d.info[i] != 0) continue; /* warp-uniform */
-        const T *A = bb_dev_ptr<T>(d.opd[BB_A], i);
-        int first = 0;
-        for (int j0 = 0; j0 < n && !first; j0 += 32) {
-            const int j = j0 + lane;
-            const bool z = j < n && bb_re(A[j + j * lda]) == 0 && bb_im(A[j + j * lda]) == 0;
-            const unsigned m = __ballot_sync(0xffffffffu, z);
-            if (m) first = j0 + __ffs(m);
-        }
-        if (lane == 0 && first) d.info[i] = first;
-    }
-}
-
 cudaError_t zero_diag(const rctx &c, const bb_problem &p, const bb_dev_batch &d)
 {
     if (!d.info) return cudaErrorInvalidValue;
     const unsigned g = bb_grid(d.count, 8);
     switch (c.prec) {
-    case BB_P_S: k_zero_diag<float><<<g, 256, 0, c.q->stream>>>(d, p.n, p.lda); break;
-    case BB_P_D: k_zero_diag<double><<<g, 256, 0, c.q->stream>>>(d, p.n, p.lda); break;
-    case BB_P_C: k_zero_diag<cuFloatComplex><<<g, 256, 0, c.q->stream>>>(d, p.n, p.lda); break;
-    case BB_P_Z: k_zero_diag<cuDoubleComplex><<<g, 256, 0, c.q->stream>>>(d, p.n, p.lda); break;
+    case BB_P_S: bb_k_zero_diag<float><<<g, 256, 0, c.q->stream>>>(d, p.n, p.lda); break;
+    case BB_P_D: bb_k_zero_diag<double><<<g, 256, 0, c.q->stream>>>(d, p.n, p.lda); break;
+    case BB_P_C: bb_k_zero_diag<cuFloatComplex><<<g, 256, 0, c.q->stream>>>(d, p.n, p.lda); break;
+    case BB_P_Z: bb_k_zero_diag<cuDoubleComplex><<<g, 256, 0, c.q->stream>>>(d, p.n, p.lda); break;
     }
     return cudaGetLastError();
 }

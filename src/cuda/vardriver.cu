@@ -311,7 +311,7 @@ struct vctx {
     int L;
     vstep w;
     int tc;       /* double GEMMs on the tensor cores (k_vgemm_tc) */
-    bb_vdim *sub; /* [slice]: a sub-call's sizes per problem (sub_batch) */
+    vstep sv;     /* [slice]: a sub-call's problems (sub_batch) */
     int *skip;    /* [slice]: the LU steps' entry flags (k_flags) */
 };
 
@@ -682,46 +682,49 @@ cudaError_t blas3_slice(bb_op op, const vctx &c, const bb_problem &p, const bb_d
 }
 
 /* ---- the LU family and the Cholesky solves: steps of the routines above,
-   and other routines' steps on the same problems (a sub-call gets its own
-   sizes per problem, k_subdims) */
-
-/* out[t] = f(in[t]): the sizes of a sub-call on each problem */
-template <typename F>
-__global__ void k_subdims(const F f, const bb_vdim *in, bb_vdim *out, int64_t n)
-{
-    for (int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; t < n; t += (int64_t)gridDim.x * blockDim.x)
-        out[t] = f(in[t]);
-}
+   and other routines' steps on parts of the same problems (a sub-call gets
+   its own sizes and operand pointers per problem, sub_batch) */
 
 struct s_square { /* getrf or potrf on the n x n matrix of a solve */
-    __device__ bb_vdim operator()(const bb_vdim &v) const
+    template <typename T>
+    __device__ bool operator()(const bb_vdim &v, int, T *A, T *B, T *C, int *, bb_vdim &o, T *&pa, T *&pb, T *&pc) const
     {
-        bb_vdim o = v;
         o.m = v.n;
         o.k = o.nrhs = 0;
-        return o;
+        pa = A, pb = B, pc = C;
+        return true;
     }
 };
 
 struct s_solve { /* the trsm of a solve: n x nrhs (left) or nrhs x n (right) */
     int right;
-    __device__ bb_vdim operator()(const bb_vdim &v) const
+    template <typename T>
+    __device__ bool operator()(const bb_vdim &v, int, T *A, T *B, T *C, int *, bb_vdim &o, T *&pa, T *&pb, T *&pc) const
     {
-        bb_vdim o = v;
         o.m = right ? v.nrhs : v.n;
         o.n = right ? v.n : v.nrhs;
         o.k = o.nrhs = 0;
-        return o;
+        pa = A, pb = B, pc = C;
+        return true;
     }
 };
 
-/* The batch d with the sub-call's sizes of f per problem (c.sub). */
-template <typename F>
+/* The batch d as another routine's call: each problem's sizes and operand
+   pointers from f (a view functor; an inactive problem gets zero sizes),
+   in c.sv; pivots and codes stay d's. */
+template <typename T, typename F>
 cudaError_t sub_batch(const vctx &c, const F &f, const bb_dev_batch &d, bb_dev_batch &s)
 {
-    k_subdims<F><<<bb_grid(d.count, 256), 256, 0, c.q->stream>>>(f, d.vdim, c.sub, d.count);
+    k_view<T, F><<<bb_grid(d.count, 256), 256, 0, c.q->stream>>>(f, d, c.sv, 1, NULL);
     s = d;
-    s.vdim = c.sub;
+    s.vdim = c.sv.vdim;
+    void **arr[3] = {c.sv.pa, c.sv.pb, c.sv.pc};
+    const int opd[3] = {BB_A, BB_B, BB_C};
+    for (int o = 0; o < 3; o++)
+        if (d.opd[opd[o]].ptr || d.opd[opd[o]].base) {
+            memset(&s.opd[opd[o]], 0, sizeof s.opd[opd[o]]);
+            s.opd[opd[o]].ptr = arr[o];
+        }
     return cudaGetLastError();
 }
 
@@ -931,7 +934,7 @@ cudaError_t solve_step(const vctx &c, const bb_problem &p, const bb_dev_batch &d
                        int diag)
 {
     bb_dev_batch s;
-    cudaError_t e = sub_batch(c, s_solve{right}, d, s);
+    cudaError_t e = sub_batch<T>(c, s_solve{right}, d, s);
     if (e != cudaSuccess) return e;
     bb_problem tp = bb_blank_problem();
     tp.side = right ? BblasRight : BblasLeft;
@@ -981,7 +984,7 @@ template <typename T>
 cudaError_t gesv_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &d)
 {
     bb_dev_batch s;
-    cudaError_t e = sub_batch(c, s_square{}, d, s);
+    cudaError_t e = sub_batch<T>(c, s_square{}, d, s);
     bb_problem fp = p;
     fp.m = p.n;
     if (e == cudaSuccess) e = getrf_slice<T>(c, fp, s, 1);
@@ -1008,10 +1011,252 @@ template <typename T>
 cudaError_t posv_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &d)
 {
     bb_dev_batch s;
-    cudaError_t e = sub_batch(c, s_square{}, d, s);
+    cudaError_t e = sub_batch<T>(c, s_square{}, d, s);
     if (e == cudaSuccess) e = potrf_slice<T>(c, p, s);
     if (e == cudaSuccess) e = potrs_slice<T>(c, p, d);
     return e;
+}
+
+/* ---- trtri, lauum, potri, poti: LAPACK's blocked algorithms (dtrtri,
+   dlauum) with blocks of L on each problem's own triangle; a block's
+   diagonal part goes to the register kernels with per-problem sizes.
+
+   trtri  lower: blocks [r0, r1) from the bottom of each problem's
+          triangle (r1 = n - s L), upper: from the top (r0 = s L); the
+          part P beside the block's diagonal D within the inverted part
+          (lower: A(r1:n, r0:r1), upper: A(0:r0, r0:r1), s L rows either
+          way) becomes -inv(T) P inv(D), T the part already inverted:
+            P = T P     (trmm on the sub-batch of the parts: a triangle of
+                         s L, the walk above)
+            P = -P D^-1 (register trsm from the right, chunks of L rows)
+            D = inv(D)  (register trtri).
+          A zero diagonal (non-unit) is found first (one scan, the
+          recursive driver's kernel): info k, the problem left untouched.
+   lauum  upper (A = U U^H), blocks [r0, r1) from the top; lower mirrors it:
+            A(0:r0, D) = A(0:r0, D) D^H  (register trmm, chunks of L rows)
+            D = lauum(D)                 (register lauum)
+            A(0:r0, D) += A(0:r0, r1:n) A(D, r1:n)^H   (GEMM)
+            D += A(D, r1:n) A(D, r1:n)^H               (GEMM, upper part).
+   potri  trtri (non-unit), then lauum on the problems it found
+          nonsingular; poti: potrf first (its info stops a problem). */
+
+struct tri_geo {
+    int lower, L, s;
+    /* the block [r0, r1) of a problem of order n at this step */
+    __device__ bool at(const bb_vdim &v, int &r0, int &r1) const
+    {
+        if (lower) {
+            r1 = v.n - s * L;
+            r0 = r1 - L > 0 ? r1 - L : 0;
+        } else {
+            r0 = s * L;
+            r1 = imin(r0 + L, v.n);
+        }
+        return r0 < r1;
+    }
+};
+
+struct f_trtri_part { /* trmm: T (the inverted part) times P */
+    tri_geo g;
+    template <typename T>
+    __device__ bool operator()(const bb_vdim &v, int, T *A, T *, T *, int *, bb_vdim &o, T *&pa, T *&pb, T *&) const
+    {
+        int r0, r1;
+        if (!g.at(v, r0, r1) || g.s == 0) return false;
+        const int64_t lda = v.lda;
+        o.m = g.s * g.L;
+        o.n = r1 - r0;
+        o.k = o.nrhs = 0;
+        o.lda = o.ldb = lda;
+        pa = g.lower ? A + r1 + r1 * lda : A;
+        pb = g.lower ? A + r1 + r0 * lda : A + r0 * lda;
+        return true;
+    }
+};
+
+struct f_tri_rows { /* chunk c of the L-row chunks of P (trtri) or of A(0:r0, D) (lauum upper), beside D */
+    tri_geo g;
+    int below; /* P below D (trtri lower) */
+    template <typename T>
+    __device__ bool operator()(const bb_vdim &v, int c, T *A, T *, T *, int *, bb_vdim &o, T *&pa, T *&pb, T *&) const
+    {
+        int r0, r1;
+        if (!g.at(v, r0, r1)) return false;
+        const int rows = g.s * g.L, i0 = c * g.L; /* P's rows: s L (trtri) */
+        const int h = below ? rows : r0;
+        if (i0 >= h) return false;
+        const int64_t lda = v.lda;
+        o.m = imin(g.L, h - i0);
+        o.n = r1 - r0;
+        o.k = o.nrhs = 0;
+        o.lda = o.ldb = lda;
+        pa = A + r0 + r0 * lda;
+        pb = A + (below ? r1 : 0) + i0 + r0 * lda;
+        return true;
+    }
+};
+
+struct f_tri_cols { /* lauum lower: chunk c of the L-column chunks of A(D, 0:r0) */
+    tri_geo g;
+    template <typename T>
+    __device__ bool operator()(const bb_vdim &v, int c, T *A, T *, T *, int *, bb_vdim &o, T *&pa, T *&pb, T *&) const
+    {
+        int r0, r1;
+        if (!g.at(v, r0, r1) || c * g.L >= r0) return false;
+        const int64_t lda = v.lda;
+        o.m = r1 - r0;
+        o.n = imin(g.L, r0 - c * g.L);
+        o.k = o.nrhs = 0;
+        o.lda = o.ldb = lda;
+        pa = A + r0 + r0 * lda;
+        pb = A + r0 + (int64_t)c * g.L * lda;
+        return true;
+    }
+};
+
+struct f_tri_diag {
+    tri_geo g;
+    template <typename T>
+    __device__ bool operator()(const bb_vdim &v, int, T *A, T *, T *, int *, bb_vdim &o, T *&pa, T *&, T *&) const
+    {
+        int r0, r1;
+        if (!g.at(v, r0, r1)) return false;
+        o.n = r1 - r0;
+        o.m = o.k = o.nrhs = 0;
+        pa = A + r0 + r0 * v.lda;
+        return true;
+    }
+};
+
+struct f_lauum_upd { /* diag 0: the part beside D, 1: D itself (upper: columns D, lower: rows D) */
+    tri_geo g;
+    int diag;
+    template <typename T>
+    __device__ bool operator()(const bb_vdim &v, int, T *A, T *, T *, int *, bb_vdim &o, T *&pa, T *&pb, T *&pc) const
+    {
+        int r0, r1;
+        if (!g.at(v, r0, r1) || r1 >= v.n || (!diag && r0 == 0)) return false;
+        const int64_t lda = v.lda;
+        const int bt = r1 - r0, w = diag ? bt : r0, i0 = diag ? r0 : 0;
+        o.k = v.n - r1;
+        o.lda = o.ldb = o.ldc = lda;
+        if (!g.lower) { /* C(i0.., D) += A(i0.., r1:n) A(D, r1:n)^H */
+            o.m = w, o.n = bt;
+            pa = A + i0 + r1 * lda;
+            pb = A + r0 + r1 * lda;
+            pc = A + i0 + r0 * lda;
+        } else { /* C(D, i0..) += A(r1:n, D)^H A(r1:n, i0..) */
+            o.m = bt, o.n = w;
+            pa = A + r1 + r0 * lda;
+            pb = A + r1 + i0 * lda;
+            pc = A + r0 + i0 * lda;
+        }
+        return true;
+    }
+};
+
+/* In-place inverse of each problem's triangle (zero diagonals flagged). */
+template <typename T>
+cudaError_t trtri_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &d)
+{
+    const int N = p.n, L = c.L, lower = p.uplo == BblasLower;
+    const int64_t n = d.count;
+    cudaError_t e = cudaSuccess;
+    if (p.diag != BblasUnit) {
+        if (!d.info) return cudaErrorInvalidValue;
+        bb_k_zero_diag<T><<<bb_grid(n, 8), 256, 0, c.q->stream>>>(d, 0, 0);
+        if ((e = cudaGetLastError()) != cudaSuccess) return e;
+    }
+    for (int s = 0; s * L < N && e == cudaSuccess; s++) {
+        const tri_geo g = {lower, L, s};
+        if (s > 0) {
+            bb_dev_batch sb;
+            bb_problem tp = bb_blank_problem();
+            tp.side = BblasLeft;
+            tp.uplo = p.uplo;
+            tp.trans = BblasNoTrans;
+            tp.diag = p.diag;
+            tp.m = s * L;
+            tp.n = L;
+            tp.lda = tp.ldb = p.lda;
+            tp.alpha[0] = 1;
+            if ((e = sub_batch<T>(c, f_trtri_part{g}, d, sb)) != cudaSuccess) break;
+            if ((e = trmm_slice<T>(c, tp, sb)) != cudaSuccess) break;
+            const int nch = chunks(c, s * L);
+            if ((e = view<T>(c, f_tri_rows{g, lower}, d, nch)) != cudaSuccess) break;
+            tp.side = BblasRight;
+            tp.m = tp.n = L;
+            tp.alpha[0] = -1;
+            if ((e = bb_small_trsm_chunked(c.prec, tp, step_batch(c, n * nch, 2), c.q, L)) != cudaSuccess) break;
+        }
+        if ((e = view<T>(c, f_tri_diag{g}, d, 1)) != cudaSuccess) break;
+        bb_problem lp = bb_blank_problem();
+        lp.uplo = p.uplo;
+        lp.diag = p.diag;
+        lp.n = 32; /* the bound-32 kernel: one problem a warp (complex L = 16 would put two of other orders in one) */
+        lp.lda = p.lda;
+        e = bb_small_tri(BB_OP_TRTRI, c.prec, lp, step_batch(c, n, 1), c.q);
+    }
+    return e;
+}
+
+template <typename T>
+cudaError_t lauum_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &d)
+{
+    const int N = p.n, L = c.L, lower = p.uplo == BblasLower;
+    const int ct = vm_trans(sizeof(T) == 2 * sizeof(typename bb_real<T>::type) ? BblasConjTrans : BblasTrans);
+    const int herm = sizeof(T) == 2 * sizeof(typename bb_real<T>::type) ? VT_HERM : 0;
+    const double one[2] = {1, 0};
+    const int64_t n = d.count;
+    cudaError_t e = cudaSuccess;
+    for (int s = 0; s * L < N && e == cudaSuccess; s++) {
+        const tri_geo g = {0, L, s}; /* from the top, both triangles */
+        if (s > 0) {
+            const int nch = chunks(c, s * L);
+            e = lower ? view<T>(c, f_tri_cols{g}, d, nch) : view<T>(c, f_tri_rows{g, 0}, d, nch);
+            bb_problem tp = bb_blank_problem();
+            tp.side = lower ? BblasLeft : BblasRight;
+            tp.uplo = p.uplo;
+            tp.trans = BblasConjTrans;
+            tp.diag = BblasNonUnit;
+            tp.m = tp.n = L;
+            tp.lda = tp.ldb = p.lda;
+            tp.alpha[0] = 1;
+            if (e == cudaSuccess) e = bb_small_blas3(BB_OP_TRMM, c.prec, tp, step_batch(c, n * nch, 2), c.q);
+            if (e != cudaSuccess) break;
+        }
+        if ((e = view<T>(c, f_tri_diag{g}, d, 1)) != cudaSuccess) break;
+        bb_problem lp = bb_blank_problem();
+        lp.uplo = p.uplo;
+        lp.n = 32; /* one problem a warp, as trtri's */
+        lp.lda = p.lda;
+        if ((e = bb_small_tri(BB_OP_LAUUM, c.prec, lp, step_batch(c, n, 1), c.q)) != cudaSuccess) break;
+        if ((s + 1) * L >= N) break;
+        for (int dg = 0; dg < 2 && e == cudaSuccess; dg++) {
+            if (!dg && s == 0) continue;
+            if ((e = view<T>(c, f_lauum_upd{g, dg}, d, 1)) != cudaSuccess) break;
+            const int w = dg ? L : s * L;
+            const int tri = dg ? (lower ? VT_LOWER : VT_UPPER) | herm : VT_ALL;
+            e = vgemm<T>(c, n, lower ? ct : VM_N, lower ? VM_N : ct, one, one, tri, lower ? L : w, lower ? w : L);
+        }
+    }
+    return e;
+}
+
+template <typename T>
+cudaError_t potri_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &d)
+{
+    bb_problem tp = p;
+    tp.diag = BblasNonUnit;
+    cudaError_t e = trtri_slice<T>(c, tp, d);
+    return e == cudaSuccess ? lauum_slice<T>(c, p, d) : e;
+}
+
+template <typename T>
+cudaError_t poti_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &d)
+{
+    cudaError_t e = potrf_slice<T>(c, p, d);
+    return e == cudaSuccess ? potri_slice<T>(c, p, d) : e;
 }
 
 /* ---- gemm */
@@ -1041,7 +1286,8 @@ cudaError_t run_T(bb_op op, const vctx &c0, const bb_problem &p, const bb_dev_ba
     /* the widest free dimension a step cuts into chunks of L */
     int wmax = 1;
     switch (op) {
-    case BB_OP_POTRF: case BB_OP_GETRF: case BB_OP_GETRFNP: wmax = p.n; break;
+    case BB_OP_POTRF: case BB_OP_GETRF: case BB_OP_GETRFNP: case BB_OP_TRTRI: case BB_OP_LAUUM: case BB_OP_POTRI:
+    case BB_OP_POTI: wmax = p.n; break;
     case BB_OP_TRSM: case BB_OP_TRMM: wmax = p.side == BblasLeft ? p.n : p.m; break;
     case BB_OP_GETRS: case BB_OP_POTRS: wmax = p.nrhs; break;
     case BB_OP_GESV: case BB_OP_POSV: wmax = p.n > p.nrhs ? p.n : p.nrhs; break;
@@ -1057,16 +1303,22 @@ cudaError_t run_T(bb_op op, const vctx &c0, const bb_problem &p, const bb_dev_ba
     const int64_t cap = slice * nch;
     const size_t bv = (cap * sizeof(bb_vdim) + 255) / 256 * 256, bp = (cap * sizeof(void *) + 255) / 256 * 256,
                  bi = (cap * sizeof(int) + 255) / 256 * 256;
-    const size_t bs = (slice * sizeof(bb_vdim) + 255) / 256 * 256, bk = (slice * sizeof(int) + 255) / 256 * 256;
-    char *w = (char *)bb_cuda_workspace2(c.q, bv + 3 * bp + bi + bs + bk);
+    const size_t bs = (slice * sizeof(bb_vdim) + 255) / 256 * 256, bq = (slice * sizeof(void *) + 255) / 256 * 256,
+                 bk = (slice * sizeof(int) + 255) / 256 * 256;
+    char *w = (char *)bb_cuda_workspace2(c.q, bv + 3 * bp + bi + bs + 3 * bq + 2 * bk);
     if (!w) return cudaErrorMemoryAllocation;
     c.w.vdim = (bb_vdim *)w;
     c.w.pa = (void **)(w + bv);
     c.w.pb = (void **)(w + bv + bp);
     c.w.pc = (void **)(w + bv + 2 * bp);
     c.w.info = (int *)(w + bv + 3 * bp);
-    c.sub = (bb_vdim *)(w + bv + 3 * bp + bi);
-    c.skip = (int *)(w + bv + 3 * bp + bi + bs);
+    w += bv + 3 * bp + bi;
+    c.sv.vdim = (bb_vdim *)w;
+    c.sv.pa = (void **)(w + bs);
+    c.sv.pb = (void **)(w + bs + bq);
+    c.sv.pc = (void **)(w + bs + 2 * bq);
+    c.sv.info = (int *)(w + bs + 3 * bq);
+    c.skip = (int *)(w + bs + 3 * bq + bk);
     for (int64_t first = 0; first < d.count; first += slice) {
         const int64_t cnt = d.count - first < slice ? d.count - first : slice;
         const bb_dev_batch s = bb_slice(d, first, cnt, c.prec);
@@ -1081,6 +1333,10 @@ cudaError_t run_T(bb_op op, const vctx &c0, const bb_problem &p, const bb_dev_ba
         case BB_OP_POTRS: e = potrs_slice<T>(c, p, s); break;
         case BB_OP_POSV: e = posv_slice<T>(c, p, s); break;
         case BB_OP_TRMM: e = trmm_slice<T>(c, p, s); break;
+        case BB_OP_TRTRI: e = trtri_slice<T>(c, p, s); break;
+        case BB_OP_LAUUM: e = lauum_slice<T>(c, p, s); break;
+        case BB_OP_POTRI: e = potri_slice<T>(c, p, s); break;
+        case BB_OP_POTI: e = poti_slice<T>(c, p, s); break;
         case BB_OP_GEMM: e = gemm_slice<T>(c, p, s); break;
         default: e = blas3_slice<T>(op, c, p, s); break;
         }
@@ -1113,6 +1369,7 @@ int bb_var_driver_supports(bb_op op)
     case BB_OP_POTRF: case BB_OP_TRSM: case BB_OP_GEMM: case BB_OP_GETRF: case BB_OP_GETRFNP: case BB_OP_GETRS:
     case BB_OP_GESV: case BB_OP_POTRS: case BB_OP_POSV: case BB_OP_TRMM: case BB_OP_SYMM: case BB_OP_HEMM:
     case BB_OP_SYRK: case BB_OP_HERK: case BB_OP_SYR2K: case BB_OP_HER2K: case BB_OP_LANGE: case BB_OP_GECON:
+    case BB_OP_TRTRI: case BB_OP_LAUUM: case BB_OP_POTRI: case BB_OP_POTI:
         return 1;
     default:
         return 0;

@@ -87,3 +87,29 @@ static inline cudaError_t bb_gemm_views(bb_prec prec, batchblas_queue *q, const 
     g.opd[BB_C] = C;
     return bb_cuda_launch(BB_OP_GEMM, prec, p, g, q);
 }
+
+/* trtri's check (non-unit): info = the 1-based index of the first exactly
+   zero diagonal element, for the problems whose info is 0 (LAPACK: the
+   problem is then left untouched).  Sizes n, lda, or each problem's own
+   (d.vdim).  A warp per problem. */
+template <typename T>
+__global__ void bb_k_zero_diag(const bb_dev_batch d, int n0, int64_t lda0)
+{
+    const int lane = threadIdx.x % 32;
+    const int64_t w0 = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32;
+    const int64_t nw = (int64_t)gridDim.x * blockDim.x / 32;
+    for (int64_t i = w0; i < d.count; i += nw) {
+        if (d.info[i] != 0) continue; /* warp-uniform */
+        const int n = d.vdim ? d.vdim[i].n : n0;
+        const int64_t lda = d.vdim ? d.vdim[i].lda : lda0;
+        const T *A = bb_dev_ptr<T>(d.opd[BB_A], i);
+        int first = 0;
+        for (int j0 = 0; j0 < n && !first; j0 += 32) {
+            const int j = j0 + lane;
+            const bool z = j < n && bb_re(A[j + j * lda]) == 0 && bb_im(A[j + j * lda]) == 0;
+            const unsigned m = __ballot_sync(0xffffffffu, z);
+            if (m) first = j0 + __ffs(m);
+        }
+        if (lane == 0 && first) d.info[i] = first;
+    }
+}
