@@ -727,7 +727,8 @@ static void sweep(int op, int form, int layout)
  * columns, complex 16, up to 512 rows: src/cuda/vardriver.cu): one batch
  * of sizes 1, 2, 31..33, 63..65, 127..129, 255..257, 512 and shapes with
  * m > n and m < n (getrf, getrfnp), every getrs trans, every third member
- * singular (a zero column or a NaN, in every block position), a zero size.
+ * singular (a zero column or a NaN, in every block position), a zero size;
+ * the same for the inverses (getri, getri_oop, geinv) and gecon.
  */
 static void var_big(int op, int layout)
 {
@@ -749,10 +750,11 @@ static void var_big(int op, int layout)
     run(op, F_VAR, layout, nv, ones, p, d);
 }
 
-/* loop index: op (getrf, getrfnp, getrs, gesv) x layout */
+/* loop index: op (getrf, getrfnp, getrs, gesv, getri, getri_oop, geinv,
+   gecon) x layout */
 START_TEST(t_var_big)
 {
-    static const int ops[4] = {OP_GETRF, OP_GETRFNP, OP_GETRS, OP_GESV};
+    static const int ops[8] = {OP_GETRF, OP_GETRFNP, OP_GETRS, OP_GESV, OP_GETRI, OP_GETRI_OOP, OP_GEINV, OP_GECON};
     tu_seed(7200 + (uint64_t)_i);
     var_big(ops[_i / 2], _i % 2 ? BblasRowMajor : BblasColMajor);
 }
@@ -1152,6 +1154,6 @@ void X(add_lu_tests)(Suite *s)
     suite_add_tcase(s, tc);
     TCase *vb = tcase_create("lu_var_big_" TU_PNAME); /* its own case: a sanitizer run can take it alone */
     tcase_set_timeout(vb, 60);
-    BB_ADD_LOOP(vb, t_var_big, 0, 8);
+    BB_ADD_LOOP(vb, t_var_big, 0, 16);
     suite_add_tcase(s, vb);
 }

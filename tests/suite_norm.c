@@ -409,6 +409,31 @@ START_TEST(t_gecond) { sweep_test(OP_GECOND, _i); }
 END_TEST
 
 /*
+ * gecond's variable form at the GPU variable-size driver's bounds (LU
+ * panels of 32 columns, complex 16, beyond the on-chip kernels' 64:
+ * src/cuda/vardriver.cu): one batch of orders 1, 2, 31..33, 63..65,
+ * 127..129, 255..257, both norms, every third member singular in another
+ * block position.  Loop index: layout.
+ */
+START_TEST(t_gecond_var_big)
+{
+    static const int ns[] = {33, 1, 64, 129, 2, 257, 31, 65, 128, 200, 32, 255, 63, 127, 256};
+    enum { NV = (int)(sizeof ns / sizeof ns[0]) };
+    const int layout = _i ? BblasRowMajor : BblasColMajor;
+    tu_seed(3900 + (uint64_t)_i);
+    pset p[NV];
+    defect d[NV];
+    int ones[NV];
+    for (int s = 0; s < NV; s++) {
+        p[s] = make_pset(OP_GECOND, layout, ns[s], ns[s], s, s);
+        d[s] = s % 3 == 1 ? make_defect(OP_GECOND, ns[s], ns[s], s) : (defect){D_NONE, 0, 0};
+        ones[s] = 1;
+    }
+    run(OP_GECOND, F_VAR, layout, NV, ones, p, d);
+}
+END_TEST
+
+/*
  * lange and gecond at the CPU's across-problems bounds (16,
  * src/cpu/across.c): batches of 35 problems (full blocks of 8 doubles and
  * 16 floats, and a partial one), n = 1..17 and 31..33 (lange also m != n),
@@ -575,4 +600,8 @@ void X(add_norm_tests)(Suite *s)
     BB_ADD_LOOP(tc, t_across_alone, 0, 2 * NOP);
     tcase_add_test(tc, t_empty);
     suite_add_tcase(s, tc);
+    TCase *vb = tcase_create("norm_var_big_" TU_PNAME); /* its own case: a sanitizer run can take it alone */
+    tcase_set_timeout(vb, 120);
+    BB_ADD_LOOP(vb, t_gecond_var_big, 0, 2);
+    suite_add_tcase(s, vb);
 }

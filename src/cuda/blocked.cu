@@ -623,7 +623,7 @@ cudaError_t getri(const ctx &c, const bb_problem &p, const bb_dev_batch &d, int 
 /* gecond above the register bound: cond = ||A|| ||inv(A)|| exactly, as the
    register and generic kernels, but through the blocked LU: A is copied to
    workspace (A itself is never written), factored by getrf_core, inverted
-   out of place by the blocked getri, and k_cond_norms takes both norms.
+   out of place by the blocked getri, and bb_k_cond_norms (views.h) takes both norms.
    Singular (a zero or NaN pivot at step k): info = k, cond = +Inf.
    Chunks of at most LU_WORK bytes of workspace. */
 template <typename T>
@@ -634,53 +634,6 @@ __global__ void k_cond_copy(const bb_dev_batch d, int n, int64_t lda, T *W)
         const T *A = bb_dev_ptr<T>(d.opd[BB_A], i);
         T *Wi = W + (size_t)i * n * n;
         for (int64_t e = threadIdx.x; e < (int64_t)n * n; e += blockDim.x) Wi[e] = A[e % n + (e / n) * lda];
-    }
-}
-
-/* one or infinity norm (modulus, as LAPACK's lange) of an n x n matrix,
-   by a block; NaN if any sum is NaN */
-template <typename T>
-__device__ double cond_norm(const T *M, int64_t ld, int n, int inf, double *red)
-{
-    double best = 0;
-    bool nan = false;
-    for (int v = threadIdx.x; v < n; v += blockDim.x) {
-        double sum = 0;
-        for (int u = 0; u < n; u++) sum += bb_abs(inf ? M[v + u * ld] : M[u + v * ld]);
-        if (sum != sum) nan = true;
-        else if (sum > best) best = sum;
-    }
-    if (nan) best = NAN;
-    red[threadIdx.x] = best;
-    __syncthreads();
-    for (int h = blockDim.x / 2; h > 0; h >>= 1) {
-        if (threadIdx.x < h) {
-            const double a = red[threadIdx.x], b = red[threadIdx.x + h];
-            red[threadIdx.x] = (a != a || b != b) ? NAN : (a > b ? a : b);
-        }
-        __syncthreads();
-    }
-    const double r = red[0];
-    __syncthreads();
-    return r;
-}
-
-template <typename T>
-__global__ void __launch_bounds__(256) k_cond_norms(const bb_dev_batch d, const int *entry, int n, int64_t lda,
-                                                    const T *X, int inf)
-{
-    typedef typename bb_real<T>::type R;
-    __shared__ double red[256];
-    for (int64_t i = blockIdx.x; i < d.count; i += gridDim.x) {
-        if (entry[i] != 0) continue; /* skipped on entry: nothing written */
-        R *y = bb_dev_ptr<R>(d.opd[BB_Y], i);
-        if (d.info[i] != 0) {
-            if (threadIdx.x == 0) *y = (R)INFINITY;
-            continue;
-        }
-        const double na = cond_norm(bb_dev_ptr<T>(d.opd[BB_A], i), lda, n, inf, red);
-        const double ni = cond_norm(X + (size_t)i * n * n, (int64_t)n, n, inf, red);
-        if (threadIdx.x == 0) *y = (R)(na * ni);
     }
 }
 
@@ -719,7 +672,8 @@ cudaError_t gecond_T(const ctx &c, const bb_problem &p, const bb_dev_batch &d, i
         if ((e = getrf_core<T>(c, fp, f, 1, t)) != cudaSuccess) return e;
         if ((e = getri_T<T>(c, fp, f, 1)) != cudaSuccess) return e;
         if (inv) continue;
-        k_cond_norms<T><<<bb_grid(cnt, 1), 256, 0, c.q->stream>>>(s, entry, n, p.lda, X, p.norm == BblasInfNorm);
+        bb_k_cond_norms<T><<<bb_grid(cnt, 1), 256, 0, c.q->stream>>>(s, entry, n, p.lda, X, (int64_t)n * n,
+                                                              p.norm == BblasInfNorm);
         if ((e = cudaGetLastError()) != cudaSuccess) return e;
     }
     return cudaSuccess;

@@ -404,9 +404,10 @@ int bb_cuda_var_class(bb_op op, bb_prec prec, const bb_problem &p)
         return p.n > lim ? BB_VAR_DRIVER : 0;
     case BB_OP_GECOND: case BB_OP_GEINV:
         if (in(p.n, lim)) return bb_small_cols(p.n);
-        return in(p.n, mid_limit(op, prec)) ? BB_VAR_MID : 0;
+        if (in(p.n, mid_limit(op, prec))) return BB_VAR_MID;
+        return in(p.n, BB_VAR_LU_ROWS) ? BB_VAR_DRIVER : 0; /* getrf's panels */
     case BB_OP_GETRI: case BB_OP_GETRI_OOP:
-        return in(p.n, lim) ? bb_small_bound(p.n) : 0;
+        return in(p.n, lim) ? bb_small_bound(p.n) : p.n > lim ? BB_VAR_DRIVER : 0;
     case BB_OP_POTRS: case BB_OP_POSV:
         if (p.nrhs < 0) return 0;
         return in(p.n, lim) ? bb_small_bound(p.n) : p.n > lim ? BB_VAR_DRIVER : 0;

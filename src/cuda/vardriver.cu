@@ -312,6 +312,9 @@ struct vctx {
     vstep w;
     int tc;       /* double GEMMs on the tensor cores (k_vgemm_tc) */
     vstep sv;     /* [slice]: a sub-call's problems (sub_batch) */
+    void *wk[2];  /* [slice]: per-problem workspace matrices of order p.n (getri in place: W; geinv, gecond: LU, X) */
+    int *piv;     /* [slice][p.n]: geinv's and gecond's pivots */
+    int *entry;   /* [slice]: gecond's codes on entry */
     int *skip;    /* [slice]: the LU steps' entry flags (k_flags) */
 };
 
@@ -736,22 +739,24 @@ __global__ void k_flags(const int *info, int *skip, int64_t n)
         skip[t] = info ? info[t] != 0 : 0;
 }
 
-/* In-place transposition of each problem's n x n matrix (row-major LU
-   data: the steps run on the column-major matrix), skip[t] == 0 only. */
+/* In-place transposition of each problem's n x n matrix o (BB_A, ld lda;
+   BB_B, ld ldb) (row-major LU data: the steps run on the column-major
+   matrix), skip[t] == 0 only. */
 template <typename T>
-__global__ void k_vtranspose(const bb_dev_batch d, const int *skip)
+__global__ void k_vtranspose(const bb_dev_batch d, const int *skip, int o)
 {
     for (int64_t t = blockIdx.x; t < d.count; t += gridDim.x) {
         if (skip[t]) continue;
         const bb_vdim v = d.vdim[t];
-        T *A = bb_dev_ptr<T>(d.opd[BB_A], t);
+        T *A = bb_dev_ptr<T>(d.opd[o], t);
         const int n = v.n;
+        const int64_t ld = o == BB_A ? v.lda : v.ldb;
         for (int64_t e = threadIdx.x; e < (int64_t)n * n; e += blockDim.x) {
             const int r = (int)(e % n), col = (int)(e / n);
             if (r < col) {
-                const T x = A[r + col * v.lda];
-                A[r + col * v.lda] = A[col + r * v.lda];
-                A[col + r * v.lda] = x;
+                const T x = A[r + col * ld];
+                A[r + col * ld] = A[col + r * ld];
+                A[col + r * ld] = x;
             }
         }
     }
@@ -887,7 +892,7 @@ cudaError_t getrf_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &
     cudaError_t e = cudaGetLastError();
     const bool rm = p.rowmajor != 0; /* square problems only (bb_cuda_var_class) */
     if (rm && e == cudaSuccess) {
-        k_vtranspose<T><<<bb_grid(n, 1), 256, 0, c.q->stream>>>(d, c.skip);
+        k_vtranspose<T><<<bb_grid(n, 1), 256, 0, c.q->stream>>>(d, c.skip, BB_A);
         e = cudaGetLastError();
     }
     for (int j = 0; j < mnx && e == cudaSuccess; j += L) {
@@ -921,7 +926,7 @@ cudaError_t getrf_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &
         e = vgemm<T>(c, n, VM_N, VM_N, m1, one, VT_ALL, M - j - L, N - j - L);
     }
     if (rm && e == cudaSuccess) {
-        k_vtranspose<T><<<bb_grid(n, 1), 256, 0, c.q->stream>>>(d, c.skip);
+        k_vtranspose<T><<<bb_grid(n, 1), 256, 0, c.q->stream>>>(d, c.skip, BB_A);
         e = cudaGetLastError();
     }
     return e;
@@ -1259,6 +1264,180 @@ cudaError_t poti_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &d
     return e == cudaSuccess ? potri_slice<T>(c, p, d) : e;
 }
 
+/* ---- getri, getri_oop, geinv, gecond: the blocked driver's scheme
+   (blocked.cu) with per-problem sizes.  getri: inv(A) = inv(U) inv(L) P^T
+   is the solution X of L U X = P^T I: X starts as the permuted identity
+   (k_vgetri_prep; in place, the factors first go to workspace W, order
+   p.n apart, ld n), then two trsm walks (unit lower L, then U).  A zero
+   U(k,k) gives info k (the first) and leaves the problem untouched
+   (LAPACK).  Row-major: the factors are transposed in place, inverted as
+   column-major and transposed back with the inverse.
+   geinv, gecond: A copied to workspace (A is never written), getrf there,
+   getri out of place into Ainv (geinv) or workspace X (gecond, whose
+   norms then take A and X: ||A|| ||inv(A)||, +Inf for a singular
+   problem).  Both layouts take the same steps (the stored matrix's
+   inverse is the transpose of the other layout's). */
+
+const size_t VAR_WORK = (size_t)1 << 30; /* the workspace of those, per slice */
+
+template <typename T>
+__global__ void k_vgetri_prep(const bb_dev_batch d, T *W, int64_t ws, bb_vdim *sv)
+{
+    extern __shared__ int perm[]; /* n entries, then the first zero */
+    int *zero = perm + d.vdim[0].n;
+    const bool inplace = W != NULL;
+    for (int64_t t = blockIdx.x; t < d.count; t += gridDim.x) {
+        const bb_vdim v = d.vdim[t];
+        const int n = v.n;
+        if (inplace && threadIdx.x == 0) { /* the solves' sizes: the factors in W (ld n), X in A */
+            bb_vdim o = v;
+            o.m = o.k = o.nrhs = 0;
+            o.lda = n > 0 ? n : 1;
+            o.ldb = v.lda;
+            if (d.info && d.info[t] != 0) o.n = 0;
+            sv[t] = o;
+        }
+        if ((d.info && d.info[t] != 0) || n <= 0) continue; /* uniform over the block */
+        T *A = bb_dev_ptr<T>(d.opd[BB_A], t);
+        T *X = inplace ? A : bb_dev_ptr<T>(d.opd[BB_B], t);
+        const int64_t lda = v.lda, ldx = inplace ? v.lda : v.ldb;
+        if (threadIdx.x == 0) *zero = n + 1;
+        __syncthreads();
+        for (int j = threadIdx.x; j < n; j += blockDim.x) {
+            const T a = A[j + j * lda];
+            if (bb_re(a) == 0 && bb_im(a) == 0) atomicMin(zero, j + 1);
+        }
+        __syncthreads();
+        const int z = *zero;
+        if (z <= n) {
+            if (threadIdx.x == 0 && d.info) d.info[t] = z;
+            __syncthreads(); /* zero is reset by the next problem */
+            continue;
+        }
+        if (threadIdx.x == 0) {
+            const int *ip = bb_dev_ptr<int>(d.opd[BB_IPIV], t);
+            for (int r = 0; r < n; r++) perm[r] = r;
+            for (int r = 0; r < n; r++) {
+                const int q = ip[r] - 1, y = perm[r];
+                if (q < 0 || q >= n) continue; /* not a pivot of getrf: ignored */
+                perm[r] = perm[q];
+                perm[q] = y;
+            }
+        }
+        if (inplace) {
+            T *Wt = W + t * ws;
+            for (int64_t e = threadIdx.x; e < (int64_t)n * n; e += blockDim.x) Wt[e] = A[(e % n) + (e / n) * lda];
+        }
+        __syncthreads();
+        for (int64_t e = threadIdx.x; e < (int64_t)n * n; e += blockDim.x) {
+            const int r = (int)(e % n), col = (int)(e / n);
+            X[r + col * ldx] = perm[r] == col ? bb_make<T>(1.0, 0.0) : bb_make<T>(0.0, 0.0);
+        }
+        __syncthreads();
+    }
+}
+
+/* column-major getri on d (out of place: into B) */
+template <typename T>
+cudaError_t getri_cm(const vctx &c, const bb_problem &p, const bb_dev_batch &d, int oop)
+{
+    const int N = p.n;
+    const int64_t ws = (int64_t)N * N;
+    T *W = oop ? NULL : (T *)c.wk[0];
+    k_vgetri_prep<T><<<bb_grid(d.count, 1), 256, (size_t)(N + 1) * sizeof(int), c.q->stream>>>(d, W, ws, c.sv.vdim);
+    cudaError_t e = cudaGetLastError();
+    bb_dev_batch t = d;
+    if (!oop) {
+        t.vdim = c.sv.vdim;
+        t.opd[BB_A] = bb_workspace_opd(W, ws);
+        t.opd[BB_B] = d.opd[BB_A];
+    }
+    bb_problem tp = bb_blank_problem();
+    tp.side = BblasLeft;
+    tp.uplo = BblasLower;
+    tp.trans = BblasNoTrans;
+    tp.diag = BblasUnit;
+    tp.m = tp.n = N;
+    tp.lda = tp.ldb = N;
+    tp.alpha[0] = 1;
+    if (e == cudaSuccess) e = trsm_slice<T>(c, tp, t);
+    tp.uplo = BblasUpper;
+    tp.diag = BblasNonUnit;
+    if (e == cudaSuccess) e = trsm_slice<T>(c, tp, t);
+    return e;
+}
+
+template <typename T>
+cudaError_t getri_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &d, int oop)
+{
+    if (!p.rowmajor) return getri_cm<T>(c, p, d, oop);
+    const int64_t n = d.count;
+    const unsigned g = bb_grid(n, 1);
+    k_flags<<<bb_grid(n, 256), 256, 0, c.q->stream>>>(d.info, c.skip, n);
+    k_vtranspose<T><<<g, 256, 0, c.q->stream>>>(d, c.skip, BB_A);
+    cudaError_t e = cudaGetLastError();
+    if (e == cudaSuccess) e = getri_cm<T>(c, p, d, oop);
+    if (e != cudaSuccess) return e;
+    /* the factors back (in place: the inverse or the untouched factors);
+       out of place, the inverse where it was computed */
+    k_vtranspose<T><<<g, 256, 0, c.q->stream>>>(d, c.skip, BB_A);
+    if (oop) {
+        k_flags<<<bb_grid(n, 256), 256, 0, c.q->stream>>>(d.info, c.skip, n);
+        k_vtranspose<T><<<g, 256, 0, c.q->stream>>>(d, c.skip, BB_B);
+    }
+    return cudaGetLastError();
+}
+
+/* geinv, gecond: entry codes kept, A copied to LU_t (ld n), the sizes of
+   the steps on the copy (ldb: Ainv's, or n for X_t) */
+template <typename T>
+__global__ void k_vcond_copy(const bb_dev_batch d, T *LU, int64_t ws, bb_vdim *sv, int *entry, int inv)
+{
+    for (int64_t t = blockIdx.x; t < d.count; t += gridDim.x) {
+        const bb_vdim v = d.vdim[t];
+        const int n = v.n, skip = d.info[t] != 0;
+        if (threadIdx.x == 0) {
+            entry[t] = d.info[t];
+            bb_vdim o = v;
+            o.m = skip ? 0 : n;
+            o.n = skip ? 0 : n;
+            o.k = o.nrhs = 0;
+            o.lda = n > 0 ? n : 1;
+            o.ldb = inv ? v.ldb : o.lda;
+            sv[t] = o;
+        }
+        if (skip) continue;
+        const T *A = bb_dev_ptr<T>(d.opd[BB_A], t);
+        T *L = LU + t * ws;
+        for (int64_t e = threadIdx.x; e < (int64_t)n * n; e += blockDim.x) L[e] = A[e % n + (e / n) * v.lda];
+    }
+}
+
+template <typename T>
+cudaError_t gecond_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &d, int inv)
+{
+    const int N = p.n;
+    const int64_t ws = (int64_t)N * N;
+    if (!d.info) return cudaErrorInvalidValue;
+    T *LU = (T *)c.wk[0], *X = (T *)c.wk[1];
+    k_vcond_copy<T><<<bb_grid(d.count, 1), 256, 0, c.q->stream>>>(d, LU, ws, c.sv.vdim, c.entry, inv);
+    cudaError_t e = cudaGetLastError();
+    bb_dev_batch f = d;
+    f.vdim = c.sv.vdim;
+    f.opd[BB_A] = bb_workspace_opd(LU, ws);
+    f.opd[BB_B] = inv ? d.opd[BB_B] : bb_workspace_opd(X, ws);
+    f.opd[BB_IPIV] = bb_workspace_opd(c.piv, N);
+    bb_problem fp = bb_blank_problem();
+    fp.m = fp.n = N;
+    fp.lda = fp.ldb = N;
+    if (e == cudaSuccess) e = getrf_slice<T>(c, fp, f, 1);
+    if (e == cudaSuccess) e = getri_cm<T>(c, fp, f, 1);
+    if (e != cudaSuccess || inv) return e;
+    bb_k_cond_norms<T><<<bb_grid(d.count, 1), 256, 0, c.q->stream>>>(d, c.entry, 0, 0, X, ws,
+                                                                     p.norm == BblasInfNorm);
+    return cudaGetLastError();
+}
+
 /* ---- gemm */
 
 struct f_same {
@@ -1290,6 +1469,7 @@ cudaError_t run_T(bb_op op, const vctx &c0, const bb_problem &p, const bb_dev_ba
     case BB_OP_POTI: wmax = p.n; break;
     case BB_OP_TRSM: case BB_OP_TRMM: wmax = p.side == BblasLeft ? p.n : p.m; break;
     case BB_OP_GETRS: case BB_OP_POTRS: wmax = p.nrhs; break;
+    case BB_OP_GETRI: case BB_OP_GETRI_OOP: case BB_OP_GEINV: case BB_OP_GECOND: wmax = p.n; break;
     case BB_OP_GESV: case BB_OP_POSV: wmax = p.n > p.nrhs ? p.n : p.nrhs; break;
     default: break;
     }
@@ -1299,13 +1479,25 @@ cudaError_t run_T(bb_op op, const vctx &c0, const bb_problem &p, const bb_dev_ba
     const int per = 32 / c.L;
     int64_t slice = ((int64_t)1 << 20) / nch;
     slice = slice < per ? per : slice / per * per;
+    /* per-problem workspace matrices: at most VAR_WORK bytes a slice */
+    const size_t mat = (size_t)p.n * p.n * sizeof(T);
+    const int nwk = op == BB_OP_GETRI || op == BB_OP_GEINV ? 1 : op == BB_OP_GECOND ? 2 : 0;
+    const bool lu = op == BB_OP_GEINV || op == BB_OP_GECOND;
+    if (nwk) {
+        const size_t per_p = nwk * mat + (lu ? (size_t)p.n * sizeof(int) + sizeof(int) : 0);
+        int64_t lim = (int64_t)(VAR_WORK / per_p);
+        lim = lim < per ? per : lim / per * per;
+        if (slice > lim) slice = lim;
+    }
     if (slice > d.count) slice = d.count;
     const int64_t cap = slice * nch;
     const size_t bv = (cap * sizeof(bb_vdim) + 255) / 256 * 256, bp = (cap * sizeof(void *) + 255) / 256 * 256,
                  bi = (cap * sizeof(int) + 255) / 256 * 256;
     const size_t bs = (slice * sizeof(bb_vdim) + 255) / 256 * 256, bq = (slice * sizeof(void *) + 255) / 256 * 256,
                  bk = (slice * sizeof(int) + 255) / 256 * 256;
-    char *w = (char *)bb_cuda_workspace2(c.q, bv + 3 * bp + bi + bs + 3 * bq + 2 * bk);
+    const size_t bw = nwk ? ((size_t)slice * mat + 255) / 256 * 256 : 0;
+    const size_t bpv = lu ? ((size_t)slice * p.n * sizeof(int) + 255) / 256 * 256 : 0;
+    char *w = (char *)bb_cuda_workspace2(c.q, bv + 3 * bp + bi + bs + 3 * bq + 2 * bk + nwk * bw + bpv + (lu ? bk : 0));
     if (!w) return cudaErrorMemoryAllocation;
     c.w.vdim = (bb_vdim *)w;
     c.w.pa = (void **)(w + bv);
@@ -1319,6 +1511,11 @@ cudaError_t run_T(bb_op op, const vctx &c0, const bb_problem &p, const bb_dev_ba
     c.sv.pc = (void **)(w + bs + 2 * bq);
     c.sv.info = (int *)(w + bs + 3 * bq);
     c.skip = (int *)(w + bs + 3 * bq + bk);
+    w += bs + 3 * bq + 2 * bk;
+    for (int i = 0; i < nwk; i++) c.wk[i] = w + i * bw;
+    w += nwk * bw;
+    c.piv = lu ? (int *)w : NULL;
+    c.entry = lu ? (int *)(w + bpv) : NULL;
     for (int64_t first = 0; first < d.count; first += slice) {
         const int64_t cnt = d.count - first < slice ? d.count - first : slice;
         const bb_dev_batch s = bb_slice(d, first, cnt, c.prec);
@@ -1337,6 +1534,10 @@ cudaError_t run_T(bb_op op, const vctx &c0, const bb_problem &p, const bb_dev_ba
         case BB_OP_LAUUM: e = lauum_slice<T>(c, p, s); break;
         case BB_OP_POTRI: e = potri_slice<T>(c, p, s); break;
         case BB_OP_POTI: e = poti_slice<T>(c, p, s); break;
+        case BB_OP_GETRI: e = getri_slice<T>(c, p, s, 0); break;
+        case BB_OP_GETRI_OOP: e = getri_slice<T>(c, p, s, 1); break;
+        case BB_OP_GEINV: e = gecond_slice<T>(c, p, s, 1); break;
+        case BB_OP_GECOND: e = gecond_slice<T>(c, p, s, 0); break;
         case BB_OP_GEMM: e = gemm_slice<T>(c, p, s); break;
         default: e = blas3_slice<T>(op, c, p, s); break;
         }
@@ -1369,7 +1570,8 @@ int bb_var_driver_supports(bb_op op)
     case BB_OP_POTRF: case BB_OP_TRSM: case BB_OP_GEMM: case BB_OP_GETRF: case BB_OP_GETRFNP: case BB_OP_GETRS:
     case BB_OP_GESV: case BB_OP_POTRS: case BB_OP_POSV: case BB_OP_TRMM: case BB_OP_SYMM: case BB_OP_HEMM:
     case BB_OP_SYRK: case BB_OP_HERK: case BB_OP_SYR2K: case BB_OP_HER2K: case BB_OP_LANGE: case BB_OP_GECON:
-    case BB_OP_TRTRI: case BB_OP_LAUUM: case BB_OP_POTRI: case BB_OP_POTI:
+    case BB_OP_TRTRI: case BB_OP_LAUUM: case BB_OP_POTRI: case BB_OP_POTI: case BB_OP_GETRI: case BB_OP_GETRI_OOP:
+    case BB_OP_GEINV: case BB_OP_GECOND:
         return 1;
     default:
         return 0;

@@ -7,7 +7,7 @@
  */
 #pragma once
 #include <string.h>
-#include "cuda_internal.h"
+#include "small.h" /* bb_abs and the element helpers of the kernels below */
 
 /* bytes of one element of the precision */
 static inline size_t bb_elem_size(bb_prec p) { return p == BB_P_S ? 4 : p == BB_P_Z ? 16 : 8; }
@@ -111,5 +111,58 @@ __global__ void bb_k_zero_diag(const bb_dev_batch d, int n0, int64_t lda0)
             if (m) first = j0 + __ffs(m);
         }
         if (lane == 0 && first) d.info[i] = first;
+    }
+}
+
+/* The one or infinity norm (modulus, as LAPACK's lange) of an n x n
+   matrix, by a block; NaN if any sum is NaN. */
+template <typename T>
+__device__ double bb_cond_norm(const T *M, int64_t ld, int n, int inf, double *red)
+{
+    double best = 0;
+    bool nan = false;
+    for (int v = threadIdx.x; v < n; v += blockDim.x) {
+        double sum = 0;
+        for (int u = 0; u < n; u++) sum += bb_abs(inf ? M[v + u * ld] : M[u + v * ld]);
+        if (sum != sum) nan = true;
+        else if (sum > best) best = sum;
+    }
+    if (nan) best = NAN;
+    red[threadIdx.x] = best;
+    __syncthreads();
+    for (int h = blockDim.x / 2; h > 0; h >>= 1) {
+        if (threadIdx.x < h) {
+            const double a = red[threadIdx.x], b = red[threadIdx.x + h];
+            red[threadIdx.x] = (a != a || b != b) ? NAN : (a > b ? a : b);
+        }
+        __syncthreads();
+    }
+    const double r = red[0];
+    __syncthreads();
+    return r;
+}
+
+/* gecond above the register bound (blocked.cu, vardriver.cu): Y = ||A||
+   ||inv(A)||, inv(A) in X (problem i at X + i xs, ld n), +Inf where info
+   is set (singular), nothing where entry is (skipped on entry).  Sizes n,
+   lda, or each problem's own (d.vdim).  A block per problem (256 threads). */
+template <typename T>
+__global__ void __launch_bounds__(256) bb_k_cond_norms(const bb_dev_batch d, const int *entry, int n0, int64_t lda0,
+                                                       const T *X, int64_t xs, int inf)
+{
+    typedef typename bb_real<T>::type R;
+    __shared__ double red[256];
+    for (int64_t i = blockIdx.x; i < d.count; i += gridDim.x) {
+        if (entry[i] != 0) continue;
+        R *y = bb_dev_ptr<R>(d.opd[BB_Y], i);
+        if (d.info[i] != 0) {
+            if (threadIdx.x == 0) *y = (R)INFINITY;
+            continue;
+        }
+        const int n = d.vdim ? d.vdim[i].n : n0;
+        const int64_t lda = d.vdim ? d.vdim[i].lda : lda0;
+        const double na = bb_cond_norm(bb_dev_ptr<T>(d.opd[BB_A], i), lda, n, inf, red);
+        const double ni = bb_cond_norm(X + i * xs, (int64_t)(n > 0 ? n : 1), n, inf, red);
+        if (threadIdx.x == 0) *y = (R)(na * ni);
     }
 }
