@@ -165,4 +165,14 @@ tests_test_device_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests $(CUDA_CPPFLAG
 tests_test_device_LDFLAGS = -L$(CUDA_LIBDIR)
 tests_test_device_LDADD = libbatchblas.la -lcudart_static -lrt -lpthread -ldl -lm
 EXTRA_tests_test_device_DEPENDENCIES = libbatchblas_cuda.la
+# The variable-size driver's routines as _dev variable calls against the
+# fixed-size calls (tests/test_vardev.c; skips without a GPU).
+check_PROGRAMS += tests/test_vardev
+TESTS += tests/test_vardev
+tests_test_vardev_SOURCES = tests/test_vardev.c
+tests_test_vardev_CPPFLAGS = $(AM_CPPFLAGS) $(CUDA_CPPFLAGS) \
+	-DBB_TEST_PLUGIN='"$(abs_top_builddir)/.libs/libbatchblas_cuda.so"'
+tests_test_vardev_LDFLAGS = -L$(CUDA_LIBDIR)
+tests_test_vardev_LDADD = libbatchblas.la -lcudart_static -lrt -lpthread -ldl -lm
+EXTRA_tests_test_vardev_DEPENDENCIES = libbatchblas_cuda.la
 endif

@@ -18,7 +18,7 @@ rm -rf .devcarry
 mkdir -p .devcarry/lib .devcarry/bin
 cp -a build-dev/.libs/libbatchblas.so* build-dev/.libs/libbatchblas_cuda.so .devcarry/lib/
 cp -a build-dev/.libs/libbatchblas_mkl.so* .devcarry/lib/ 2>/dev/null || true
-for p in tests/runner tests/test_device tests/test_mkl_shim tests/test_isolation tests/thread_stress tests/fuzz_args tests/test_faults batchblas-bench batchblas-bench-gpu; do
+for p in tests/runner tests/test_device tests/test_vardev tests/test_mkl_shim tests/test_isolation tests/thread_stress tests/fuzz_args tests/test_faults batchblas-bench batchblas-bench-gpu; do
     b=build-dev/$(dirname $p)/.libs/$(basename $p)
     [ -f "$b" ] || b=build-dev/$p
     [ -f "$b" ] && cp "$b" .devcarry/bin/

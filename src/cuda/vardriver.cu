@@ -713,8 +713,9 @@ struct s_solve { /* the trsm of a solve: n x nrhs (left) or nrhs x n (right) */
 };
 
 /* The batch d as another routine's call: each problem's sizes and operand
-   pointers from f (a view functor; an inactive problem gets zero sizes),
-   in c.sv; pivots and codes stay d's. */
+   pointers A, B, C from f (a view functor; an inactive problem gets zero
+   sizes), in c.sv, whether d has those operands or not (trtri's trmm
+   makes a B of part of A); pivots and codes stay d's. */
 template <typename T, typename F>
 cudaError_t sub_batch(const vctx &c, const F &f, const bb_dev_batch &d, bb_dev_batch &s)
 {
@@ -723,11 +724,10 @@ cudaError_t sub_batch(const vctx &c, const F &f, const bb_dev_batch &d, bb_dev_b
     s.vdim = c.sv.vdim;
     void **arr[3] = {c.sv.pa, c.sv.pb, c.sv.pc};
     const int opd[3] = {BB_A, BB_B, BB_C};
-    for (int o = 0; o < 3; o++)
-        if (d.opd[opd[o]].ptr || d.opd[opd[o]].base) {
-            memset(&s.opd[opd[o]], 0, sizeof s.opd[opd[o]]);
-            s.opd[opd[o]].ptr = arr[o];
-        }
+    for (int o = 0; o < 3; o++) {
+        memset(&s.opd[opd[o]], 0, sizeof s.opd[opd[o]]);
+        s.opd[opd[o]].ptr = arr[o];
+    }
     return cudaGetLastError();
 }
 
@@ -1134,8 +1134,8 @@ struct f_tri_diag {
 };
 
 struct f_lauum_upd { /* diag 0: the part beside D, 1: D itself (upper: columns D, lower: rows D) */
-    tri_geo g;
-    int diag;
+    tri_geo g; /* walked from the top (g.lower 0) for both triangles */
+    int diag, lower;
     template <typename T>
     __device__ bool operator()(const bb_vdim &v, int, T *A, T *, T *, int *, bb_vdim &o, T *&pa, T *&pb, T *&pc) const
     {
@@ -1145,7 +1145,7 @@ struct f_lauum_upd { /* diag 0: the part beside D, 1: D itself (upper: columns D
         const int bt = r1 - r0, w = diag ? bt : r0, i0 = diag ? r0 : 0;
         o.k = v.n - r1;
         o.lda = o.ldb = o.ldc = lda;
-        if (!g.lower) { /* C(i0.., D) += A(i0.., r1:n) A(D, r1:n)^H */
+        if (!lower) { /* C(i0.., D) += A(i0.., r1:n) A(D, r1:n)^H */
             o.m = w, o.n = bt;
             pa = A + i0 + r1 * lda;
             pb = A + r0 + r1 * lda;
@@ -1239,7 +1239,7 @@ cudaError_t lauum_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &
         if ((s + 1) * L >= N) break;
         for (int dg = 0; dg < 2 && e == cudaSuccess; dg++) {
             if (!dg && s == 0) continue;
-            if ((e = view<T>(c, f_lauum_upd{g, dg}, d, 1)) != cudaSuccess) break;
+            if ((e = view<T>(c, f_lauum_upd{g, dg, lower}, d, 1)) != cudaSuccess) break;
             const int w = dg ? L : s * L;
             const int tri = dg ? (lower ? VT_LOWER : VT_UPPER) | herm : VT_ALL;
             e = vgemm<T>(c, n, lower ? ct : VM_N, lower ? VM_N : ct, one, one, tri, lower ? L : w, lower ? w : L);
@@ -1281,20 +1281,21 @@ cudaError_t poti_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &d
 const size_t VAR_WORK = (size_t)1 << 30; /* the workspace of those, per slice */
 
 template <typename T>
-__global__ void k_vgetri_prep(const bb_dev_batch d, T *W, int64_t ws, bb_vdim *sv)
+__global__ void k_vgetri_prep(const bb_dev_batch d, int nmax, T *W, int64_t ws, bb_vdim *sv)
 {
-    extern __shared__ int perm[]; /* n entries, then the first zero */
-    int *zero = perm + d.vdim[0].n;
+    extern __shared__ int perm[]; /* nmax entries, then the first zero */
+    int *zero = perm + nmax;
     const bool inplace = W != NULL;
     for (int64_t t = blockIdx.x; t < d.count; t += gridDim.x) {
         const bb_vdim v = d.vdim[t];
         const int n = v.n;
-        if (inplace && threadIdx.x == 0) { /* the solves' sizes: the factors in W (ld n), X in A */
-            bb_vdim o = v;
-            o.m = o.k = o.nrhs = 0;
-            o.lda = n > 0 ? n : 1;
-            o.ldb = v.lda;
-            if (d.info && d.info[t] != 0) o.n = 0;
+        __syncthreads(); /* d.vdim may be sv (geinv, gecond): read before it is written */
+        if (threadIdx.x == 0) { /* the solves' sizes: in place the factors in W (ld n) and X in A */
+            bb_vdim o = v; /* trsm from the left: m the order, n the columns */
+            o.m = o.n = d.info && d.info[t] != 0 ? 0 : n;
+            o.k = o.nrhs = 0;
+            o.lda = inplace ? (n > 0 ? n : 1) : v.lda;
+            o.ldb = inplace ? v.lda : v.ldb;
             sv[t] = o;
         }
         if ((d.info && d.info[t] != 0) || n <= 0) continue; /* uniform over the block */
@@ -1344,11 +1345,11 @@ cudaError_t getri_cm(const vctx &c, const bb_problem &p, const bb_dev_batch &d, 
     const int N = p.n;
     const int64_t ws = (int64_t)N * N;
     T *W = oop ? NULL : (T *)c.wk[0];
-    k_vgetri_prep<T><<<bb_grid(d.count, 1), 256, (size_t)(N + 1) * sizeof(int), c.q->stream>>>(d, W, ws, c.sv.vdim);
+    k_vgetri_prep<T><<<bb_grid(d.count, 1), 256, (size_t)(N + 1) * sizeof(int), c.q->stream>>>(d, N, W, ws, c.sv.vdim);
     cudaError_t e = cudaGetLastError();
     bb_dev_batch t = d;
+    t.vdim = c.sv.vdim;
     if (!oop) {
-        t.vdim = c.sv.vdim;
         t.opd[BB_A] = bb_workspace_opd(W, ws);
         t.opd[BB_B] = d.opd[BB_A];
     }
