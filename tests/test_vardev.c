@@ -29,8 +29,10 @@
 
 static int npassed = 0, nfailed = 0;
 
-enum { O_TRTRI, O_LAUUM, O_POTRI, O_POTI, O_GETRI, O_GETRI_OOP, O_GEINV, O_GECOND, O_TRMM, NOPS };
-static const char *opname[NOPS] = {"trtri", "lauum", "potri", "poti", "getri", "getri_oop", "geinv", "gecond", "trmm"};
+enum { O_TRTRI, O_LAUUM, O_POTRI, O_POTI, O_GETRI, O_GETRI_OOP, O_GEINV, O_GECOND, O_TRMM, O_GETRS, O_GESV, O_POTRS,
+       O_POSV, O_SYRK, NOPS };
+static const char *opname[NOPS] = {"trtri", "lauum", "potri", "poti", "getri", "getri_oop", "geinv", "gecond", "trmm",
+                                   "getrs", "gesv", "potrs", "posv", "syrk"};
 
 static const int NS[] = {33, 1, 64, 129, 2, 65, 31, 100, 40, 17, 257, 63};
 enum { NP = (int)(sizeof NS / sizeof NS[0]) };
@@ -79,11 +81,11 @@ static void check(int ok, const char *what, int op, char p, int layout, const ch
         const char pl = #L[0];                                                                                    \
         int n[NP], lda[NP], ldb[NP], nmax = 0;                                                                    \
         bblas_enum_t uplo[NP], diag[NP], norm[NP], side[NP], trans[NP];                                            \
-        T alpha[NP];                                                                \
+        T alpha[NP], beta[NP];                                                                                     \
         T *hA[NP], *hB[NP], *vA[NP], *vB[NP];                                                                     \
         T *dA[NP], *dB[NP];                                                                                       \
         int *dP[NP];                                                                                              \
-        const int hasb = op == O_GETRI_OOP || op == O_GEINV || op == O_TRMM;                                                      \
+        const int hasb = op == O_GETRI_OOP || op == O_GEINV || op >= O_TRMM;                                                      \
         for (int i = 0; i < NP; i++) {                                                                            \
             n[i] = NS[i];                                                                                         \
             if (n[i] > nmax) nmax = n[i];                                                                         \
@@ -95,15 +97,17 @@ static void check(int ok, const char *what, int op, char p, int layout, const ch
             side[i] = (i / 4) % 2 ? BblasRight : BblasLeft;                                                        \
             trans[i] = i % 3 == 0 ? BblasNoTrans : i % 3 == 1 ? BblasTrans : BblasConjTrans;                       \
             if (op == O_TRMM) diag[i] = (i / 2) % 2 ? BblasUnit : BblasNonUnit;                                    \
-            alpha[i] = (T)(i % 5 == 4 ? 0.0 : 1.0 - 0.25 * (i % 3) + (CPLX ? 0.5 * I : 0));                                                        \
+            alpha[i] = (T)(i % 5 == 4 ? 0.0 : 1.0 - 0.25 * (i % 3) + (CPLX ? 0.5 * I : 0));                        \
+            beta[i] = (T)(i % 4 == 3 ? 0.0 : 0.5);                                                                 \
+            if (op == O_SYRK) trans[i] = i % 2 ? BblasTrans : BblasNoTrans; /* syrk: no ConjTrans */                                                        \
             const size_t sa = (size_t)lda[i] * n[i], sb = (size_t)ldb[i] * n[i];                                  \
             hA[i] = malloc((sa ? sa : 1) * sizeof(T));                                                            \
             vA[i] = malloc((sa ? sa : 1) * sizeof(T));                                                            \
             hB[i] = malloc((sb ? sb : 1) * sizeof(T));                                                            \
             vB[i] = malloc((sb ? sb : 1) * sizeof(T));                                                            \
             for (size_t e = 0; e < sa; e++) hA[i][e] = (T)(rnd() + (CPLX ? rnd() * I : 0));                      \
-            for (size_t e = 0; e < sb; e++) hB[i][e] = op == O_TRMM ? (T)(rnd() + (CPLX ? rnd() * I : 0)) : (T)7.25;                                                   \
-            const int spd = op == O_POTI;                                                                         \
+            for (size_t e = 0; e < sb; e++) hB[i][e] = op >= O_TRMM ? (T)(rnd() + (CPLX ? rnd() * I : 0)) : (T)7.25;                                                   \
+            const int spd = op == O_POTI || op == O_POSV;                                                                         \
             for (int j = 0; j < n[i]; j++) {                                                                      \
                 T *dj = &hA[i][j + (size_t)j * lda[i]];                                                           \
                 /* lauum and potri take a Cholesky factor: a real diagonal (LAPACK's   \
@@ -171,6 +175,13 @@ static void check(int ok, const char *what, int op, char p, int layout, const ch
                         blas_##L##trmm_batchv_dev(cnt, layout, side, uplo, trans, diag, n, n, alpha, ca, lda, b, ldb, \
                                                   info, q);                                                       \
                         break;                                                                                    \
+                    case O_GETRS: lapack_##L##getrs_batchv_dev(cnt, layout, trans, n, n, ca, lda, pp, b, ldb, info, q); break; \
+                    case O_GESV: lapack_##L##gesv_batchv_dev(cnt, layout, n, n, a, lda, pP, b, ldb, info, q); break; \
+                    case O_POTRS: lapack_##L##potrs_batchv_dev(cnt, layout, uplo, n, n, ca, lda, b, ldb, info, q); break; \
+                    case O_POSV: lapack_##L##posv_batchv_dev(cnt, layout, uplo, n, n, a, lda, b, ldb, info, q); break; \
+                    case O_SYRK:                                                                                   \
+                        blas_##L##syrk_batchv_dev(cnt, layout, uplo, trans, n, n, alpha, ca, lda, beta, b, ldb, info, q); \
+                        break;                                                                                     \
                     default: lapack_##L##gecond_batchv_dev(cnt, layout, norm, n, ca, lda, c, info, q); break;     \
                     }                                                                                             \
                     memcpy(vinfo, info, sizeof vinfo);                                                            \
@@ -191,6 +202,20 @@ static void check(int ok, const char *what, int op, char p, int layout, const ch
                         blas_##L##trmm_batchf_dev(1, layout, side[i], uplo[i], trans[i], diag[i], n[i], n[i], alpha[i], \
                                                   ca, lda[i], b, ldb[i], info, q);                                \
                         break;                                                                                    \
+                    case O_GETRS:                                                                                  \
+                        lapack_##L##getrs_batchf_dev(1, layout, trans[i], n[i], n[i], ca, lda[i], pp, b, ldb[i], info, q); \
+                        break;                                                                                     \
+                    case O_GESV:                                                                                   \
+                        lapack_##L##gesv_batchf_dev(1, layout, n[i], n[i], a, lda[i], pP + i, b, ldb[i], info, q); \
+                        break;                                                                                     \
+                    case O_POTRS:                                                                                  \
+                        lapack_##L##potrs_batchf_dev(1, layout, uplo[i], n[i], n[i], ca, lda[i], b, ldb[i], info, q); \
+                        break;                                                                                     \
+                    case O_POSV: lapack_##L##posv_batchf_dev(1, layout, uplo[i], n[i], n[i], a, lda[i], b, ldb[i], info, q); break; \
+                    case O_SYRK:                                                                                   \
+                        blas_##L##syrk_batchf_dev(1, layout, uplo[i], trans[i], n[i], n[i], alpha[i], ca, lda[i], beta[i], b, \
+                                                  ldb[i], info, q);                                                \
+                        break;                                                                                     \
                     default: lapack_##L##gecond_batchf_dev(1, layout, norm[i], n[i], ca, lda[i], c, info, q); break; \
                     }                                                                                             \
                     finfo[i] = info[1];                                                                           \
@@ -220,7 +245,7 @@ static void check(int ok, const char *what, int op, char p, int layout, const ch
                 /* poti's failed member: potrf's partial result depends on the                                     \
                    algorithm (blocks of the driver against the recursion), as in                                   \
                    LAPACK, where it is not specified: the codes only */                                            \
-                const int nw = op == O_POTI && finfo[i] != 0 ? 0 : 1 + hasb;                                       \
+                const int nw = (op == O_POTI || op == O_POSV) && finfo[i] != 0 ? 0 : 1 + hasb;                                       \
                 for (int w = 0; w < nw; w++) {                                                              \
                     const T *x = w ? vB[i] : vA[i], *y = w ? fB : fA;                                             \
                     const size_t s = w ? sb : sa;                                                                 \
