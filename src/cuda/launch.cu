@@ -406,8 +406,8 @@ int bb_cuda_var_class(bb_op op, bb_prec prec, const bb_problem &p)
         if (in(p.n, lim)) return bb_small_cols(p.n);
         if (in(p.n, mid_limit(op, prec))) return BB_VAR_MID;
         return in(p.n, BB_VAR_LU_ROWS) ? BB_VAR_DRIVER : 0; /* getrf's panels */
-    case BB_OP_GETRI: case BB_OP_GETRI_OOP:
-        return in(p.n, lim) ? bb_small_bound(p.n) : p.n > lim ? BB_VAR_DRIVER : 0;
+    case BB_OP_GETRI: case BB_OP_GETRI_OOP: /* the driver's getri: n + 1 ints of shared memory, as the LU family */
+        return in(p.n, lim) ? bb_small_bound(p.n) : in(p.n, BB_VAR_LU_ROWS) ? BB_VAR_DRIVER : 0;
     case BB_OP_POTRS: case BB_OP_POSV:
         if (p.nrhs < 0) return 0;
         return in(p.n, lim) ? bb_small_bound(p.n) : p.n > lim ? BB_VAR_DRIVER : 0;
