@@ -29,7 +29,7 @@
  *   posv   potrf, then potrs on the problems whose factorisation succeeded
  *          (the others keep B unchanged, as LAPACK).
  *   getri  X = P^T I, then the blocked trsm with L and U: inv(A) as the
- *          solution of A X = I (k_getri_prep below).
+ *          solution of A X = I (bb_k_getri_prep, views.h).
  *   getrf  right-looking blocked LU, panels by a register kernel that also
  *          swaps the rest of the rows (getrf_core below); zero pivots do not
  *          stop it (LAPACK).
@@ -491,60 +491,13 @@ cudaError_t getrf(const ctx &c, const bb_problem &p, const bb_dev_batch &d, int 
 
 /* getri (in place) / getri_oop, column-major: inv(A) = inv(U) inv(L) P^T
    is the solution X of L U X = P^T I, so X starts as the permuted identity
-   and two blocked trsm (unit lower L, then U) finish it.  k_getri_prep, one
-   block per problem: U(k,k) == 0 gives info = k (first such k) and leaves
+   and two blocked trsm (unit lower L, then U) finish it.  bb_k_getri_prep
+   (views.h), one block per problem: U(k,k) == 0 gives info = k (first such k) and leaves
    the problem untouched, as LAPACK; otherwise (in place) the factors are
    copied to workspace W (ld n) and X = P^T I is written.  In place, the
    batch goes in chunks so that W stays below GETRI_WORK bytes. */
 const size_t GETRI_WORK = (size_t)1 << 30;
 const int GETRI_MAX_N = 8192; /* perm[] in shared memory */
-
-template <typename T>
-__global__ void k_getri_prep(const bb_dev_batch d, int n, int64_t lda, T *W, int64_t ldx)
-{
-    extern __shared__ int perm[]; /* n entries, then the first zero */
-    int *zero = perm + n;
-    const bool inplace = W != NULL;
-    for (int64_t i = blockIdx.x; i < d.count; i += gridDim.x) {
-        if (d.info && d.info[i] != 0) continue; /* uniform over the block */
-        const T *A = bb_dev_ptr<T>(d.opd[BB_A], i);
-        T *X = inplace ? bb_dev_ptr<T>(d.opd[BB_A], i) : bb_dev_ptr<T>(d.opd[BB_B], i);
-        if (threadIdx.x == 0) *zero = n + 1;
-        __syncthreads();
-        for (int j = threadIdx.x; j < n; j += blockDim.x) {
-            const T a = A[j + j * lda];
-            if (bb_re(a) == 0 && bb_im(a) == 0) atomicMin(zero, j + 1);
-        }
-        __syncthreads();
-        const int z = *zero;
-        if (z <= n) {
-            if (threadIdx.x == 0 && d.info) d.info[i] = z;
-            __syncthreads(); /* zero is reset by the next problem */
-            continue;
-        }
-        if (threadIdx.x == 0) {
-            const int *ip = bb_dev_ptr<int>(d.opd[BB_IPIV], i);
-            for (int r = 0; r < n; r++) perm[r] = r;
-            for (int r = 0; r < n; r++) {
-                const int p = ip[r] - 1, t = perm[r];
-                if (p < 0 || p >= n) continue; /* not a pivot of getrf: ignored */
-                perm[r] = perm[p];
-                perm[p] = t;
-            }
-        }
-        if (inplace) {
-            T *Wi = W + (size_t)i * n * n;
-            for (int64_t e = threadIdx.x; e < (int64_t)n * n; e += blockDim.x)
-                Wi[e] = A[(e % n) + (e / n) * lda];
-        }
-        __syncthreads();
-        for (int64_t e = threadIdx.x; e < (int64_t)n * n; e += blockDim.x) {
-            const int r = (int)(e % n), c = (int)(e / n);
-            X[r + c * ldx] = perm[r] == c ? bb_make<T>(1.0, 0.0) : bb_make<T>(0.0, 0.0);
-        }
-        __syncthreads();
-    }
-}
 
 template <typename T>
 cudaError_t getri_T(const ctx &c, const bb_problem &p, const bb_dev_batch &d, int oop)
@@ -564,7 +517,8 @@ cudaError_t getri_T(const ctx &c, const bb_problem &p, const bb_dev_batch &d, in
         const int64_t cnt = d.count - first < chunk ? d.count - first : chunk;
         bb_dev_batch s = slice(c, d, first, cnt);
         s.masked = 1;
-        k_getri_prep<T><<<bb_grid(cnt, 1), 256, (size_t)(n + 1) * sizeof(int), c.q->stream>>>(s, n, p.lda, W, ldx);
+        bb_k_getri_prep<T><<<bb_grid(cnt, 1), 256, (size_t)(n + 1) * sizeof(int), c.q->stream>>>(
+            s, n, p.lda, ldx, W, (int64_t)n * n, NULL);
         cudaError_t e = cudaGetLastError();
         if (e != cudaSuccess) return e;
         /* L U X = X: the triangles from W (ld n, stride n^2) or A itself */

@@ -106,7 +106,7 @@ __global__ void __launch_bounds__(BS, (N == 32 && sizeof(T) == 8 ? 4 : 0)) k_get
         if (mine) ip = bb_dev_ptr<int>(d.opd[BB_IPIV], s.pid)[t] - 1;
         const T diag = F[t * (LD + 1)]; /* own store: no barrier needed */
         /* info: first exactly zero U(k,k), as LAPACK's getri, the CPU
-           backend (src/cpu/lu.c) and the blocked getri (k_getri_prep); a NaN
+           backend (src/cpu/lu.c) and the blocked getri (bb_k_getri_prep); a NaN
            there is computed through (the inverse is NaN, info 0) */
         const bool bad = t < n && bb_abs1(diag) == bb_abs1(bb_zero<T>());
         const unsigned ball = (__ballot_sync(0xffffffffu, bad) >> lane0) & (N == 32 ? 0xffffffffu : ((1u << N) - 1));

@@ -374,6 +374,23 @@ cudaError_t vgemm(const vctx &c, int64_t n, int ma, int mb, const double alpha[2
 
 __host__ __device__ __forceinline__ int imin(int a, int b) { return a < b ? a : b; }
 
+/* A triangle step's problem (trsm, trmm): side, uplo, trans, diag, order
+   and free dimension m = n (the launch's bound; the slots carry their
+   own), leading dimensions ld, alpha real. */
+bb_problem tri_step(int side, int uplo, int trans, int diag, int m, int n, int64_t ld, double alpha)
+{
+    bb_problem tp = bb_blank_problem();
+    tp.side = side;
+    tp.uplo = uplo;
+    tp.trans = trans;
+    tp.diag = diag;
+    tp.m = m;
+    tp.n = n;
+    tp.lda = tp.ldb = ld;
+    tp.alpha[0] = alpha;
+    return tp;
+}
+
 /* ---- potrf */
 
 struct f_potrf_upd { /* A(j:n, j) and the finished columns left of it */
@@ -465,14 +482,7 @@ cudaError_t potrf_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &
         if (e != cudaSuccess || c0 + L >= N) break;
         const int nch = chunks(c, N - c0 - L);
         e = view<T>(c, f_potrf_panel{c0, L, up}, d, nch);
-        bb_problem tp = bb_blank_problem();
-        tp.side = up ? BblasLeft : BblasRight;
-        tp.uplo = p.uplo;
-        tp.trans = BblasConjTrans;
-        tp.diag = BblasNonUnit;
-        tp.m = tp.n = L;
-        tp.lda = tp.ldb = p.lda;
-        tp.alpha[0] = 1;
+        const bb_problem tp = tri_step(up ? BblasLeft : BblasRight, p.uplo, BblasConjTrans, BblasNonUnit, L, L, p.lda, 1);
         if (e == cudaSuccess) e = bb_small_trsm_chunked(c.prec, tp, step_batch(c, n * nch, 2), c.q, L);
     }
     return e;
@@ -912,14 +922,7 @@ cudaError_t getrf_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &
         if (j + 1 >= N) continue;
         const int nch = chunks(c, N - j - 1);
         if ((e = view<T>(c, f_lu_row{j, L}, d, nch, c.skip)) != cudaSuccess) break;
-        bb_problem tp = bb_blank_problem();
-        tp.side = BblasLeft;
-        tp.uplo = BblasLower;
-        tp.trans = BblasNoTrans;
-        tp.diag = BblasUnit;
-        tp.m = tp.n = L;
-        tp.lda = tp.ldb = p.lda;
-        tp.alpha[0] = 1;
+        const bb_problem tp = tri_step(BblasLeft, BblasLower, BblasNoTrans, BblasUnit, L, L, p.lda, 1);
         if ((e = bb_small_trsm_chunked(c.prec, tp, step_batch(c, n * nch, 2), c.q, L)) != cudaSuccess) break;
         if (j + L >= M) continue;
         if ((e = view<T>(c, f_lu_upd{j, L}, d, 1, c.skip)) != cudaSuccess) break;
@@ -941,16 +944,9 @@ cudaError_t solve_step(const vctx &c, const bb_problem &p, const bb_dev_batch &d
     bb_dev_batch s;
     cudaError_t e = sub_batch<T>(c, s_solve{right}, d, s);
     if (e != cudaSuccess) return e;
-    bb_problem tp = bb_blank_problem();
-    tp.side = right ? BblasRight : BblasLeft;
-    tp.uplo = uplo;
-    tp.trans = trans;
-    tp.diag = diag;
-    tp.m = right ? p.nrhs : p.n;
-    tp.n = right ? p.n : p.nrhs;
-    tp.lda = p.lda;
+    bb_problem tp = tri_step(right ? BblasRight : BblasLeft, uplo, trans, diag, right ? p.nrhs : p.n,
+                             right ? p.n : p.nrhs, p.lda, 1);
     tp.ldb = p.ldb;
-    tp.alpha[0] = 1;
     return trsm_slice<T>(c, tp, s);
 }
 
@@ -1176,22 +1172,12 @@ cudaError_t trtri_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &
         const tri_geo g = {lower, L, s};
         if (s > 0) {
             bb_dev_batch sb;
-            bb_problem tp = bb_blank_problem();
-            tp.side = BblasLeft;
-            tp.uplo = p.uplo;
-            tp.trans = BblasNoTrans;
-            tp.diag = p.diag;
-            tp.m = s * L;
-            tp.n = L;
-            tp.lda = tp.ldb = p.lda;
-            tp.alpha[0] = 1;
+            const bb_problem mp = tri_step(BblasLeft, p.uplo, BblasNoTrans, p.diag, s * L, L, p.lda, 1);
             if ((e = sub_batch<T>(c, f_trtri_part{g}, d, sb)) != cudaSuccess) break;
-            if ((e = trmm_slice<T>(c, tp, sb)) != cudaSuccess) break;
+            if ((e = trmm_slice<T>(c, mp, sb)) != cudaSuccess) break;
             const int nch = chunks(c, s * L);
             if ((e = view<T>(c, f_tri_rows{g, lower}, d, nch)) != cudaSuccess) break;
-            tp.side = BblasRight;
-            tp.m = tp.n = L;
-            tp.alpha[0] = -1;
+            const bb_problem tp = tri_step(BblasRight, p.uplo, BblasNoTrans, p.diag, L, L, p.lda, -1);
             if ((e = bb_small_trsm_chunked(c.prec, tp, step_batch(c, n * nch, 2), c.q, L)) != cudaSuccess) break;
         }
         if ((e = view<T>(c, f_tri_diag{g}, d, 1)) != cudaSuccess) break;
@@ -1219,14 +1205,8 @@ cudaError_t lauum_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &
         if (s > 0) {
             const int nch = chunks(c, s * L);
             e = lower ? view<T>(c, f_tri_cols{g}, d, nch) : view<T>(c, f_tri_rows{g, 0}, d, nch);
-            bb_problem tp = bb_blank_problem();
-            tp.side = lower ? BblasLeft : BblasRight;
-            tp.uplo = p.uplo;
-            tp.trans = BblasConjTrans;
-            tp.diag = BblasNonUnit;
-            tp.m = tp.n = L;
-            tp.lda = tp.ldb = p.lda;
-            tp.alpha[0] = 1;
+            const bb_problem tp = tri_step(lower ? BblasLeft : BblasRight, p.uplo, BblasConjTrans, BblasNonUnit, L, L,
+                                           p.lda, 1);
             if (e == cudaSuccess) e = bb_small_blas3(BB_OP_TRMM, c.prec, tp, step_batch(c, n * nch, 2), c.q);
             if (e != cudaSuccess) break;
         }
@@ -1267,7 +1247,7 @@ cudaError_t poti_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &d
 /* ---- getri, getri_oop, geinv, gecond: the blocked driver's scheme
    (blocked.cu) with per-problem sizes.  getri: inv(A) = inv(U) inv(L) P^T
    is the solution X of L U X = P^T I: X starts as the permuted identity
-   (k_vgetri_prep; in place, the factors first go to workspace W, order
+   (bb_k_getri_prep, views.h; in place, the factors first go to workspace W, order
    p.n apart, ld n), then two trsm walks (unit lower L, then U).  A zero
    U(k,k) gives info k (the first) and leaves the problem untouched
    (LAPACK).  Row-major: the factors are transposed in place, inverted as
@@ -1280,64 +1260,6 @@ cudaError_t poti_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &d
 
 const size_t VAR_WORK = (size_t)1 << 30; /* the workspace of those, per slice */
 
-template <typename T>
-__global__ void k_vgetri_prep(const bb_dev_batch d, int nmax, T *W, int64_t ws, bb_vdim *sv)
-{
-    extern __shared__ int perm[]; /* nmax entries, then the first zero */
-    int *zero = perm + nmax;
-    const bool inplace = W != NULL;
-    for (int64_t t = blockIdx.x; t < d.count; t += gridDim.x) {
-        const bb_vdim v = d.vdim[t];
-        const int n = v.n;
-        __syncthreads(); /* d.vdim may be sv (geinv, gecond): read before it is written */
-        if (threadIdx.x == 0) { /* the solves' sizes: in place the factors in W (ld n) and X in A */
-            bb_vdim o = v; /* trsm from the left: m the order, n the columns */
-            o.m = o.n = d.info && d.info[t] != 0 ? 0 : n;
-            o.k = o.nrhs = 0;
-            o.lda = inplace ? (n > 0 ? n : 1) : v.lda;
-            o.ldb = inplace ? v.lda : v.ldb;
-            sv[t] = o;
-        }
-        if ((d.info && d.info[t] != 0) || n <= 0) continue; /* uniform over the block */
-        T *A = bb_dev_ptr<T>(d.opd[BB_A], t);
-        T *X = inplace ? A : bb_dev_ptr<T>(d.opd[BB_B], t);
-        const int64_t lda = v.lda, ldx = inplace ? v.lda : v.ldb;
-        if (threadIdx.x == 0) *zero = n + 1;
-        __syncthreads();
-        for (int j = threadIdx.x; j < n; j += blockDim.x) {
-            const T a = A[j + j * lda];
-            if (bb_re(a) == 0 && bb_im(a) == 0) atomicMin(zero, j + 1);
-        }
-        __syncthreads();
-        const int z = *zero;
-        if (z <= n) {
-            if (threadIdx.x == 0 && d.info) d.info[t] = z;
-            __syncthreads(); /* zero is reset by the next problem */
-            continue;
-        }
-        if (threadIdx.x == 0) {
-            const int *ip = bb_dev_ptr<int>(d.opd[BB_IPIV], t);
-            for (int r = 0; r < n; r++) perm[r] = r;
-            for (int r = 0; r < n; r++) {
-                const int q = ip[r] - 1, y = perm[r];
-                if (q < 0 || q >= n) continue; /* not a pivot of getrf: ignored */
-                perm[r] = perm[q];
-                perm[q] = y;
-            }
-        }
-        if (inplace) {
-            T *Wt = W + t * ws;
-            for (int64_t e = threadIdx.x; e < (int64_t)n * n; e += blockDim.x) Wt[e] = A[(e % n) + (e / n) * lda];
-        }
-        __syncthreads();
-        for (int64_t e = threadIdx.x; e < (int64_t)n * n; e += blockDim.x) {
-            const int r = (int)(e % n), col = (int)(e / n);
-            X[r + col * ldx] = perm[r] == col ? bb_make<T>(1.0, 0.0) : bb_make<T>(0.0, 0.0);
-        }
-        __syncthreads();
-    }
-}
-
 /* column-major getri on d (out of place: into B) */
 template <typename T>
 cudaError_t getri_cm(const vctx &c, const bb_problem &p, const bb_dev_batch &d, int oop)
@@ -1345,7 +1267,8 @@ cudaError_t getri_cm(const vctx &c, const bb_problem &p, const bb_dev_batch &d, 
     const int N = p.n;
     const int64_t ws = (int64_t)N * N;
     T *W = oop ? NULL : (T *)c.wk[0];
-    k_vgetri_prep<T><<<bb_grid(d.count, 1), 256, (size_t)(N + 1) * sizeof(int), c.q->stream>>>(d, N, W, ws, c.sv.vdim);
+    bb_k_getri_prep<T><<<bb_grid(d.count, 1), 256, (size_t)(N + 1) * sizeof(int), c.q->stream>>>(d, N, 0, 0, W, ws,
+                                                                                            c.sv.vdim);
     cudaError_t e = cudaGetLastError();
     bb_dev_batch t = d;
     t.vdim = c.sv.vdim;
@@ -1353,18 +1276,8 @@ cudaError_t getri_cm(const vctx &c, const bb_problem &p, const bb_dev_batch &d, 
         t.opd[BB_A] = bb_workspace_opd(W, ws);
         t.opd[BB_B] = d.opd[BB_A];
     }
-    bb_problem tp = bb_blank_problem();
-    tp.side = BblasLeft;
-    tp.uplo = BblasLower;
-    tp.trans = BblasNoTrans;
-    tp.diag = BblasUnit;
-    tp.m = tp.n = N;
-    tp.lda = tp.ldb = N;
-    tp.alpha[0] = 1;
-    if (e == cudaSuccess) e = trsm_slice<T>(c, tp, t);
-    tp.uplo = BblasUpper;
-    tp.diag = BblasNonUnit;
-    if (e == cudaSuccess) e = trsm_slice<T>(c, tp, t);
+    if (e == cudaSuccess) e = trsm_slice<T>(c, tri_step(BblasLeft, BblasLower, BblasNoTrans, BblasUnit, N, N, N, 1), t);
+    if (e == cudaSuccess) e = trsm_slice<T>(c, tri_step(BblasLeft, BblasUpper, BblasNoTrans, BblasNonUnit, N, N, N, 1), t);
     return e;
 }
 

@@ -166,3 +166,78 @@ __global__ void __launch_bounds__(256) bb_k_cond_norms(const bb_dev_batch d, con
         if (threadIdx.x == 0) *y = (R)(na * ni);
     }
 }
+
+/* getri's start (blocked.cu; vardriver.cu with per-problem sizes, d.vdim):
+   a block per problem.  U(k,k) == 0 gives info = k (the first such k) and
+   leaves the problem untouched, as LAPACK; otherwise, in place (W != NULL)
+   the factors are copied to W + t ws (ld n), and X = P^T I is written into
+   A (in place) or B (ld ldx0, or each problem's ldb).  sv (the variable
+   form): the sizes of the solves that follow, for every problem (zero for
+   the ones skipped): m = n = its order, in place lda = n (W) and ldb = its
+   lda.  n0: the order, or the largest one (the shared memory holds n0 + 1
+   ints). */
+template <typename T>
+__global__ void bb_k_getri_prep(const bb_dev_batch d, int n0, int64_t lda0, int64_t ldx0, T *W, int64_t ws,
+                                bb_vdim *sv)
+{
+    extern __shared__ int perm[]; /* n0 entries, then the first zero */
+    int *zero = perm + n0;
+    const bool inplace = W != NULL;
+    for (int64_t t = blockIdx.x; t < d.count; t += gridDim.x) {
+        bb_vdim v;
+        if (d.vdim) v = d.vdim[t];
+        else {
+            memset(&v, 0, sizeof v);
+            v.m = v.n = n0;
+            v.lda = lda0;
+            v.ldb = ldx0;
+        }
+        const int n = v.n;
+        __syncthreads(); /* d.vdim may be sv (vardriver's geinv, gecond): read before it is written */
+        if (sv && threadIdx.x == 0) {
+            bb_vdim o = v; /* trsm from the left: m the order, n the columns */
+            o.m = o.n = d.info && d.info[t] != 0 ? 0 : n;
+            o.k = o.nrhs = 0;
+            o.lda = inplace ? (n > 0 ? n : 1) : v.lda;
+            o.ldb = inplace ? v.lda : v.ldb;
+            sv[t] = o;
+        }
+        if ((d.info && d.info[t] != 0) || n <= 0) continue; /* uniform over the block */
+        T *A = bb_dev_ptr<T>(d.opd[BB_A], t);
+        T *X = inplace ? A : bb_dev_ptr<T>(d.opd[BB_B], t);
+        const int64_t lda = v.lda, ldx = inplace ? v.lda : v.ldb;
+        if (threadIdx.x == 0) *zero = n + 1;
+        __syncthreads();
+        for (int j = threadIdx.x; j < n; j += blockDim.x) {
+            const T a = A[j + j * lda];
+            if (bb_re(a) == 0 && bb_im(a) == 0) atomicMin(zero, j + 1);
+        }
+        __syncthreads();
+        const int z = *zero;
+        if (z <= n) {
+            if (threadIdx.x == 0 && d.info) d.info[t] = z;
+            __syncthreads(); /* zero is reset by the next problem */
+            continue;
+        }
+        if (threadIdx.x == 0) {
+            const int *ip = bb_dev_ptr<int>(d.opd[BB_IPIV], t);
+            for (int r = 0; r < n; r++) perm[r] = r;
+            for (int r = 0; r < n; r++) {
+                const int q = ip[r] - 1, y = perm[r];
+                if (q < 0 || q >= n) continue; /* not a pivot of getrf: ignored */
+                perm[r] = perm[q];
+                perm[q] = y;
+            }
+        }
+        if (inplace) {
+            T *Wt = W + t * ws;
+            for (int64_t e = threadIdx.x; e < (int64_t)n * n; e += blockDim.x) Wt[e] = A[(e % n) + (e / n) * lda];
+        }
+        __syncthreads();
+        for (int64_t e = threadIdx.x; e < (int64_t)n * n; e += blockDim.x) {
+            const int r = (int)(e % n), col = (int)(e / n);
+            X[r + col * ldx] = perm[r] == col ? bb_make<T>(1.0, 0.0) : bb_make<T>(0.0, 0.0);
+        }
+        __syncthreads();
+    }
+}
