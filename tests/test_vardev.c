@@ -5,8 +5,8 @@
  * variable form goes through the class launches and, above the register
  * bound, the variable-size driver (src/cuda/vardriver.cu).  This program
  * runs the driver's routines that tests/test_device does not cover (trtri,
- * lauum, potri, poti, getri, getri_oop, geinv, gecond, trmm) as _dev variable
- * calls and compares every output with the fixed-size _dev call of each
+ * lauum, potri, poti, getri, getri_oop, geinv, gecond, trmm, getrs, gesv,
+ * potrs, posv, syrk, lange, gecon) as _dev variable calls and compares every output with the fixed-size _dev call of each
  * problem alone (those paths are checked against independent references by
  * the Check suites on the GPU): all four precisions, both layouts, sizes
  * across the driver's block bounds (1, 2, 17, 31, 33, 40, 63..65, 100, 129,
@@ -30,9 +30,9 @@
 static int npassed = 0, nfailed = 0;
 
 enum { O_TRTRI, O_LAUUM, O_POTRI, O_POTI, O_GETRI, O_GETRI_OOP, O_GEINV, O_GECOND, O_TRMM, O_GETRS, O_GESV, O_POTRS,
-       O_POSV, O_SYRK, NOPS };
+       O_POSV, O_SYRK, O_LANGE, O_GECON, NOPS };
 static const char *opname[NOPS] = {"trtri", "lauum", "potri", "poti", "getri", "getri_oop", "geinv", "gecond", "trmm",
-                                   "getrs", "gesv", "potrs", "posv", "syrk"};
+                                   "getrs", "gesv", "potrs", "posv", "syrk", "lange", "gecon"};
 
 static const int NS[] = {33, 1, 64, 129, 2, 65, 31, 100, 40, 17, 257, 63};
 enum { NP = (int)(sizeof NS / sizeof NS[0]) };
@@ -85,7 +85,7 @@ static void check(int ok, const char *what, int op, char p, int layout, const ch
         T *hA[NP], *hB[NP], *vA[NP], *vB[NP];                                                                     \
         T *dA[NP], *dB[NP];                                                                                       \
         int *dP[NP];                                                                                              \
-        const int hasb = op == O_GETRI_OOP || op == O_GEINV || op >= O_TRMM;                                                      \
+        const int hasb = op == O_GETRI_OOP || op == O_GEINV || (op >= O_TRMM && op <= O_SYRK);                                                      \
         for (int i = 0; i < NP; i++) {                                                                            \
             n[i] = NS[i];                                                                                         \
             if (n[i] > nmax) nmax = n[i];                                                                         \
@@ -94,6 +94,8 @@ static void check(int ok, const char *what, int op, char p, int layout, const ch
             uplo[i] = i % 2 ? BblasLower : BblasUpper;                                                            \
             diag[i] = op == O_TRTRI && (i / 2) % 2 ? BblasUnit : BblasNonUnit;                                    \
             norm[i] = i % 2 ? BblasInfNorm : BblasOneNorm;                                                         \
+            if (op == O_LANGE)                                                                                     \
+                norm[i] = i % 4 == 0 ? BblasOneNorm : i % 4 == 1 ? BblasInfNorm : i % 4 == 2 ? BblasFrobeniusNorm : BblasMaxNorm; \
             side[i] = (i / 4) % 2 ? BblasRight : BblasLeft;                                                        \
             trans[i] = i % 3 == 0 ? BblasNoTrans : i % 3 == 1 ? BblasTrans : BblasConjTrans;                       \
             if (op == O_TRMM) diag[i] = (i / 2) % 2 ? BblasUnit : BblasNonUnit;                                    \
@@ -145,6 +147,10 @@ static void check(int ok, const char *what, int op, char p, int layout, const ch
         up(pA, dA, NP * sizeof(T *));                                                                             \
         up(pB, dB, NP * sizeof(T *));                                                                             \
         up(pP, dP, NP * sizeof(int *));                                                                           \
+        R hAn[NP]; /* gecon's norms of A */                                                                        \
+        for (int i = 0; i < NP; i++) hAn[i] = (R)(2.0 + i);                                                        \
+        R *dAn = dalloc(NP * sizeof(R));                                                                           \
+        up(dAn, hAn, NP * sizeof(R));                                                                              \
         R vC[NP], fC[NP];                                                                                         \
         int vinfo[NP + 1], finfo[NP];                                                                             \
         for (int pass = 0; pass < 2; pass++) { /* 0: the variable call, 1: each problem alone */                  \
@@ -160,6 +166,7 @@ static void check(int ok, const char *what, int op, char p, int layout, const ch
                 T const *const *ca = (T const *const *)a;                                                         \
                 int const *const *pp = (int const *const *)(pP + (pass ? i : 0));                                 \
                 R *c = dC + (pass ? i : 0);                                                                       \
+                const R *an = dAn + (pass ? i : 0);                                                                \
                 if (!pass) {                                                                                      \
                     switch (op) {                                                                                 \
                     case O_TRTRI: lapack_##L##trtri_batchv_dev(cnt, layout, uplo, diag, n, a, lda, info, q); break; \
@@ -182,6 +189,8 @@ static void check(int ok, const char *what, int op, char p, int layout, const ch
                     case O_SYRK:                                                                                   \
                         blas_##L##syrk_batchv_dev(cnt, layout, uplo, trans, n, n, alpha, ca, lda, beta, b, ldb, info, q); \
                         break;                                                                                     \
+                    case O_LANGE: lapack_##L##lange_batchv_dev(cnt, layout, norm, n, n, ca, lda, c, info, q); break; \
+                    case O_GECON: lapack_##L##gecon_batchv_dev(cnt, layout, norm, n, ca, lda, an, c, info, q); break; \
                     default: lapack_##L##gecond_batchv_dev(cnt, layout, norm, n, ca, lda, c, info, q); break;     \
                     }                                                                                             \
                     memcpy(vinfo, info, sizeof vinfo);                                                            \
@@ -215,6 +224,12 @@ static void check(int ok, const char *what, int op, char p, int layout, const ch
                     case O_SYRK:                                                                                   \
                         blas_##L##syrk_batchf_dev(1, layout, uplo[i], trans[i], n[i], n[i], alpha[i], ca, lda[i], beta[i], b, \
                                                   ldb[i], info, q);                                                \
+                        break;                                                                                     \
+                    case O_LANGE:                                                                                  \
+                        lapack_##L##lange_batchf_dev(1, layout, norm[i], n[i], n[i], ca, lda[i], c, info, q);      \
+                        break;                                                                                     \
+                    case O_GECON:                                                                                  \
+                        lapack_##L##gecon_batchf_dev(1, layout, norm[i], n[i], ca, lda[i], an, c, info, q);        \
                         break;                                                                                     \
                     default: lapack_##L##gecond_batchf_dev(1, layout, norm[i], n[i], ca, lda[i], c, info, q); break; \
                     }                                                                                             \
@@ -259,7 +274,7 @@ static void check(int ok, const char *what, int op, char p, int layout, const ch
                              lda[i], w ? "the inverse" : "A", dmax, ymax);                                        \
                     check(dmax <= tol * (ymax > 1 ? ymax : 1), "outputs", op, pl, layout, msg);                   \
                 }                                                                                                 \
-                if (op == O_GECOND && vinfo[i + 1] >= 0) {                                                        \
+                if (op == O_GECOND || op == O_LANGE || op == O_GECON) {                                                        \
                     const double a = vC[i], b = fC[i];                                                            \
                     const int same = (isinf(a) && isinf(b)) || (isnan(a) && isnan(b)) ||                         \
                                      fabs(a - b) <= tol * fabs(b);                                                \
@@ -274,7 +289,7 @@ static void check(int ok, const char *what, int op, char p, int layout, const ch
             free(hA[i]), free(hB[i]), free(vA[i]), free(vB[i]);                                                   \
             cudaFree(dA[i]), cudaFree(dB[i]), cudaFree(dP[i]);                                                    \
         }                                                                                                         \
-        cudaFree(pA), cudaFree(pB), cudaFree(pP), cudaFree(dC);                                                   \
+        cudaFree(pA), cudaFree(pB), cudaFree(pP), cudaFree(dC), cudaFree(dAn);                                                   \
     }
 
 VARDEV_T(float, float, s, 0, FLT_EPSILON)
