@@ -1042,11 +1042,11 @@ cudaError_t posv_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &d
           nonsingular; poti: potrf first (its info stops a problem). */
 
 struct tri_geo {
-    int lower, L, s;
+    int from_end, L, s; /* from_end: walked from the bottom (trtri lower), else from the top */
     /* the block [r0, r1) of a problem of order n at this step */
     __device__ bool at(const bb_vdim &v, int &r0, int &r1) const
     {
-        if (lower) {
+        if (from_end) {
             r1 = v.n - s * L;
             r0 = r1 - L > 0 ? r1 - L : 0;
         } else {
@@ -1069,30 +1069,28 @@ struct f_trtri_part { /* trmm: T (the inverted part) times P */
         o.n = r1 - r0;
         o.k = o.nrhs = 0;
         o.lda = o.ldb = lda;
-        pa = g.lower ? A + r1 + r1 * lda : A;
-        pb = g.lower ? A + r1 + r0 * lda : A + r0 * lda;
+        pa = g.from_end ? A + r1 + r1 * lda : A;
+        pb = g.from_end ? A + r1 + r0 * lda : A + r0 * lda;
         return true;
     }
 };
 
-struct f_tri_rows { /* chunk c of the L-row chunks of P (trtri) or of A(0:r0, D) (lauum upper), beside D */
+struct f_tri_rows { /* chunk c of the L-row chunks of the s L rows beside D: below it when the walk comes
+                      from the end (trtri lower), above it otherwise (trtri upper, lauum upper) */
     tri_geo g;
-    int below; /* P below D (trtri lower) */
     template <typename T>
     __device__ bool operator()(const bb_vdim &v, int c, T *A, T *, T *, int *, bb_vdim &o, T *&pa, T *&pb, T *&) const
     {
         int r0, r1;
-        if (!g.at(v, r0, r1)) return false;
-        const int rows = g.s * g.L, i0 = c * g.L; /* P's rows: s L (trtri) */
-        const int h = below ? rows : r0;
-        if (i0 >= h) return false;
+        const int h = g.s * g.L, i0 = c * g.L;
+        if (!g.at(v, r0, r1) || i0 >= h) return false;
         const int64_t lda = v.lda;
         o.m = imin(g.L, h - i0);
         o.n = r1 - r0;
         o.k = o.nrhs = 0;
         o.lda = o.ldb = lda;
         pa = A + r0 + r0 * lda;
-        pb = A + (below ? r1 : 0) + i0 + r0 * lda;
+        pb = A + (g.from_end ? r1 : 0) + i0 + r0 * lda;
         return true;
     }
 };
@@ -1130,7 +1128,7 @@ struct f_tri_diag {
 };
 
 struct f_lauum_upd { /* diag 0: the part beside D, 1: D itself (upper: columns D, lower: rows D) */
-    tri_geo g; /* walked from the top (g.lower 0) for both triangles */
+    tri_geo g; /* walked from the top for both triangles */
     int diag, lower;
     template <typename T>
     __device__ bool operator()(const bb_vdim &v, int, T *A, T *, T *, int *, bb_vdim &o, T *&pa, T *&pb, T *&pc) const
@@ -1176,7 +1174,7 @@ cudaError_t trtri_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &
             if ((e = sub_batch<T>(c, f_trtri_part{g}, d, sb)) != cudaSuccess) break;
             if ((e = trmm_slice<T>(c, mp, sb)) != cudaSuccess) break;
             const int nch = chunks(c, s * L);
-            if ((e = view<T>(c, f_tri_rows{g, lower}, d, nch)) != cudaSuccess) break;
+            if ((e = view<T>(c, f_tri_rows{g}, d, nch)) != cudaSuccess) break;
             const bb_problem tp = tri_step(BblasRight, p.uplo, BblasNoTrans, p.diag, L, L, p.lda, -1);
             if ((e = bb_small_trsm_chunked(c.prec, tp, step_batch(c, n * nch, 2), c.q, L)) != cudaSuccess) break;
         }
@@ -1204,7 +1202,7 @@ cudaError_t lauum_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &
         const tri_geo g = {0, L, s}; /* from the top, both triangles */
         if (s > 0) {
             const int nch = chunks(c, s * L);
-            e = lower ? view<T>(c, f_tri_cols{g}, d, nch) : view<T>(c, f_tri_rows{g, 0}, d, nch);
+            e = lower ? view<T>(c, f_tri_cols{g}, d, nch) : view<T>(c, f_tri_rows{g}, d, nch);
             const bb_problem tp = tri_step(lower ? BblasLeft : BblasRight, p.uplo, BblasConjTrans, BblasNonUnit, L, L,
                                            p.lda, 1);
             if (e == cudaSuccess) e = bb_small_blas3(BB_OP_TRMM, c.prec, tp, step_batch(c, n * nch, 2), c.q);
@@ -1380,10 +1378,9 @@ cudaError_t run_T(bb_op op, const vctx &c0, const bb_problem &p, const bb_dev_ba
     int wmax = 1;
     switch (op) {
     case BB_OP_POTRF: case BB_OP_GETRF: case BB_OP_GETRFNP: case BB_OP_TRTRI: case BB_OP_LAUUM: case BB_OP_POTRI:
-    case BB_OP_POTI: wmax = p.n; break;
+    case BB_OP_POTI: case BB_OP_GETRI: case BB_OP_GETRI_OOP: case BB_OP_GEINV: case BB_OP_GECOND: wmax = p.n; break;
     case BB_OP_TRSM: case BB_OP_TRMM: wmax = p.side == BblasLeft ? p.n : p.m; break;
     case BB_OP_GETRS: case BB_OP_POTRS: wmax = p.nrhs; break;
-    case BB_OP_GETRI: case BB_OP_GETRI_OOP: case BB_OP_GEINV: case BB_OP_GECOND: wmax = p.n; break;
     case BB_OP_GESV: case BB_OP_POSV: wmax = p.n > p.nrhs ? p.n : p.nrhs; break;
     default: break;
     }
