@@ -28,6 +28,32 @@
 
 enum { VD_UNIFORM, VD_SKEWED };
 
+/* The vendor's variable GEMM: cuBLAS's grouped GEMM (a group per problem,
+   the sizes in host arrays, the pointer arrays on the device; s and d
+   only), C = A B on the same problems as ours. */
+template <typename T> struct vgrouped {
+    static bool has() { return false; }
+    static cublasStatus_t run(cublasHandle_t, int, const int *, T **, T **, T **) { return CUBLAS_STATUS_NOT_SUPPORTED; }
+};
+#define VGROUPED_T(T, L)                                                                                         \
+    template <> struct vgrouped<T> {                                                                              \
+        static bool has() { return true; }                                                                       \
+        static cublasStatus_t run(cublasHandle_t h, int cnt, const int *n, T **a, T **b, T **c)                 \
+        {                                                                                                         \
+            static std::vector<cublasOperation_t> op;                                                             \
+            static std::vector<T> one, zero;                                                                      \
+            static std::vector<int> gs;                                                                           \
+            op.assign(cnt, CUBLAS_OP_N);                                                                          \
+            one.assign(cnt, T(1));                                                                                \
+            zero.assign(cnt, T(0));                                                                               \
+            gs.assign(cnt, 1);                                                                                    \
+            return cublas##L##gemmGroupedBatched(h, op.data(), op.data(), n, n, n, one.data(), a, n, b, n,       \
+                                                 zero.data(), c, n, cnt, gs.data());                              \
+        }                                                                                                         \
+    };
+VGROUPED_T(float, S)
+VGROUPED_T(double, D)
+
 /* problem i's matrix at off[i] (elements), n[i] x n[i] */
 template <typename R>
 __global__ void k_fill_var(R *A, const long long *off, const int *nv, long long count, int kind, int cplx,
@@ -291,6 +317,34 @@ static void var_row(ctx &c, const vdef &vd, int nmax, int dist)
         vapi<T>::call(vd.name, v, cnt, v.n.data(), v.pa, v.pb, v.pc, v.pp, v.Y, &info, c.q);
     }, restore);
     const double host_us = c.tm.host_us;
+    double vendor_ms = NAN;
+    /* (not above 65536 problems: 10^6 groups took 8-12 s a call on the H200) */
+    if (c.o.vendor && vd.name == std::string("gemm") && vgrouped<T>::has() && cnt <= 65536) {
+        cublasStatus_t st = CUBLAS_STATUS_SUCCESS;
+        CK(cudaMemsetAsync(v.C, 0, mb, c.s));
+        vendor_ms = c.tm.run(c.o.reps, [&] {
+            const cublasStatus_t r = vgrouped<T>::run(c.cub, cnt, v.n.data(), v.pa, v.pb, v.pc);
+            if (r != CUBLAS_STATUS_SUCCESS) st = r;
+        }, restore);
+        CK(cudaStreamSynchronize(c.s));
+        /* its product must be ours (another summation order: 64 Nmax eps) */
+        const std::vector<T> vc = dl(v.C, v.total);
+        CK(cudaMemsetAsync(v.C, 0, mb, c.s));
+        int i0 = BblasErrorsReportNone;
+        vapi<T>::call(vd.name, v, cnt, v.n.data(), v.pa, v.pb, v.pc, v.pp, v.Y, &i0, c.q);
+        CK(cudaStreamSynchronize(c.s));
+        const std::vector<T> oc = dl(v.C, v.total);
+        double dmax = 0, bmax = 0;
+        for (size_t i = 0; i < vc.size(); i++) {
+            dmax = std::max(dmax, (double)std::abs(vc[i] - oc[i]));
+            bmax = std::max(bmax, (double)std::abs(oc[i]));
+        }
+        if (st != CUBLAS_STATUS_SUCCESS || dmax > 64.0 * nmax * std::numeric_limits<R>::epsilon() * bmax) {
+            fprintf(stderr, "vendor: cublas grouped GEMM status %d, relative difference %.3g\n", (int)st,
+                    bmax > 0 ? dmax / bmax : dmax);
+            vendor_ms = NAN;
+        }
+    }
 
     /* the check: outputs and codes bitwise those of fixed-size calls */
     restore();
@@ -410,11 +464,16 @@ static void var_row(ctx &c, const vdef &vd, int nmax, int dist)
     w.share = share;
     w.fixed_n = nh;
     w.fixed_share = fixed_share;
+    w.vendor_ms = vendor_ms;
     w.ok = ok;
     c.vrows.push_back(w);
     printf("VAR %-7s %c %-7s Nmax %4d %8d  %9.4f ms  host %7.0f us  floor %8.4f ms  %5.1f%% of floor  | fixed n=%d "
            "%5.1f%%  var/fixed %.2f  %s\n", vd.name, w.prec, w.dist, nmax, cnt, t, host_us, floor_ms, 100 * share, nh,
            100 * fixed_share, share / fixed_share, !ok ? "FAIL" : bits ? "ok" : "ok~");
+    if (!std::isnan(vendor_ms))
+        printf("VAR %-7s %c %-7s Nmax %4d %8d  %9.4f ms  cublas grouped GEMM (a group per problem): %5.1f%% of floor, "
+               "ours/vendor %.2f\n", vd.name, w.prec, w.dist, nmax, cnt, vendor_ms, 100 * floor_ms / vendor_ms,
+               t / vendor_ms);
     fflush(stdout);
     CK(cudaFree(v.A));
     CK(cudaFree(v.A0));

@@ -116,7 +116,7 @@ enum { IN_HOST, IN_DEV, IN_MANAGED };  /* where a _dev call's info lives */
 enum { RUN_REF, RUN_DEV, RUN_HOSTCUDA }; /* CPU reference, _dev call, plain call on cuda */
 enum { O_A, O_B, O_C, O_P, NO };       /* operands; O_P = ipiv */
 
-#define MAXG 8
+#define MAXG 48
 
 typedef struct {
     int side, uplo, ta, tb, diag, m, n, k, lda, ldb, ldc;
@@ -995,24 +995,34 @@ static void routine_tests(int r, int z, batchblas_queue_t q)
     /* variable form above the register bound (the variable-size driver;
        row-major getrf of non-square shapes through launches of equal
        sizes) */
-    {
+    /* gemm, second pass: the problems above the register bound through
+       cuBLAS's grouped GEMM (BATCHBLAS_CUDA_VAR_GROUPED=all: whatever
+       their flops; double only, complex stays in the driver) */
+    for (int gpass = 0; gpass < (r == R_GEMM ? 2 : 1); gpass++) {
+        if (gpass) setenv("BATCHBLAS_CUDA_VAR_GROUPED", "all", 1);
         var_gen big = r == R_POTRF ? gen_potrf_big : r == R_GEMM ? gen_gemm_big : r == R_GETRF ? gen_getrf_big
                                                                                              : gen_trsm_big;
-        t = var_case(label(r, z, "variable big dev-ptrs"), r, z, 41, big, BblasColMajor, 1);
+        t = var_case(label(r, z, gpass ? "variable big dev-ptrs grouped" : "variable big dev-ptrs"), r, z, 41, big,
+                     BblasColMajor, 1);
         t.p[5].lda = 0; /* argument error */
         if (r == R_POTRF) t.p[17].fix = FIX_NOT_SPD, t.p[21].fix = FIX_NOT_SPD, t.p[22].fix = FIX_NOT_SPD;
         if (r == R_GETRF) t.p[16].fix = FIX_SINGULAR, t.p[23].fix = FIX_SINGULAR, t.p[37].fix = FIX_SINGULAR;
         run_and_free(&t, q);
-        t = var_case_u(label(r, z, "variable big same-options host-ptrs row"), r, z, 37, big, BblasRowMajor, 2, 1);
+        t = var_case_u(label(r, z, gpass ? "variable big same-options host-ptrs row grouped"
+                                         : "variable big same-options host-ptrs row"),
+                       r, z, 37, big, BblasRowMajor, 2, 1);
         t.parr = PA_HOST;
         if (r == R_POTRF) t.p[20].fix = FIX_NOT_SPD;
         if (r == R_GETRF) t.p[9].fix = FIX_SINGULAR;
         run_and_free(&t, q);
-        t = var_case(label(r, z, "variable big dev-params report-all"), r, z, 36, big, BblasColMajor, 0);
+        t = var_case(label(r, z, gpass ? "variable big dev-params report-all grouped"
+                                       : "variable big dev-params report-all"),
+                     r, z, 36, big, BblasColMajor, 0);
         t.dpar = 1;
         t.mode = BblasErrorsReportAll;
         t.p[8].lda = 0;
         run_and_free(&t, q);
+        if (gpass) unsetenv("BATCHBLAS_CUDA_VAR_GROUPED");
     }
 
     /* every parameter array and the group sizes in device memory */
@@ -1024,6 +1034,45 @@ static void routine_tests(int r, int z, batchblas_queue_t q)
         t.mode = BblasErrorsReportGroup;
         for (int i = 10; i < 13; i++) t.p[i].lda = 0; /* the last group: an argument error */
         run_and_free(&t, q);
+    }
+    /* many groups: the group form goes the variable form's way
+       (BB_VAR_GROUPS_MIN, src/cuda/varplan.cu): sizes across the register
+       and driver bounds, groups of 0..3 problems and one of 130 above the
+       register bound (BB_VAR_GROUP_OWN: its own launch sequence), an
+       argument error in one group and numerical failures in others;
+       report-group with host parameters and host pointer arrays, then
+       report-all with every array in device memory, row-major */
+    {
+        var_gen big = r == R_POTRF ? gen_potrf_big : r == R_GEMM ? gen_gemm_big : r == R_GETRF ? gen_getrf_big
+                                                                                             : gen_trsm_big;
+        enum { NG = 40 };
+        int gs[NG];
+        prm ps[NG];
+        for (int pass = 0; pass < 2; pass++) {
+            int64_t first[NG + 1];
+            first[0] = 0;
+            for (int g = 0; g < NG; g++) {
+                gs[g] = g == 7 ? 130 : (g * 5) % 4;
+                ps[g] = big(z, g == 7 ? 2 : g + 3 * pass);
+                first[g + 1] = first[g] + gs[g];
+            }
+            t = group_case(label(r, z, pass ? "many groups dev-params row grouped" : "many groups host-ptrs report-group"),
+                           r, z, NG, gs, ps, 1 + pass);
+            if (pass) setenv("BATCHBLAS_CUDA_VAR_GROUPED", "all", 1); /* gemm: cuBLAS's grouped GEMM */
+            if (pass) {
+                t.dpar = 1;
+                t.layout = BblasRowMajor;
+                for (int64_t i = 0; i < t.count; i++) set_lds(&t, &t.p[i], 1);
+            } else {
+                t.parr = PA_HOST;
+                t.mode = BblasErrorsReportGroup;
+            }
+            for (int64_t i = first[5]; i < first[6]; i++) t.p[i].lda = 0; /* an argument error */
+            if (r == R_POTRF) t.p[first[7] + 100].fix = FIX_NOT_SPD, t.p[first[21]].fix = FIX_NOT_SPD;
+            if (r == R_GETRF) t.p[first[7] + 3].fix = FIX_SINGULAR, t.p[first[30]].fix = FIX_SINGULAR;
+            run_and_free(&t, q);
+            unsetenv("BATCHBLAS_CUDA_VAR_GROUPED");
+        }
     }
     t = var_case(label(r, z, "variable dev-params"), r, z, 53, gen, BblasColMajor, 1);
     t.dpar = 1;

@@ -535,7 +535,9 @@ static void run_device(bb_batch *b)
         return;
     }
     cudaStream_t st = q->pub.stream;
-    const int var = b->form == BB_FORM_VAR;
+    /* the variable form's plan, also for the group form with many groups
+       (a group per problem is the variable form) */
+    const int var = b->form == BB_FORM_VAR || (b->form == BB_FORM_GROUP && b->ngroups >= BB_VAR_GROUPS_MIN);
     const int fold = b->info_on_device && b->mode != BblasErrorsReportNone; /* codes to info on the device */
     const int report = !b->info_on_device && b->mode != BblasErrorsReportNone; /* codes to pinfo */
     /* the launches: the variable form's plan (varplan.cu: class launches
@@ -551,16 +553,30 @@ static void run_device(bb_batch *b)
     int fail = 0;
     cudaError_t e = cudaSuccess;
 
+    /* gemm: the problems that cuBLAS's grouped GEMM takes go first, and
+       the plan leaves them out (marked in pinfo until the launches are
+       made: the device placement reads the marks) */
+    var_grouped vg = {NULL, 0};
+    if (var) {
+        const int gc = bb_cu_var_grouped(b, q, &vg);
+        if (gc) {
+            bb_cu_fail_all(b, gc);
+            return;
+        }
+        if (vg.n) bb_cu_log("%s: %lld problems to cuBLAS's grouped GEMM", b->name, (long long)vg.n);
+    }
     var_devcount dc;
     memset(&dc, 0, sizeof dc);
     dc.q = q;
     if (var ? bb_cu_var_plan(b, &vp, &dc) : bb_cu_build_segments(b, 1, &segs, &nseg, &idx, &nidx)) {
+        bb_cu_var_grouped_unmark(b, &vg);
         bb_cu_fail_all(b, BB_INFO_NOMEM);
         return;
     }
     const int64_t nlaunch = var ? vp.nlaunch : nseg;
     if (cfg_verbose) t_plan = now_us();
     if (nlaunch == 0 && !fold) {
+        bb_cu_var_grouped_unmark(b, &vg);
         free(segs);
         free(idx);
         bb_cu_var_plan_free(&vp);
@@ -795,6 +811,7 @@ static void run_device(bb_batch *b)
                 goto out;
             }
         }
+        bb_cu_var_grouped_unmark(b, &vg); /* before the codes are read */
         if (var)
             bb_cu_log("%s: device data, variable sizes: %lld launch(es), %lld of them class launches (%lld slots for "
                       "%lld problems, %s plan)%s; host: plan %.0f us (counting %.0f us, %s %d: key copy %.0f us, "
@@ -873,6 +890,7 @@ static void run_device(bb_batch *b)
         }
     }
 out:
+    bb_cu_var_grouped_unmark(b, &vg);
     if (fail) bb_cu_fail_all(b, fail);
     free(hinfo);
     free(tmp);

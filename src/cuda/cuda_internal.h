@@ -155,6 +155,30 @@ int bb_cuda_var_class(bb_op op, bb_prec prec, const bb_problem &p);
 /* ... for problems above the register bound that the on-chip kernels take
    (mid.cu, bb_mid_max): one class launch of them, a block a problem. */
 #define BB_VAR_MID 48
+/* The group form on device data goes the variable form's way (class
+   launches, varplan.cu) from this many groups on: a group per problem is
+   the variable form.  Fewer groups keep a launch sequence each. */
+#define BB_VAR_GROUPS_MIN 32
+/* ... where a group of at least this many problems above the register
+   bound still keeps its own launch sequence: the fixed-size drivers
+   (blocked.cu, recursive.cu, cuBLAS GEMM) run equal sizes faster than the
+   variable-size driver (doc/performance.md, session 16: var/fixed 0.4-0.7). */
+#define BB_VAR_GROUP_OWN 128
+/* gemm in a variable batch (s, d): the problems that cuBLAS's grouped
+   GEMM takes instead of the variable-size driver (launch.cu), at most
+   BB_VAR_GROUPED_MAX of them in one call (its host time grows with the
+   groups: 10^6 groups took seconds on the H200). */
+bool bb_cuda_var_grouped(bb_op op, bb_prec prec, const bb_problem &p);
+/* ... only problems with a size above this (-1: none of op, prec) */
+int bb_cuda_var_grouped_above(bb_op op, bb_prec prec);
+/* ... and only when they have this many flops (BB_VAR_GROUPED_FLOPS, or
+   what BATCHBLAS_CUDA_VAR_GROUPED says; -1: never) */
+double bb_cuda_var_grouped_flops(void);
+#define BB_VAR_GROUPED_MAX 65536
+/* ... and only when they have this many flops: a grouped call cost about
+   0.5 ms of host time even for 100 groups (H200, session 17: skewed
+   [1, 128], 102 problems above the bound, 0.58 -> 1.10 ms) */
+#define BB_VAR_GROUPED_FLOPS 4e9
 /* Problems in a warp that must share their sizes in a class launch of
    class cls (the register kernels' groups; the driver: its leaves'; the
    on-chip kernels: none, a problem has a block). */
@@ -440,6 +464,18 @@ int bb_cu_var_count_dev(var_devcount *dc, const bb_batch *b, const int src[7], c
    nrhs arrays (NULL: 0), counts[nb + 1] zeroed before. */
 cudaError_t bb_cu_var_hist(const var_raw &r, const int64_t radix[4], unsigned *counts, int64_t nb, int64_t count,
                            cudaStream_t st);
+/* The problems of a variable batch that go to cuBLAS's grouped GEMM
+   (bb_cuda_var_grouped), launched on q before the plan is made: marked
+   in b->pinfo (BB_GROUPED_MARK, counted in b->nbad) so that the plan
+   leaves them out, until bb_cu_var_grouped_unmark.  Returns 0 (g->idx
+   empty: none), or a BB_INFO_* code (nothing marked). */
+#define BB_GROUPED_MARK INT32_MIN
+struct var_grouped {
+    int64_t *idx; /* the problems launched */
+    int64_t n;
+};
+int bb_cu_var_grouped(bb_batch *b, bb_cuda_queue *q, var_grouped *g);
+void bb_cu_var_grouped_unmark(bb_batch *b, var_grouped *g);
 /* 0, or -1 if out of host memory (nothing to free then).  dc: the device
    counting of large fast plans (NULL: the host counts). */
 int bb_cu_var_plan(const bb_batch *b, var_plan *pl, var_devcount *dc = NULL);

@@ -450,6 +450,38 @@ int bb_cuda_var_class(bb_op op, bb_prec prec, const bb_problem &p)
     }
 }
 
+/* BATCHBLAS_CUDA_VAR_GROUPED (read at each call): 0 keeps gemm's
+   variable sizes above the register bound in the variable-size driver,
+   to compare; "all" sends them to the grouped GEMM whatever their flops
+   (the tests) */
+double bb_cuda_var_grouped_flops(void)
+{
+    const char *e = getenv("BATCHBLAS_CUDA_VAR_GROUPED");
+    if (e && !strcmp(e, "0")) return -1;
+    if (e && !strcmp(e, "all")) return 0;
+    return BB_VAR_GROUPED_FLOPS;
+}
+
+/* cuBLAS's grouped GEMM, a group per problem, ran the problems above
+   the register bound 1.7-3.2x faster than the driver's k_vgemm /
+   k_vgemm_tc (uniform [1, 128] and [1, 512], s and d, H200,
+   doc/performance.md session 17); it has no complex types.  The
+   driver's problems inside the register bound (gemm's cuBLAS sizes,
+   GEMM_CUBLAS_FROM) stay in the driver: there are up to 10^6 of them,
+   where the grouped GEMM's host time is seconds. */
+int bb_cuda_var_grouped_above(bb_op op, bb_prec prec)
+{
+    return op == BB_OP_GEMM && (prec == BB_P_S || prec == BB_P_D) && bb_cuda_var_grouped_flops() >= 0
+               ? small_limit(prec)
+               : -1;
+}
+
+bool bb_cuda_var_grouped(bb_op op, bb_prec prec, const bb_problem &p)
+{
+    const int lim = bb_cuda_var_grouped_above(op, prec);
+    return lim >= 0 && (p.m > lim || p.n > lim || p.k > lim) && bb_cuda_var_class(op, prec, p) == BB_VAR_DRIVER;
+}
+
 static bool small_supports(bb_op op)
 {
     switch (op) {

@@ -1256,7 +1256,18 @@ cudaError_t poti_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &d
    problem).  Both layouts take the same steps (the stored matrix's
    inverse is the transpose of the other layout's). */
 
-const size_t VAR_WORK = (size_t)1 << 30; /* the workspace of those, per slice */
+/* the workspace of those, per slice: BATCHBLAS_CUDA_VAR_WORK_MB (MiB),
+   else 1 GiB */
+size_t var_work(void)
+{
+    static size_t v = 0;
+    if (!v) {
+        const char *e = getenv("BATCHBLAS_CUDA_VAR_WORK_MB");
+        const long mb = e ? atol(e) : 0;
+        v = (size_t)(mb > 0 ? mb : 1024) << 20;
+    }
+    return v;
+}
 
 /* column-major getri on d (out of place: into B) */
 template <typename T>
@@ -1390,13 +1401,13 @@ cudaError_t run_T(bb_op op, const vctx &c0, const bb_problem &p, const bb_dev_ba
     const int per = 32 / c.L;
     int64_t slice = ((int64_t)1 << 20) / nch;
     slice = slice < per ? per : slice / per * per;
-    /* per-problem workspace matrices: at most VAR_WORK bytes a slice */
+    /* per-problem workspace matrices: at most var_work() bytes a slice */
     const size_t mat = (size_t)p.n * p.n * sizeof(T);
     const int nwk = op == BB_OP_GETRI || op == BB_OP_GEINV ? 1 : op == BB_OP_GECOND ? 2 : 0;
     const bool lu = op == BB_OP_GEINV || op == BB_OP_GECOND;
     if (nwk) {
         const size_t per_p = nwk * mat + (lu ? (size_t)p.n * sizeof(int) + sizeof(int) : 0);
-        int64_t lim = (int64_t)(VAR_WORK / per_p);
+        int64_t lim = (int64_t)(var_work() / per_p);
         lim = lim < per ? per : lim / per * per;
         if (slice > lim) slice = lim;
     }

@@ -106,6 +106,11 @@ static int runs_plan(const bb_batch *b, var_plan *pl)
         std::vector<int64_t> order; /* class segments, sorted into their launches */
         for (int64_t k = 0; k < nseg; k++) {
             cls[(size_t)k] = b->count <= INT32_MAX ? bb_cuda_var_class(b->op, b->prec, segs[k].gp) : 0;
+            /* the group form: a large group above the register bound keeps
+               its own launch sequence (the fixed-size drivers) */
+            if (b->form == BB_FORM_GROUP && segs[k].n >= BB_VAR_GROUP_OWN &&
+                (cls[(size_t)k] == BB_VAR_DRIVER || cls[(size_t)k] == BB_VAR_MID))
+                cls[(size_t)k] = 0;
             if (cls[(size_t)k]) order.push_back(k);
         }
         /* by options, then bound, then decreasing sizes (the largest first) */
@@ -188,7 +193,9 @@ static int runs_plan(const bb_batch *b, var_plan *pl)
             for (int64_t k = 0; k < nseg; k++) {
                 const segment &s = segs[k];
                 int32_t *m = pl->map + seg_slot[(size_t)k];
-                for (int64_t t = 0; t < s.n; t++) m[t] = (int32_t)idx[s.first + t];
+                /* the variable form: idx lists each segment's problems;
+                   the group form: a segment is a group, problems first .. */
+                for (int64_t t = 0; t < s.n; t++) m[t] = (int32_t)(idx ? idx[s.first + t] : s.first + t);
             }
             if (!runs.empty()) memcpy(pl->runs, runs.data(), runs.size() * sizeof(var_run));
             if (!launch.empty()) memcpy(pl->launch, launch.data(), launch.size() * sizeof(var_launch));
@@ -320,7 +327,7 @@ static const int64_t DEV_COUNT_MIN = 1 << 16;
 static int fast_plan(const bb_batch *b, var_plan *pl, var_devcount *dc)
 {
     memset(pl, 0, sizeof *pl);
-    if (!uniform_options(b)) return 0;
+    if (b->form != BB_FORM_VAR || !uniform_options(b)) return 0;
     const int64_t n = b->count;
     int64_t g0 = 0;
     while (g0 < n && b->pinfo[g0]) g0++;
@@ -787,4 +794,140 @@ cudaError_t bb_cu_var_hist(const var_raw &r, const int64_t radix[4], unsigned *c
     k_var_hist<<<grid, 256, shared ? (size_t)(nb + 1) * sizeof(unsigned) : 0, st>>>(
         r, (int)radix[0], (int)radix[1], (int)radix[2], (int)radix[3], counts, (int)nb, count, shared);
     return chk(cudaGetLastError());
+}
+
+/* ------------------------------------------------------------------------ */
+/* gemm above the register bound: cuBLAS's grouped GEMM, a group per        */
+/* problem (bb_cuda_var_grouped says which problems; launch.cu)             */
+/* ------------------------------------------------------------------------ */
+
+namespace {
+
+cublasStatus_t grouped_call(cublasHandle_t h, bb_prec prec, const cublasOperation_t *ta, const cublasOperation_t *tb,
+                            const int *m, const int *n, const int *k, const void *al, void *const *A, const int *lda,
+                            void *const *B, const int *ldb, const void *be, void *const *C, const int *ldc, int ng,
+                            const int *gs)
+{
+    if (prec == BB_P_S)
+        return cublasSgemmGroupedBatched(h, ta, tb, m, n, k, (const float *)al, (const float *const *)A, lda,
+                                         (const float *const *)B, ldb, (const float *)be, (float *const *)C, ldc, ng,
+                                         gs);
+    return cublasDgemmGroupedBatched(h, ta, tb, m, n, k, (const double *)al, (const double *const *)A, lda,
+                                     (const double *const *)B, ldb, (const double *)be, (double *const *)C, ldc, ng, gs);
+}
+
+__global__ void k_gather_sel(void *const *src, const int64_t *sel, void **dst, int64_t n)
+{
+    const int64_t step = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; t < n; t += step) dst[t] = src[sel[t]];
+}
+
+} // namespace
+
+int bb_cu_var_grouped(bb_batch *b, bb_cuda_queue *q, var_grouped *g)
+{
+    g->idx = NULL;
+    g->n = 0;
+    const int lim = bb_cuda_var_grouped_above(b->op, b->prec);
+    if (lim < 0 || !q->pub.cublas || !b->par[BB_M] || !b->par[BB_N] || !b->par[BB_K]) return 0;
+    /* none above the bound (the checks' largest sizes of a variable batch
+       whose options are all the same): no pass over the problems */
+    if (b->form == BB_FORM_VAR && b->uniform_options && b->par_max[BB_M] <= lim && b->par_max[BB_N] <= lim &&
+        b->par_max[BB_K] <= lim && b->par_max[BB_M] >= 0 && b->par_max[BB_N] >= 0 && b->par_max[BB_K] >= 0)
+        return 0;
+    try {
+        /* the problems, and their parameters normalised (row-major: the
+           column-major product of the transposes, operands exchanged) */
+        std::vector<int64_t> sel;
+        std::vector<cublasOperation_t> ta, tb;
+        std::vector<int> m, n, k, lda, ldb, ldc;
+        const bool dbl = b->prec == BB_P_D;
+        std::vector<double> ald, bed;
+        std::vector<float> als, bes;
+        bb_problem gp0;
+        memset(&gp0, 0, sizeof gp0);
+        double flops = 0;
+        for (int64_t grp = 0; grp < b->ngroups; grp++) {
+            const int64_t first = bb_group_first(b, grp), last = bb_group_first(b, grp + 1);
+            if (first == last) continue;
+            /* the raw sizes first (a few ns a group; the normalised
+               problem costs about 50: 50 ms for 10^6 problems) */
+            const int64_t r = grp * b->pinc;
+            if (b->par[BB_M][r] <= lim && b->par[BB_N][r] <= lim && b->par[BB_K][r] <= lim) continue;
+            bb_problem gp;
+            bb_group_problem(b, grp, &gp);
+            if (!bb_cuda_var_grouped(b->op, b->prec, gp)) continue;
+            for (int64_t i = first; i < last; i++) {
+                if (b->pinfo[i]) continue;
+                if (sel.size() >= BB_VAR_GROUPED_MAX) return 0; /* too many groups: the driver takes them */
+                sel.push_back(i);
+                ta.push_back(gp.trans == BblasTrans ? CUBLAS_OP_T : gp.trans == BblasConjTrans ? CUBLAS_OP_C : CUBLAS_OP_N);
+                tb.push_back(gp.transb == BblasTrans ? CUBLAS_OP_T : gp.transb == BblasConjTrans ? CUBLAS_OP_C
+                                                                                                 : CUBLAS_OP_N);
+                flops += 2.0 * gp.m * gp.n * gp.k;
+                m.push_back(gp.m), n.push_back(gp.n), k.push_back(gp.k);
+                lda.push_back((int)gp.lda), ldb.push_back((int)gp.ldb), ldc.push_back((int)gp.ldc);
+                if (dbl) ald.push_back(gp.alpha[0]), bed.push_back(gp.beta[0]);
+                else als.push_back((float)gp.alpha[0]), bes.push_back((float)gp.beta[0]);
+                gp0 = gp;
+            }
+        }
+        const int64_t ns = (int64_t)sel.size();
+        if (ns == 0 || flops < bb_cuda_var_grouped_flops()) return 0;
+        cublasHandle_t h = q->pub.cublas;
+        cudaStream_t hs = NULL;
+        if (cublasGetStream(h, &hs) != CUBLAS_STATUS_SUCCESS || hs != q->pub.stream ||
+            cublasSetPointerMode(h, CUBLAS_POINTER_MODE_HOST) != CUBLAS_STATUS_SUCCESS)
+            return BB_INFO_DEVICE;
+        /* the operands' pointers in selection order, on the device: the
+           selection, then A, B, C (normalised slots) */
+        const size_t bsel = ((size_t)ns * sizeof(int64_t) + 255) / 256 * 256, bptr = ((size_t)ns * sizeof(void *) + 255) / 256 * 256;
+        char *w = (char *)bb_cuda_workspace(&q->pub, bsel + 3 * bptr);
+        if (!w) return BB_INFO_NOMEM;
+        cudaStream_t st = q->pub.stream;
+        cudaError_t e = chk(cudaMemcpyAsync(w, sel.data(), (size_t)ns * sizeof(int64_t), cudaMemcpyHostToDevice, st));
+        void **dp[3];
+        std::vector<void *> tmp;
+        for (int o = 0; o < 3 && e == cudaSuccess; o++) {
+            dp[o] = (void **)(w + bsel + o * bptr);
+            const bb_operand &d = b->opd[bb_user_slot(&gp0, o)];
+            if (!d.arr) return BB_INFO_DEVICE; /* the variable and group forms take pointer arrays */
+            const cudaPointerAttributes a = bb_cu_pointer((const void *)d.arr);
+            if (a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged) {
+                k_gather_sel<<<bb_grid(ns, 256), 256, 0, st>>>(d.arr, (const int64_t *)w, dp[o], ns);
+                e = chk(cudaGetLastError());
+            } else {
+                tmp.resize((size_t)ns);
+                for (int64_t t = 0; t < ns; t++) tmp[(size_t)t] = d.arr[sel[(size_t)t]];
+                e = chk(cudaMemcpyAsync(dp[o], tmp.data(), (size_t)ns * sizeof(void *), cudaMemcpyHostToDevice, st));
+            }
+        }
+        if (e != cudaSuccess) return BB_INFO_DEVICE;
+        const std::vector<int> gs((size_t)ns, 1);
+        const void *al = dbl ? (const void *)ald.data() : (const void *)als.data();
+        const void *be = dbl ? (const void *)bed.data() : (const void *)bes.data();
+        const cublasStatus_t cs = grouped_call(h, b->prec, ta.data(), tb.data(), m.data(), n.data(), k.data(), al,
+                                               dp[BB_A], lda.data(), dp[BB_B], ldb.data(), be, dp[BB_C], ldc.data(),
+                                               (int)ns, gs.data());
+        if (cs != CUBLAS_STATUS_SUCCESS) return cs == CUBLAS_STATUS_ALLOC_FAILED ? BB_INFO_NOMEM : BB_INFO_DEVICE;
+        g->idx = (int64_t *)cu_malloc((size_t)ns * sizeof(int64_t));
+        if (!g->idx) return BB_INFO_NOMEM;
+        memcpy(g->idx, sel.data(), (size_t)ns * sizeof(int64_t));
+        g->n = ns;
+        for (int64_t t = 0; t < ns; t++) b->pinfo[sel[(size_t)t]] = BB_GROUPED_MARK;
+        b->nbad += ns;
+        return 0;
+    } catch (...) {
+        return BB_INFO_NOMEM;
+    }
+}
+
+void bb_cu_var_grouped_unmark(bb_batch *b, var_grouped *g)
+{
+    for (int64_t t = 0; t < g->n; t++)
+        if (b->pinfo[g->idx[t]] == BB_GROUPED_MARK) b->pinfo[g->idx[t]] = 0;
+    b->nbad -= g->n;
+    free(g->idx);
+    g->idx = NULL;
+    g->n = 0;
 }
