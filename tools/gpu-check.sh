@@ -103,6 +103,9 @@ if [ "$phase" = tests ] || [ "$phase" = all ]; then
     T=${GPU_TEST_TIMEOUT:-420}
     run device "$T" "$D/bin/test_device" &
     run vardev "$T" "$D/bin/test_vardev" &
+    # the same with the inverses' workspace at 1 MiB: slices of one or two
+    # problems (the slicing of the variable-size driver, vardriver.cu)
+    run vardev_slices "$T" env BATCHBLAS_CUDA_VAR_WORK_MB=1 "$D/bin/test_vardev" &
     for s in blas3 chol lu norm errors library; do
         BATCHBLAS_BACKEND=cuda CK_FORK=no CK_RUN_SUITE=$s OMP_WAIT_POLICY=passive OMP_NUM_THREADS=2 \
             run suite_$s "$T" "$D/bin/runner" &
