@@ -160,9 +160,8 @@ bool bb_cuda_launch_fault(void) { return g_launch_fault_hit && g_launch_fault_hi
 int bb_cu_ndev = 0;
 static cudaStream_t *g_side = NULL; /* [bb_cu_ndev]: private streams (side_copy) */
 
-/* Gathers pointers: dst[t] = src[idx[t]] (variable form, device arrays). */
 /* dst[t] = src[map[t]] (variable form, the slots of varplan.cu; NULL for
-   padding) */
+   padding; the grouped GEMM's problems) */
 __global__ void bb_gather_ptrs(void *const *src, const int32_t *map, void **dst, int64_t n)
 {
     int64_t step = (int64_t)gridDim.x * blockDim.x;

@@ -164,6 +164,13 @@ int bb_cuda_var_class(bb_op op, bb_prec prec, const bb_problem &p);
    (blocked.cu, recursive.cu, cuBLAS GEMM) run equal sizes faster than the
    variable-size driver (doc/performance.md, session 16: var/fixed 0.4-0.7). */
 #define BB_VAR_GROUP_OWN 128
+/* BblasNoTrans / BblasTrans / BblasConjTrans as cuBLAS's operation */
+static inline cublasOperation_t bb_cublas_op(int t)
+{
+    return t == BblasTrans ? CUBLAS_OP_T : t == BblasConjTrans ? CUBLAS_OP_C : CUBLAS_OP_N;
+}
+/* dst[t] = src[map[t]], NULL where map[t] < 0 (backend_cuda.cu) */
+__global__ void bb_gather_ptrs(void *const *src, const int32_t *map, void **dst, int64_t n);
 /* gemm in a variable batch (s, d): the problems that cuBLAS's grouped
    GEMM takes instead of the variable-size driver (launch.cu), at most
    BB_VAR_GROUPED_MAX of them in one call (its host time grows with the

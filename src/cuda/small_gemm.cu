@@ -151,11 +151,6 @@ cublasStatus_t gemm_ptrs(cublasHandle_t h, cublasOperation_t ta, cublasOperation
                          int ldb, const cuDoubleComplex *be, cuDoubleComplex *const *C, int ldc, int cnt)
 { return cublasZgemmBatched(h, ta, tb, m, n, k, al, A, lda, B, ldb, be, C, ldc, cnt); }
 
-cublasOperation_t cublas_op(int t)
-{
-    return t == BblasTrans ? CUBLAS_OP_T : t == BblasConjTrans ? CUBLAS_OP_C : CUBLAS_OP_N;
-}
-
 /* Pointer arrays for gemmBatched: problems skipped by info (and every
    problem when info is NULL is computed) point at a dummy matrix. */
 template <typename T>
@@ -181,7 +176,7 @@ cudaError_t cublas_gemm_T(const bb_problem &p, const bb_dev_batch &d, batchblas_
         cublasSetPointerMode(h, CUBLAS_POINTER_MODE_HOST) != CUBLAS_STATUS_SUCCESS)
         return cudaErrorUnknown;
     const T alpha = bb_make<T>(p.alpha[0], p.alpha[1]), beta = bb_make<T>(p.beta[0], p.beta[1]);
-    const cublasOperation_t ta = cublas_op(p.trans), tb = cublas_op(p.transb);
+    const cublasOperation_t ta = bb_cublas_op(p.trans), tb = bb_cublas_op(p.transb);
     const bb_dev_opd &oa = d.opd[BB_A], &ob = d.opd[BB_B], &oc = d.opd[BB_C];
     const bool strided = !oa.ptr && !ob.ptr && !oc.ptr && !d.masked;
     cublasStatus_t st = CUBLAS_STATUS_SUCCESS;

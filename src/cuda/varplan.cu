@@ -816,12 +816,6 @@ cublasStatus_t grouped_call(cublasHandle_t h, bb_prec prec, const cublasOperatio
                                      (const double *const *)B, ldb, (const double *)be, (double *const *)C, ldc, ng, gs);
 }
 
-__global__ void k_gather_sel(void *const *src, const int64_t *sel, void **dst, int64_t n)
-{
-    const int64_t step = (int64_t)gridDim.x * blockDim.x;
-    for (int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; t < n; t += step) dst[t] = src[sel[t]];
-}
-
 } // namespace
 
 int bb_cu_var_grouped(bb_batch *b, bb_cuda_queue *q, var_grouped *g)
@@ -829,7 +823,8 @@ int bb_cu_var_grouped(bb_batch *b, bb_cuda_queue *q, var_grouped *g)
     g->idx = NULL;
     g->n = 0;
     const int lim = bb_cuda_var_grouped_above(b->op, b->prec);
-    if (lim < 0 || !q->pub.cublas || !b->par[BB_M] || !b->par[BB_N] || !b->par[BB_K]) return 0;
+    if (lim < 0 || !q->pub.cublas || !b->par[BB_M] || !b->par[BB_N] || !b->par[BB_K] || b->count > INT32_MAX)
+        return 0;
     /* none above the bound (the checks' largest sizes of a variable batch
        whose options are all the same): no pass over the problems */
     if (b->form == BB_FORM_VAR && b->uniform_options && b->par_max[BB_M] <= lim && b->par_max[BB_N] <= lim &&
@@ -838,7 +833,7 @@ int bb_cu_var_grouped(bb_batch *b, bb_cuda_queue *q, var_grouped *g)
     try {
         /* the problems, and their parameters normalised (row-major: the
            column-major product of the transposes, operands exchanged) */
-        std::vector<int64_t> sel;
+        std::vector<int32_t> sel; /* the problems, as the plan's slot map */
         std::vector<cublasOperation_t> ta, tb;
         std::vector<int> m, n, k, lda, ldb, ldc;
         const bool dbl = b->prec == BB_P_D;
@@ -860,10 +855,9 @@ int bb_cu_var_grouped(bb_batch *b, bb_cuda_queue *q, var_grouped *g)
             for (int64_t i = first; i < last; i++) {
                 if (b->pinfo[i]) continue;
                 if (sel.size() >= BB_VAR_GROUPED_MAX) return 0; /* too many groups: the driver takes them */
-                sel.push_back(i);
-                ta.push_back(gp.trans == BblasTrans ? CUBLAS_OP_T : gp.trans == BblasConjTrans ? CUBLAS_OP_C : CUBLAS_OP_N);
-                tb.push_back(gp.transb == BblasTrans ? CUBLAS_OP_T : gp.transb == BblasConjTrans ? CUBLAS_OP_C
-                                                                                                 : CUBLAS_OP_N);
+                sel.push_back((int32_t)i);
+                ta.push_back(bb_cublas_op(gp.trans));
+                tb.push_back(bb_cublas_op(gp.transb));
                 flops += 2.0 * gp.m * gp.n * gp.k;
                 m.push_back(gp.m), n.push_back(gp.n), k.push_back(gp.k);
                 lda.push_back((int)gp.lda), ldb.push_back((int)gp.ldb), ldc.push_back((int)gp.ldc);
@@ -881,11 +875,11 @@ int bb_cu_var_grouped(bb_batch *b, bb_cuda_queue *q, var_grouped *g)
             return BB_INFO_DEVICE;
         /* the operands' pointers in selection order, on the device: the
            selection, then A, B, C (normalised slots) */
-        const size_t bsel = ((size_t)ns * sizeof(int64_t) + 255) / 256 * 256, bptr = ((size_t)ns * sizeof(void *) + 255) / 256 * 256;
+        const size_t bsel = ((size_t)ns * sizeof(int32_t) + 255) / 256 * 256, bptr = ((size_t)ns * sizeof(void *) + 255) / 256 * 256;
         char *w = (char *)bb_cuda_workspace(&q->pub, bsel + 3 * bptr);
         if (!w) return BB_INFO_NOMEM;
         cudaStream_t st = q->pub.stream;
-        cudaError_t e = chk(cudaMemcpyAsync(w, sel.data(), (size_t)ns * sizeof(int64_t), cudaMemcpyHostToDevice, st));
+        cudaError_t e = chk(cudaMemcpyAsync(w, sel.data(), (size_t)ns * sizeof(int32_t), cudaMemcpyHostToDevice, st));
         void **dp[3];
         std::vector<void *> tmp;
         for (int o = 0; o < 3 && e == cudaSuccess; o++) {
@@ -894,7 +888,7 @@ int bb_cu_var_grouped(bb_batch *b, bb_cuda_queue *q, var_grouped *g)
             if (!d.arr) return BB_INFO_DEVICE; /* the variable and group forms take pointer arrays */
             const cudaPointerAttributes a = bb_cu_pointer((const void *)d.arr);
             if (a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged) {
-                k_gather_sel<<<bb_grid(ns, 256), 256, 0, st>>>(d.arr, (const int64_t *)w, dp[o], ns);
+                bb_gather_ptrs<<<bb_grid(ns, 256), 256, 0, st>>>(d.arr, (const int32_t *)w, dp[o], ns);
                 e = chk(cudaGetLastError());
             } else {
                 tmp.resize((size_t)ns);
@@ -912,7 +906,7 @@ int bb_cu_var_grouped(bb_batch *b, bb_cuda_queue *q, var_grouped *g)
         if (cs != CUBLAS_STATUS_SUCCESS) return cs == CUBLAS_STATUS_ALLOC_FAILED ? BB_INFO_NOMEM : BB_INFO_DEVICE;
         g->idx = (int64_t *)cu_malloc((size_t)ns * sizeof(int64_t));
         if (!g->idx) return BB_INFO_NOMEM;
-        memcpy(g->idx, sel.data(), (size_t)ns * sizeof(int64_t));
+        for (int64_t t = 0; t < ns; t++) g->idx[t] = sel[(size_t)t];
         g->n = ns;
         for (int64_t t = 0; t < ns; t++) b->pinfo[sel[(size_t)t]] = BB_GROUPED_MARK;
         b->nbad += ns;
