@@ -154,6 +154,7 @@ struct opts {
     bool var = false; /* --form var: variable sizes (bench_var.cuh) */
     bool fixed_rows = true; /* --no-fixed: without the fixed-size comparison rows */
     int dist = 0;     /* --dist: 0 uniform, 1 skewed */
+    bool dev_params = false; /* --dev-params: the variable calls' parameter arrays in device memory */
     long long batch = 0;
     const char *csv = NULL;
 };
@@ -175,11 +176,12 @@ static void usage(void)
     printf("usage: batchblas-bench-gpu [--routines gemm,trsm,potrf,...] [--list]\n"
            "       [--sizes 4,8,16,32,64,128,256] [--precs d,s,c,z] [--reps N] [--batch N]\n"
            "       [--csv FILE] [--quick] [--no-vendor] [--extras] [--link]\n"
-           "       [--form fixed|var] [--dist uniform|skewed] [--no-fixed]\n"
+           "       [--form fixed|var] [--dist uniform|skewed] [--dev-params] [--no-fixed]\n"
            "  --form var: variable sizes through the _batchv_dev calls, Nmax = each of --sizes,\n"
            "          n uniform in [1, Nmax] (--dist uniform) or 1%% at Nmax and the rest in\n"
            "          [1, Nmax/10] (--dist skewed); each row beside the fixed-size row at Nmax/2;\n"
-           "          every timed call of the run starts on an idle GPU (host work included)\n"
+           "          every timed call of the run starts on an idle GPU (host work included);\n"
+           "          --dev-params: the sizes, options, alpha and beta in device memory\n"
            "  --link: only the host link: pinned copies host to device, device to host\n"
            "          and both at once (the rates the host-data path is measured against),\n"
            "          host memcpy into pinned memory by threads, and registering the\n"
@@ -203,6 +205,7 @@ static opts parse(int argc, char **argv)
         else if (a == "--link-all") o.link_all = true;
         else if (a == "--list") o.list = true;
         else if (a == "--no-fixed") o.fixed_rows = false;
+        else if (a == "--dev-params") o.dev_params = true;
         else if (a == "--help" || a == "-h") { usage(); exit(0); }
         else if (!v) { usage(); exit(1); }
         else if (a == "--routines") { o.routines = split(v); i++; } /* names checked against the table in main */

@@ -101,6 +101,12 @@ template <typename T> struct vrow {
     R *Y = NULL;
     std::vector<bblas_enum_t> lo, left, nt, nu, inf, fro;
     std::vector<T> one, zero;
+    /* what the variable call passes: the vectors above and n, or their
+       device copies (--dev-params) */
+    const int *pn = NULL;
+    const bblas_enum_t *plo = NULL, *pleft = NULL, *pnt = NULL, *pnu = NULL, *pinf = NULL, *pfro = NULL;
+    const T *pone = NULL, *pzero = NULL;
+    std::vector<void *> dev; /* the device copies, freed with the row */
 };
 
 #define VCM BblasColMajor
@@ -113,37 +119,37 @@ template <typename T> struct vrow {
         {                                                                                                         \
             const int *ld = n;                                                                                    \
             std::string s(r);                                                                                     \
-            if (s == "potrf") lapack_##L##potrf_batchv_dev(cnt, VCM, v.lo.data(), n, a, ld, info, q);            \
-            else if (s == "potrs") lapack_##L##potrs_batchv_dev(cnt, VCM, v.lo.data(), n, n, a, ld, b, ld, info, q); \
-            else if (s == "posv") lapack_##L##posv_batchv_dev(cnt, VCM, v.lo.data(), n, n, a, ld, b, ld, info, q); \
-            else if (s == "trtri") lapack_##L##trtri_batchv_dev(cnt, VCM, v.lo.data(), v.nu.data(), n, a, ld, info, q); \
-            else if (s == "lauum") lapack_##L##lauum_batchv_dev(cnt, VCM, v.lo.data(), n, a, ld, info, q);       \
-            else if (s == "potri") lapack_##L##potri_batchv_dev(cnt, VCM, v.lo.data(), n, a, ld, info, q);       \
-            else if (s == "poti") lapack_##L##poti_batchv_dev(cnt, VCM, v.lo.data(), n, a, ld, info, q);         \
+            if (s == "potrf") lapack_##L##potrf_batchv_dev(cnt, VCM, v.plo, n, a, ld, info, q);            \
+            else if (s == "potrs") lapack_##L##potrs_batchv_dev(cnt, VCM, v.plo, n, n, a, ld, b, ld, info, q); \
+            else if (s == "posv") lapack_##L##posv_batchv_dev(cnt, VCM, v.plo, n, n, a, ld, b, ld, info, q); \
+            else if (s == "trtri") lapack_##L##trtri_batchv_dev(cnt, VCM, v.plo, v.pnu, n, a, ld, info, q); \
+            else if (s == "lauum") lapack_##L##lauum_batchv_dev(cnt, VCM, v.plo, n, a, ld, info, q);       \
+            else if (s == "potri") lapack_##L##potri_batchv_dev(cnt, VCM, v.plo, n, a, ld, info, q);       \
+            else if (s == "poti") lapack_##L##poti_batchv_dev(cnt, VCM, v.plo, n, a, ld, info, q);         \
             else if (s == "getrf") lapack_##L##getrf_batchv_dev(cnt, VCM, n, n, a, ld, p, info, q);              \
             else if (s == "getrs")                                                                                \
-                lapack_##L##getrs_batchv_dev(cnt, VCM, v.nt.data(), n, n, a, ld, p, b, ld, info, q);              \
+                lapack_##L##getrs_batchv_dev(cnt, VCM, v.pnt, n, n, a, ld, p, b, ld, info, q);              \
             else if (s == "gesv") lapack_##L##gesv_batchv_dev(cnt, VCM, n, n, a, ld, p, b, ld, info, q);         \
             else if (s == "getri") lapack_##L##getri_batchv_dev(cnt, VCM, n, a, ld, p, info, q);                 \
             else if (s == "geinv") lapack_##L##geinv_batchv_dev(cnt, VCM, n, a, ld, b, ld, info, q);             \
-            else if (s == "gecond") lapack_##L##gecond_batchv_dev(cnt, VCM, v.inf.data(), n, a, ld, y, info, q); \
+            else if (s == "gecond") lapack_##L##gecond_batchv_dev(cnt, VCM, v.pinf, n, a, ld, y, info, q); \
             else if (s == "trsm")                                                                                 \
-                blas_##L##trsm_batchv_dev(cnt, VCM, v.left.data(), v.lo.data(), v.nt.data(), v.nu.data(), n, n,   \
-                                          v.one.data(), a, ld, b, ld, info, q);                                   \
+                blas_##L##trsm_batchv_dev(cnt, VCM, v.pleft, v.plo, v.pnt, v.pnu, n, n,   \
+                                          v.pone, a, ld, b, ld, info, q);                                   \
             else if (s == "gemm")                                                                                 \
-                blas_##L##gemm_batchv_dev(cnt, VCM, v.nt.data(), v.nt.data(), n, n, n, v.one.data(), a, ld, b,    \
-                                          ld, v.zero.data(), c, ld, info, q);                                     \
+                blas_##L##gemm_batchv_dev(cnt, VCM, v.pnt, v.pnt, n, n, n, v.pone, a, ld, b,    \
+                                          ld, v.pzero, c, ld, info, q);                                     \
             else if (s == "trmm")                                                                                 \
-                blas_##L##trmm_batchv_dev(cnt, VCM, v.left.data(), v.lo.data(), v.nt.data(), v.nu.data(), n, n,   \
-                                          v.one.data(), a, ld, b, ld, info, q);                                   \
+                blas_##L##trmm_batchv_dev(cnt, VCM, v.pleft, v.plo, v.pnt, v.pnu, n, n,   \
+                                          v.pone, a, ld, b, ld, info, q);                                   \
             else if (s == "syrk")                                                                                 \
-                blas_##L##syrk_batchv_dev(cnt, VCM, v.lo.data(), v.nt.data(), n, n, v.one.data(), a, ld,          \
-                                          v.zero.data(), c, ld, info, q);                                         \
+                blas_##L##syrk_batchv_dev(cnt, VCM, v.plo, v.pnt, n, n, v.pone, a, ld,          \
+                                          v.pzero, c, ld, info, q);                                         \
             else if (s == "symm")                                                                                 \
-                blas_##L##symm_batchv_dev(cnt, VCM, v.left.data(), v.lo.data(), n, n, v.one.data(), a, ld, b, ld, \
-                                          v.zero.data(), c, ld, info, q);                                         \
-            else if (s == "lange-inf") lapack_##L##lange_batchv_dev(cnt, VCM, v.inf.data(), n, n, a, ld, y, info, q); \
-            else if (s == "lange-fro") lapack_##L##lange_batchv_dev(cnt, VCM, v.fro.data(), n, n, a, ld, y, info, q); \
+                blas_##L##symm_batchv_dev(cnt, VCM, v.pleft, v.plo, n, n, v.pone, a, ld, b, ld, \
+                                          v.pzero, c, ld, info, q);                                         \
+            else if (s == "lange-inf") lapack_##L##lange_batchv_dev(cnt, VCM, v.pinf, n, n, a, ld, y, info, q); \
+            else if (s == "lange-fro") lapack_##L##lange_batchv_dev(cnt, VCM, v.pfro, n, n, a, ld, y, info, q); \
             else die(r, "no variable call", __LINE__);                                                            \
         }                                                                                                         \
         static void fixed(const char *r, int cnt, int n, T **a, T **b, T **c, int **p,                           \
@@ -307,6 +313,28 @@ static void var_row(ctx &c, const vdef &vd, int nmax, int dist)
     v.fro.assign(cnt, BblasFrobeniusNorm);
     v.one.assign(cnt, T(1));
     v.zero.assign(cnt, T(0));
+    v.pn = v.n.data();
+    v.plo = v.lo.data(), v.pleft = v.left.data(), v.pnt = v.nt.data(), v.pnu = v.nu.data();
+    v.pinf = v.inf.data(), v.pfro = v.fro.data(), v.pone = v.one.data(), v.pzero = v.zero.data();
+    if (c.o.dev_params) {
+        auto up = [&](const void *h, size_t bytes) -> void * {
+            void *d = NULL;
+            CK(cudaMalloc(&d, bytes ? bytes : 1));
+            CK(cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice));
+            v.dev.push_back(d);
+            return d;
+        };
+        const size_t eb = (size_t)cnt * sizeof(bblas_enum_t), tb = (size_t)cnt * sizeof(T);
+        v.pn = (const int *)up(v.n.data(), (size_t)cnt * sizeof(int));
+        v.plo = (const bblas_enum_t *)up(v.lo.data(), eb);
+        v.pleft = (const bblas_enum_t *)up(v.left.data(), eb);
+        v.pnt = (const bblas_enum_t *)up(v.nt.data(), eb);
+        v.pnu = (const bblas_enum_t *)up(v.nu.data(), eb);
+        v.pinf = (const bblas_enum_t *)up(v.inf.data(), eb);
+        v.pfro = (const bblas_enum_t *)up(v.fro.data(), eb);
+        v.pone = (const T *)up(v.one.data(), tb);
+        v.pzero = (const T *)up(v.zero.data(), tb);
+    }
     CK(cudaStreamSynchronize(c.s));
     auto restore = [&] {
         if (vd.opd & V_WA) CK(cudaMemcpyAsync(v.A, v.A0, mb, cudaMemcpyDeviceToDevice, c.s));
@@ -314,7 +342,7 @@ static void var_row(ctx &c, const vdef &vd, int nmax, int dist)
     };
     int info = BblasErrorsReportNone;
     const double t = c.tm.run(c.o.reps, [&] {
-        vapi<T>::call(vd.name, v, cnt, v.n.data(), v.pa, v.pb, v.pc, v.pp, v.Y, &info, c.q);
+        vapi<T>::call(vd.name, v, cnt, v.pn, v.pa, v.pb, v.pc, v.pp, v.Y, &info, c.q);
     }, restore);
     const double host_us = c.tm.host_us;
     double vendor_ms = NAN;
@@ -331,7 +359,7 @@ static void var_row(ctx &c, const vdef &vd, int nmax, int dist)
         const std::vector<T> vc = dl(v.C, v.total);
         CK(cudaMemsetAsync(v.C, 0, mb, c.s));
         int i0 = BblasErrorsReportNone;
-        vapi<T>::call(vd.name, v, cnt, v.n.data(), v.pa, v.pb, v.pc, v.pp, v.Y, &i0, c.q);
+        vapi<T>::call(vd.name, v, cnt, v.pn, v.pa, v.pb, v.pc, v.pp, v.Y, &i0, c.q);
         CK(cudaStreamSynchronize(c.s));
         const std::vector<T> oc = dl(v.C, v.total);
         double dmax = 0, bmax = 0;
@@ -350,7 +378,7 @@ static void var_row(ctx &c, const vdef &vd, int nmax, int dist)
     restore();
     std::vector<int> iv(cnt + 1);
     iv[0] = BblasErrorsReportAll;
-    vapi<T>::call(vd.name, v, cnt, v.n.data(), v.pa, v.pb, v.pc, v.pp, v.Y, iv.data(), c.q);
+    vapi<T>::call(vd.name, v, cnt, v.pn, v.pa, v.pb, v.pc, v.pp, v.Y, iv.data(), c.q);
     CK(cudaStreamSynchronize(c.s));
     const std::vector<T> oa = dl(v.A, v.total), ob = dl(v.B, v.B ? v.total : 0), oc = dl(v.C, v.C ? v.total : 0);
     const std::vector<int> op = dl(v.piv, v.piv ? tp : 0);
@@ -485,6 +513,7 @@ static void var_row(ctx &c, const vdef &vd, int nmax, int dist)
     CK(cudaFree(doff));
     CK(cudaFree(doffp));
     CK(cudaFree(dn));
+    for (void *d : v.dev) CK(cudaFree(d));
 }
 
 static void var_rows(ctx &c)

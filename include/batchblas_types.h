@@ -164,9 +164,14 @@ BATCHBLAS_API void batchblas_set_verbose(int level);
  * workspace, bound to one device.  Pointer arrays, parameter arrays (sizes,
  * options, leading dimensions, alpha/beta, group_sizes) and info may each be
  * in host or device memory (managed memory counts as device memory).
- * A parameter array in device memory is copied to the host at the call (one
- * synchronous copy on a private stream, not waiting for the queue: its values
- * must be in place when the call is made).  Info in device memory: info[0] is
+ * The variable form with every parameter array in device memory is checked
+ * on the device, on the queue (after its earlier work): the call waits for
+ * those checks, and nothing per problem comes to the host, unless the
+ * options, alpha or beta differ between problems or the sizes cannot be
+ * bucketed (doc/api.md): then, as in the other forms, a parameter array in
+ * device memory is copied to the host at the call (one synchronous copy on a
+ * private stream, not waiting for the queue: its values must be in place
+ * when the call is made).  Info in device memory: info[0] is
  * read the same way, the codes are written on the queue, and the call never
  * waits.  Info in host memory: with info[0] == BblasErrorsReportNone (or
  * info == NULL) a _dev call never waits for the device; otherwise it waits

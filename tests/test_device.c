@@ -879,6 +879,14 @@ static prm gen_getrf_big(int z, int64_t i)
     return mk(z, 0, 0, 0, 0, 0, sz[i % 14], sz[(i / 3) % 14], 0);
 }
 
+/* gemm's sizes without zeros, across the register bound */
+static prm gen_gemm_nz(int z, int64_t i)
+{
+    static const int sz[] = {1, 3, 8, 33, 5, 17, 12, 40};
+    int m = sz[i % 8], n = sz[(i / 7) % 8], k = sz[(i / 3) % 8];
+    return mk(z, 0, 0, i % 3 == 0 ? BblasNoTrans : ctrans(z), i % 2 ? BblasNoTrans : BblasTrans, 0, m, n, k);
+}
+
 /* uni: the options, alpha and beta of problem 0 for every problem (only
    sizes and leading dimensions vary: the variable planner's fast path) */
 static tcase var_case_u(const char *lbl, int r, int z, int64_t count, var_gen gen, int layout, int pad, int uni)
@@ -991,6 +999,48 @@ static void routine_tests(int r, int z, batchblas_queue_t q)
     if (r == R_POTRF) t.p[3].fix = FIX_NOT_SPD;
     if (r == R_GETRF) t.p[2].fix = FIX_SINGULAR;
     run_and_free(&t, q);
+
+    /* parameter arrays in device memory, every problem with the same
+       options: checked and planned on the device (front.c,
+       bb_cu_var_check).  Each report mode, device info (and host info:
+       run_and_free runs both), argument errors scattered and numerical
+       failures; then every problem bad; then sizes with zeros (the plan
+       needs the host: the arrays are copied there) */
+    {
+        static const int dmodes[4] = {BblasErrorsReportAll, BblasErrorsReportGroup, BblasErrorsReportAny,
+                                      BblasErrorsReportNone};
+        static const char *dmname[4] = {"all", "group", "any", "none"};
+        var_gen dgen = r == R_GEMM ? gen_gemm_nz : gen;
+        for (int mi = 0; mi < 4; mi++) {
+            char what[80];
+            snprintf(what, sizeof what, "variable same-options dev-params report-%s", dmname[mi]);
+            t = var_case_u(label(r, z, what), r, z, 45 + mi, dgen, mi % 2 ? BblasRowMajor : BblasColMajor, mi % 3, 1);
+            t.dpar = 1;
+            t.mode = dmodes[mi];
+            t.dinfo = mi == 2 ? IN_MANAGED : IN_DEV;
+            t.p[3].lda = 0, t.p[17].lda = 0, t.p[44].lda = 0;
+            if (r == R_POTRF) t.p[5].fix = t.p[30].fix = FIX_NOT_SPD;
+            if (r == R_GETRF) t.p[6].fix = t.p[31].fix = FIX_SINGULAR;
+            run_and_free(&t, q);
+        }
+        t = var_case_u(label(r, z, "variable same-options dev-params all-bad"), r, z, 13, dgen, BblasColMajor, 0, 1);
+        t.dpar = 1;
+        t.mode = BblasErrorsReportAll;
+        t.dinfo = IN_DEV;
+        for (int i = 0; i < 13; i++) { /* a bad option, the same for all (a bad lda would shrink the buffers) */
+            if (r == R_GEMM) t.p[i].ta = 0;
+            if (r == R_POTRF) t.p[i].uplo = 0;
+            if (r == R_TRSM) t.p[i].side = 0;
+            if (r == R_GETRF) t.p[i].m = -1;
+        }
+        run_and_free(&t, q);
+        t = var_case_u(label(r, z, "variable same-options dev-params zeros"), r, z, 29, gen, BblasColMajor, 1, 1);
+        t.dpar = 1;
+        t.mode = BblasErrorsReportGroup;
+        t.dinfo = IN_DEV;
+        t.p[9].lda = 0;
+        run_and_free(&t, q);
+    }
 
     /* variable form above the register bound (the variable-size driver;
        row-major getrf of non-square shapes through launches of equal

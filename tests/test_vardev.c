@@ -76,7 +76,7 @@ static void check(int ok, const char *what, int op, char p, int layout, const ch
 /* One routine in one precision and layout.  T the element, R its real
    type, L the letter, CPLX 1 for complex. */
 #define VARDEV_T(T, R, L, CPLX, EPS)                                                                              \
-    static void run_##L(int op, int layout, batchblas_queue_t q)                                                  \
+    static void run_##L(int op, int layout, int devpar, batchblas_queue_t q)                                      \
     {                                                                                                             \
         const char pl = #L[0];                                                                                    \
         int n[NP], lda[NP], ldb[NP], nmax = 0;                                                                    \
@@ -141,6 +141,37 @@ static void check(int ok, const char *what, int op, char p, int layout, const ch
             up(dP[i], hp, (size_t)n[i] * sizeof(int));                                                            \
             free(hp);                                                                                             \
         }                                                                                                         \
+        if (devpar == 1) { /* every problem with the options, alpha and beta of one problem */                   \
+            const int u = layout == BblasRowMajor ? 1 : 0;                                                       \
+            for (int i = 0; i < NP; i++) {                                                                        \
+                uplo[i] = uplo[u], diag[i] = diag[u], norm[i] = norm[u], side[i] = side[u], trans[i] = trans[u];  \
+                alpha[i] = alpha[u], beta[i] = beta[u];                                                           \
+            }                                                                                                     \
+        }                                                                                                         \
+        /* the variable call's parameter arrays: the host's, or device copies */                                 \
+        int *vn = n, *vlda = lda, *vldb = ldb;                                                                    \
+        bblas_enum_t *vuplo = uplo, *vdiag = diag, *vnorm = norm, *vside = side, *vtrans = trans;                 \
+        T *valpha = alpha, *vbeta = beta;                                                                         \
+        if (devpar) {                                                                                             \
+            int **ip[] = {&vn, &vlda, &vldb};                                                                     \
+            for (int k = 0; k < 3; k++) {                                                                         \
+                int *d = dalloc(NP * sizeof(int));                                                                \
+                up(d, *ip[k], NP * sizeof(int));                                                                  \
+                *ip[k] = d;                                                                                       \
+            }                                                                                                     \
+            bblas_enum_t **ep[] = {&vuplo, &vdiag, &vnorm, &vside, &vtrans};                                      \
+            for (int k = 0; k < 5; k++) {                                                                         \
+                bblas_enum_t *d = dalloc(NP * sizeof(bblas_enum_t));                                              \
+                up(d, *ep[k], NP * sizeof(bblas_enum_t));                                                         \
+                *ep[k] = d;                                                                                       \
+            }                                                                                                     \
+            T **tp[] = {&valpha, &vbeta};                                                                         \
+            for (int k = 0; k < 2; k++) {                                                                         \
+                T *d = dalloc(NP * sizeof(T));                                                                    \
+                up(d, *tp[k], NP * sizeof(T));                                                                    \
+                *tp[k] = d;                                                                                       \
+            }                                                                                                     \
+        }                                                                                                         \
         T **pA = dalloc(NP * sizeof(T *)), **pB = dalloc(NP * sizeof(T *));                                       \
         int **pP = dalloc(NP * sizeof(int *));                                                                    \
         R *dC = dalloc(NP * sizeof(R));                                                                           \
@@ -169,29 +200,29 @@ static void check(int ok, const char *what, int op, char p, int layout, const ch
                 const R *an = dAn + (pass ? i : 0);                                                                \
                 if (!pass) {                                                                                      \
                     switch (op) {                                                                                 \
-                    case O_TRTRI: lapack_##L##trtri_batchv_dev(cnt, layout, uplo, diag, n, a, lda, info, q); break; \
-                    case O_LAUUM: lapack_##L##lauum_batchv_dev(cnt, layout, uplo, n, a, lda, info, q); break;     \
-                    case O_POTRI: lapack_##L##potri_batchv_dev(cnt, layout, uplo, n, a, lda, info, q); break;     \
-                    case O_POTI: lapack_##L##poti_batchv_dev(cnt, layout, uplo, n, a, lda, info, q); break;       \
-                    case O_GETRI: lapack_##L##getri_batchv_dev(cnt, layout, n, a, lda, pp, info, q); break;       \
+                    case O_TRTRI: lapack_##L##trtri_batchv_dev(cnt, layout, vuplo, vdiag, vn, a, vlda, info, q); break; \
+                    case O_LAUUM: lapack_##L##lauum_batchv_dev(cnt, layout, vuplo, vn, a, vlda, info, q); break;     \
+                    case O_POTRI: lapack_##L##potri_batchv_dev(cnt, layout, vuplo, vn, a, vlda, info, q); break;     \
+                    case O_POTI: lapack_##L##poti_batchv_dev(cnt, layout, vuplo, vn, a, vlda, info, q); break;       \
+                    case O_GETRI: lapack_##L##getri_batchv_dev(cnt, layout, vn, a, vlda, pp, info, q); break;       \
                     case O_GETRI_OOP:                                                                             \
-                        lapack_##L##getri_oop_batchv_dev(cnt, layout, n, ca, lda, pp, b, ldb, info, q);           \
+                        lapack_##L##getri_oop_batchv_dev(cnt, layout, vn, ca, vlda, pp, b, vldb, info, q);           \
                         break;                                                                                    \
-                    case O_GEINV: lapack_##L##geinv_batchv_dev(cnt, layout, n, ca, lda, b, ldb, info, q); break;  \
+                    case O_GEINV: lapack_##L##geinv_batchv_dev(cnt, layout, vn, ca, vlda, b, vldb, info, q); break;  \
                     case O_TRMM:                                                                                  \
-                        blas_##L##trmm_batchv_dev(cnt, layout, side, uplo, trans, diag, n, n, alpha, ca, lda, b, ldb, \
+                        blas_##L##trmm_batchv_dev(cnt, layout, vside, vuplo, vtrans, vdiag, vn, vn, valpha, ca, vlda, b, vldb, \
                                                   info, q);                                                       \
                         break;                                                                                    \
-                    case O_GETRS: lapack_##L##getrs_batchv_dev(cnt, layout, trans, n, n, ca, lda, pp, b, ldb, info, q); break; \
-                    case O_GESV: lapack_##L##gesv_batchv_dev(cnt, layout, n, n, a, lda, pP, b, ldb, info, q); break; \
-                    case O_POTRS: lapack_##L##potrs_batchv_dev(cnt, layout, uplo, n, n, ca, lda, b, ldb, info, q); break; \
-                    case O_POSV: lapack_##L##posv_batchv_dev(cnt, layout, uplo, n, n, a, lda, b, ldb, info, q); break; \
+                    case O_GETRS: lapack_##L##getrs_batchv_dev(cnt, layout, vtrans, vn, vn, ca, vlda, pp, b, vldb, info, q); break; \
+                    case O_GESV: lapack_##L##gesv_batchv_dev(cnt, layout, vn, vn, a, vlda, pP, b, vldb, info, q); break; \
+                    case O_POTRS: lapack_##L##potrs_batchv_dev(cnt, layout, vuplo, vn, vn, ca, vlda, b, vldb, info, q); break; \
+                    case O_POSV: lapack_##L##posv_batchv_dev(cnt, layout, vuplo, vn, vn, a, vlda, b, vldb, info, q); break; \
                     case O_SYRK:                                                                                   \
-                        blas_##L##syrk_batchv_dev(cnt, layout, uplo, trans, n, n, alpha, ca, lda, beta, b, ldb, info, q); \
+                        blas_##L##syrk_batchv_dev(cnt, layout, vuplo, vtrans, vn, vn, valpha, ca, vlda, vbeta, b, vldb, info, q); \
                         break;                                                                                     \
-                    case O_LANGE: lapack_##L##lange_batchv_dev(cnt, layout, norm, n, n, ca, lda, c, info, q); break; \
-                    case O_GECON: lapack_##L##gecon_batchv_dev(cnt, layout, norm, n, ca, lda, an, c, info, q); break; \
-                    default: lapack_##L##gecond_batchv_dev(cnt, layout, norm, n, ca, lda, c, info, q); break;     \
+                    case O_LANGE: lapack_##L##lange_batchv_dev(cnt, layout, vnorm, vn, vn, ca, vlda, c, info, q); break; \
+                    case O_GECON: lapack_##L##gecon_batchv_dev(cnt, layout, vnorm, vn, ca, vlda, an, c, info, q); break; \
+                    default: lapack_##L##gecond_batchv_dev(cnt, layout, vnorm, vn, ca, vlda, c, info, q); break;     \
                     }                                                                                             \
                     memcpy(vinfo, info, sizeof vinfo);                                                            \
                 } else {                                                                                          \
@@ -290,6 +321,10 @@ static void check(int ok, const char *what, int op, char p, int layout, const ch
             cudaFree(dA[i]), cudaFree(dB[i]), cudaFree(dP[i]);                                                    \
         }                                                                                                         \
         cudaFree(pA), cudaFree(pB), cudaFree(pP), cudaFree(dC), cudaFree(dAn);                                                   \
+        if (devpar) {                                                                                             \
+            cudaFree(vn), cudaFree(vlda), cudaFree(vldb), cudaFree(vuplo), cudaFree(vdiag), cudaFree(vnorm);      \
+            cudaFree(vside), cudaFree(vtrans), cudaFree(valpha), cudaFree(vbeta);                                 \
+        }                                                                                                         \
     }
 
 VARDEV_T(float, float, s, 0, FLT_EPSILON)
@@ -297,8 +332,12 @@ VARDEV_T(double, double, d, 0, DBL_EPSILON)
 VARDEV_T(float complex, float, c, 1, FLT_EPSILON)
 VARDEV_T(double complex, double, z, 1, DBL_EPSILON)
 
-int main(void)
+/* Arguments (optional, for the sanitizers): the parameter arrays' pass
+   (0, 1, 2: see main) and the precisions (e.g. "d") to run alone. */
+int main(int argc, char **argv)
 {
+    const int only = argc > 1 ? atoi(argv[1]) : -1;
+    const char *precs = argc > 2 ? argv[2] : "sdcz";
     int ndev = 0;
     if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev <= 0) {
         printf("no CUDA device: skipped\n");
@@ -316,14 +355,21 @@ int main(void)
         printf("FAIL: queue_create\n0 passed, 1 failed\n");
         return 1;
     }
-    for (int op = 0; op < NOPS; op++)
-        for (int layout = 0; layout < 2; layout++) {
-            const int lay = layout ? BblasRowMajor : BblasColMajor;
-            run_s(op, lay, q);
-            run_d(op, lay, q);
-            run_c(op, lay, q);
-            run_z(op, lay, q);
-        }
+    /* the variable call's parameter arrays: 0 in host memory; 1 in device
+       memory, every problem with the same options, alpha and beta (checked
+       and planned on the device); 2 in device memory, options that differ
+       (copied to the host by the library) */
+    for (int devpar = 0; devpar < 3; devpar++) {
+        if (only >= 0 && devpar != only) continue;
+        for (int op = 0; op < NOPS; op++)
+            for (int layout = 0; layout < 2; layout++) {
+                const int lay = layout ? BblasRowMajor : BblasColMajor;
+                if (strchr(precs, 's')) run_s(op, lay, devpar, q);
+                if (strchr(precs, 'd')) run_d(op, lay, devpar, q);
+                if (strchr(precs, 'c')) run_c(op, lay, devpar, q);
+                if (strchr(precs, 'z')) run_z(op, lay, devpar, q);
+            }
+    }
     batchblas_queue_destroy(q);
     printf("%d passed, %d failed\n", npassed, nfailed);
     return nfailed ? 1 : 0;

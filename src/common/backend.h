@@ -59,6 +59,15 @@ typedef struct bb_backend {
        directly (device backends only; NULL elsewhere; the cost model,
        cost.h bb_cost_direct) */
     int (*host_pinned)(const void *p);
+    /* the variable form on device data with its parameter arrays in device
+       memory (device backends only; NULL elsewhere; front.c): evaluates the
+       rules r (those of problem 0's options, check.c) for every problem of
+       b on b->queue, writes every problem's code to device memory of the
+       queue's (*codes, valid for the queue's next run of b) and reads back
+       only the summary *vc, the one synchronisation (with the queue: the
+       arrays may be written by the caller's earlier work on it).  0, or
+       BB_INFO_DEVICE / BB_INFO_NOMEM (nothing decided). */
+    int (*var_check)(const bb_batch *b, const bb_rules *r, bb_var_check *vc, int **codes);
 } bb_backend;
 
 BB_INTERNAL extern const bb_backend bb_cpu_backend;

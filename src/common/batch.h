@@ -103,6 +103,16 @@ typedef struct bb_batch {
     int stage_threads;             /* host data, a share of a spread batch run beside a
                                       CPU share: the host copy threads of its staging
                                       pipeline; 0: the CUDA backend's own choice */
+    int par_on_device;             /* variable form on device data: b->par, alpha and
+                                      beta are the caller's arrays in device memory,
+                                      checked there (bb_backend.var_check): then
+                                      uniform_options, uniform_scalars and par_max
+                                      are set, b->nbad counts the problems that failed,
+                                      and their codes are in dev_codes, not in pinfo
+                                      (unless pinfo was filled from them: see front.c) */
+    int *dev_codes;                /* ... device memory: every problem's check code */
+    int64_t first_good;            /* ... the first problem that passed (count: none) */
+    int first_code;                /* ... the code of the first problem that failed */
     int device_fail;               /* set by a device backend: 0, or the code
                                       (BB_INFO_DEVICE, BB_INFO_NOMEM) of a device call or
                                       allocation that failed for this call, as known on
@@ -221,6 +231,18 @@ BB_INTERNAL int bb_uniform_range(const bb_batch *b, int64_t lo, int64_t hi, int 
 BB_INTERNAL unsigned bb_needed_operands(const bb_batch *b, const bb_problem *gp);
 BB_INTERNAL int bb_check_problem(const bb_batch *b, unsigned needed, int64_t i);
 BB_INTERNAL int bb_null_operands(const bb_batch *b, unsigned needed, int64_t i);
+
+/* The variable form's checks on the device (bb_backend.var_check): the
+   rules of problem 0's options evaluated for every problem, in device
+   memory, with what the planner needs read back. */
+typedef struct {
+    int mixed;           /* some problem's options differ from problem 0's: nothing else is set */
+    int uniform_scalars; /* every alpha and beta is problem 0's */
+    int64_t nbad;        /* problems that failed */
+    int64_t first_good;  /* the first problem that passed (count: none) */
+    int first_code;      /* the code of the first problem that failed (0: none) */
+    int vmax[BB_NPAR];   /* the largest value of each size rule's slot among the problems that passed (-1: none) */
+} bb_var_check;
 
 /* ops.c: static facts about each operation */
 typedef struct {

@@ -7,10 +7,13 @@
  *
  * A _dev call may pass info and the parameter arrays in host or device
  * memory; the device backend's fetch hook tells them apart:
- *   - a parameter array (options, sizes, leading dimensions, alpha, beta,
- *     group_sizes) in device memory is copied to the host once, at the call
- *     (one synchronous copy on a private stream), and the batch reads the
- *     copy: the checks and the launch planning need the values;
+ *   - the variable form with every parameter array in device memory is
+ *     checked on the device (check_var_on_device): the codes stay there,
+ *     and only a summary comes back;
+ *   - otherwise a parameter array (options, sizes, leading dimensions,
+ *     alpha, beta, group_sizes) in device memory is copied to the host once,
+ *     at the call (one synchronous copy on a private stream), and the batch
+ *     reads the copy: the checks and the launch planning need the values;
  *   - info in device memory: info[0] (the mode) is read the same way; the
  *     backend folds the codes into info on the queue, so the call never
  *     waits; codes known here instead (batch-level errors, a failed device
@@ -265,6 +268,76 @@ static int64_t check_var_device(bb_batch *b)
     return nbad;
 }
 
+/* The variable form on device data with every parameter array (sizes,
+   leading dimensions, options, alpha, beta) in device memory: the checks
+   run on the device (bb_backend.var_check), from the rules of problem 0's
+   options, read here one value per option array; nothing else of the
+   arrays comes to the host, and the planner reads what it needs on the
+   device.  Returns 1 if checked there (b->par_on_device set, *nbad),
+   else 0: the host checks instead (an array in host memory, options or
+   alpha and beta that differ between problems: the arrays are copied to
+   the host, host_params), or, with *fail set (a BB_INFO_* code), nothing
+   can be. */
+static int check_var_on_device(bb_batch *b, int64_t *nbad, int *fail)
+{
+    const bb_backend *dev = bb_device_backend();
+    if (b->form != BB_FORM_VAR || !b->device_data || b->pinc != 1 || b->ngroups != b->count || !dev ||
+        !dev->var_check || b->count > INT32_MAX / 2)
+        return 0;
+    int any = 0;
+    for (int s = 0; s < BB_NPAR; s++) {
+        if (!b->par[s]) continue;
+        if (dev->fetch(NULL, b->par[s], 0) != 1) return 0;
+        any = 1;
+    }
+    const void *sc[2] = {b->alpha, b->beta};
+    for (int w = 0; w < 2; w++)
+        if (sc[w] && dev->fetch(NULL, sc[w], 0) != 1) return 0;
+    if (!any) return 0;
+    /* problem 0's options: the rules */
+    bb_batch p0 = *b;
+    int val[BB_NPAR];
+    const int opts[] = {BB_SIDE, BB_UPLO, BB_TRANS, BB_TRANSB, BB_DIAG, BB_NORM};
+    for (size_t k = 0; k < sizeof opts / sizeof opts[0]; k++) {
+        const int s = opts[k];
+        if (!b->par[s]) continue;
+        if (dev->fetch(&val[s], b->par[s], sizeof(int)) < 0) {
+            *fail = BB_INFO_DEVICE;
+            return 0;
+        }
+        p0.par[s] = &val[s];
+    }
+    p0.pinc = 0;
+    bb_rules r;
+    bb_check_rules(&p0, 0, &r);
+    for (int j = 0; j < r.nrule; j++) /* a rule on a parameter the batch lacks: the host's per-problem checks */
+        if (!b->par[r.rule[j].slot] || (r.rule[j].dim >= 0 && !b->par[r.rule[j].dim])) return 0;
+    bb_var_check vc;
+    int *codes = NULL;
+    const int rc = dev->var_check(b, &r, &vc, &codes);
+    if (rc) {
+        *fail = rc;
+        return 0;
+    }
+    if (vc.mixed || !vc.uniform_scalars) return 0;
+    b->par_on_device = 1;
+    b->dev_codes = codes;
+    b->first_good = vc.first_good;
+    b->first_code = vc.first_code;
+    b->uniform_options = 1;
+    b->uniform_scalars = 1;
+    for (int s = 0; s < BB_NPAR; s++) b->par_max[s] = vc.vmax[s];
+    *nbad = vc.nbad;
+    /* codes the caller reads on the host: the check codes there as well
+       (the backend merges its own into them) */
+    if (vc.nbad > 0 && !b->info_on_device && b->mode != BblasErrorsReportNone &&
+        dev->fetch(b->pinfo, codes, (size_t)b->count * sizeof(int)) < 0) {
+        *fail = BB_INFO_DEVICE;
+        return 0;
+    }
+    return 1;
+}
+
 static void execute(bb_batch *b, host_copies *hc)
 {
     /* report mode; a NULL info means report nothing */
@@ -340,7 +413,6 @@ static void execute(bb_batch *b, host_copies *hc)
         return;
     }
     int code = null_array_error(b);
-    if (!code) code = host_params(b, hc);
     if (code) {
         finish(b, code);
         return;
@@ -379,7 +451,20 @@ static void execute(bb_batch *b, host_copies *hc)
     const int timed = bb_verbose();
     const double t0 = timed ? now_us() : 0;
     int64_t nbad = 0;
-    if (b->form == BB_FORM_VAR && b->device_data && b->pinc == 1 && b->ngroups == b->count) {
+    int fail = 0;
+    const int ondev = check_var_on_device(b, &nbad, &fail);
+    if (!ondev && !fail) fail = host_params(b, hc); /* the arrays to the host: checked there */
+    if (fail) { /* a batch-level failure: info[0] only */
+        free(b->gstart);
+        b->gstart = NULL;
+        codes_free(&own);
+        b->pinfo = NULL;
+        finish(b, fail);
+        return;
+    }
+    if (ondev) {
+        /* checked on the device */
+    } else if (b->form == BB_FORM_VAR && b->device_data && b->pinc == 1 && b->ngroups == b->count) {
         nbad = check_var_device(b);
     } else {
         int nth = 1;
@@ -414,7 +499,8 @@ static void execute(bb_batch *b, host_copies *hc)
        on the device, is only in the device's codes) */
     int first_code = 0;
     if (b->mode == BblasErrorsReportNone || b->info_folded) {
-        if (b->nbad > 0 || b->device_fail || (!b->device_data && bb_op_info(b->op)->lapack))
+        if (b->par_on_device) first_code = b->first_code; /* checked on the device: the first argument error */
+        if (!first_code && (b->nbad > 0 || b->device_fail || (!b->device_data && bb_op_info(b->op)->lapack)))
             for (int64_t i = 0; i < b->count; i++)
                 if (b->pinfo[i]) { first_code = b->pinfo[i]; break; }
         if (!first_code) first_code = b->device_fail;

@@ -16,7 +16,12 @@
  * and store hooks, device data (run_device), and the backend table (cu_run:
  * host data to bb_cu_run_host, device data to run_device).
  *
- * Device data (the _dev calls, asynchronous on b->queue).  Pointer arrays in
+ * Device data (the _dev calls, asynchronous on b->queue).  A variable call
+ * whose parameter arrays are in device memory (b->par_on_device) was
+ * checked there (front.c, bb_cu_var_check): its plan counts and places on
+ * the device from the caller's arrays, its codes start from the checks'
+ * (b->dev_codes); where the plan needs the parameters on the host, they
+ * are copied here first (bb_cu_var_params_to_host).  Pointer arrays in
  * host memory are copied to the queue's driver scratch; the variable form
  * gathers the pointers of each launch into sorted arrays (on the host, or by
  * a small kernel when the array is in device memory).  Info lives in the
@@ -552,11 +557,38 @@ static void run_device(bb_batch *b)
     int fail = 0;
     cudaError_t e = cudaSuccess;
 
+    /* parameter arrays in device memory (checked there, front.c): the
+       plan reads them there, unless it needs them on the host (sizes that
+       no bucket takes, too many buckets): then they are copied here, with
+       the codes of the checks, and the call goes the host arrays' way */
+    std::vector<std::vector<char>> host_par;
+    var_devcount dc;
+    memset(&dc, 0, sizeof dc);
+    dc.q = q;
+    int planned = 0;
+    if (var && b->par_on_device) {
+        const int pr = bb_cu_var_plan(b, &vp, &dc);
+        if (pr < 0) {
+            bb_cu_var_params_to_host(b, &host_par);
+            bb_cu_fail_all(b, BB_INFO_NOMEM);
+            return;
+        }
+        planned = pr == 0;
+        if (pr == BB_VAR_NEEDS_HOST) {
+            bb_cu_log("%s: parameter arrays in device memory: the plan needs them on the host", b->name);
+            const int c = bb_cu_var_params_to_host(b, &host_par);
+            if (c) {
+                bb_cu_fail_all(b, c);
+                return;
+            }
+        }
+    }
+    const int devpar = b->par_on_device;
     /* gemm: the problems that cuBLAS's grouped GEMM takes go first, and
        the plan leaves them out (marked in pinfo until the launches are
        made: the device placement reads the marks) */
     var_grouped vg = {NULL, 0};
-    if (var) {
+    if (var && !devpar) {
         const int gc = bb_cu_var_grouped(b, q, &vg);
         if (gc) {
             bb_cu_fail_all(b, gc);
@@ -564,10 +596,7 @@ static void run_device(bb_batch *b)
         }
         if (vg.n) bb_cu_log("%s: %lld problems to cuBLAS's grouped GEMM", b->name, (long long)vg.n);
     }
-    var_devcount dc;
-    memset(&dc, 0, sizeof dc);
-    dc.q = q;
-    if (var ? bb_cu_var_plan(b, &vp, &dc) : bb_cu_build_segments(b, 1, &segs, &nseg, &idx, &nidx)) {
+    if (!planned && (var ? bb_cu_var_plan(b, &vp, &dc) : bb_cu_build_segments(b, 1, &segs, &nseg, &idx, &nidx))) {
         bb_cu_var_grouped_unmark(b, &vg);
         bb_cu_fail_all(b, BB_INFO_NOMEM);
         return;
@@ -622,7 +651,7 @@ static void run_device(bb_batch *b)
     int nraw = 0, raw_slot[7];
     size_t off_raw[7];
     size_t off_runs = pos;
-    if (with_vdim && vp.fast && !dc.done) {
+    if (with_vdim && vp.fast && !dc.done && !devpar) {
         for (int s = 0; s < BB_NPAR; s++) {
             bool used = false;
             for (int f = 0; f < 7; f++) used |= vp.src[f] == s;
@@ -648,14 +677,14 @@ static void run_device(bb_batch *b)
         off_pad = pos;
         pos = align_up(pos + (size_t)(vp.npad + 1) * sizeof(var_pad), BB_ALIGN);
         off_bad = pos;
-        if (b->nbad > 0) pos = align_up(pos + (size_t)b->count * sizeof(int), BB_ALIGN);
+        if (b->nbad > 0 && !devpar) pos = align_up(pos + (size_t)b->count * sizeof(int), BB_ALIGN);
         off_harr = pos;
         bool host_arr = false;
         for (int o = 0; o < BB_NOPD; o++) host_arr |= need_arr[o] && b->opd[orig[o]].arr && !dev_arr[o];
         if (host_arr) pos = align_up(pos + (size_t)b->count * sizeof(void *), BB_ALIGN);
     }
     size_t off_codes = pos;
-    if ((fold || (report && placed)) && var) pos = align_up(pos + (size_t)b->count * sizeof(int), BB_ALIGN);
+    if ((fold || (report && placed)) && var && !devpar) pos = align_up(pos + (size_t)b->count * sizeof(int), BB_ALIGN);
     size_t off_gstart = pos;
     if (with_gstart) pos = align_up(pos + (size_t)(b->ngroups + 1) * sizeof(int64_t), BB_ALIGN);
     size_t off_first = pos;
@@ -690,7 +719,7 @@ static void run_device(bb_batch *b)
             var_raw vr;
             const size_t rawb = (size_t)b->count * sizeof(int);
             for (int f = 0; f < 7; f++) {
-                vr.raw[f] = NULL;
+                vr.raw[f] = devpar && vp.src[f] >= 0 ? b->par[vp.src[f]] : NULL; /* the caller's, on the device */
                 vr.cst[f] = vp.cst[f];
                 for (int r = 0; r < nraw; r++)
                     if (raw_slot[r] == vp.src[f]) vr.raw[f] = (const int *)(scr + off_raw[r]);
@@ -716,10 +745,11 @@ static void run_device(bb_batch *b)
                     e = chk(cudaMemcpyAsync(scr + off_at, vp.at, (size_t)vp.nb * sizeof(int32_t), cudaMemcpyHostToDevice, st));
                 if (e == cudaSuccess && vp.npad > 0)
                     e = chk(cudaMemcpyAsync(scr + off_pad, vp.pad, (size_t)vp.npad * sizeof(var_pad), cudaMemcpyHostToDevice, st));
-                if (e == cudaSuccess && b->nbad > 0)
+                if (e == cudaSuccess && b->nbad > 0 && !devpar)
                     e = chk(cudaMemcpyAsync(scr + off_bad, b->pinfo, (size_t)b->count * sizeof(int), cudaMemcpyHostToDevice, st));
+                const int *bad = b->nbad == 0 ? NULL : devpar ? b->dev_codes : (const int *)(scr + off_bad);
                 if (e == cudaSuccess)
-                    e = bb_cu_var_place(vr, vp, b->nbad > 0 ? (const int *)(scr + off_bad) : NULL,
+                    e = bb_cu_var_place(vr, vp, bad,
                                         (const int32_t *)(scr + off_at), (int32_t *)(scr + off_cur),
                                         (const var_pad *)(scr + off_pad), (int32_t *)(scr + off_map),
                                         (bb_vdim *)(scr + off_vdim), dinfo, b->count, st);
@@ -829,7 +859,13 @@ static void run_device(bb_batch *b)
                variable form (slot order; the skipped problems' codes are
                only in pinfo) */
             int *codes = dinfo;
-            if (var) {
+            if (var && devpar) { /* the checks' codes, on the device already */
+                codes = b->dev_codes;
+                if (n_arr > 0) {
+                    bb_scatter_codes<<<bb_grid(n_arr, 256), 256, 0, st>>>(dinfo, dmap, codes, n_arr);
+                    e = chk(cudaGetLastError());
+                }
+            } else if (var) {
                 codes = (int *)(scr + off_codes);
                 if (b->nbad == 0) e = chk(cudaMemsetAsync(codes, 0, (size_t)b->count * sizeof(int), st));
                 else e = chk(cudaMemcpyAsync(codes, b->pinfo, (size_t)b->count * sizeof(int), cudaMemcpyHostToDevice, st));
@@ -854,10 +890,10 @@ static void run_device(bb_batch *b)
             /* the slot map is on the device only: the codes in problem
                order there (0 for the problems that did not run), then
                read back */
-            int *codes = (int *)(scr + off_codes);
+            int *codes = devpar ? b->dev_codes : (int *)(scr + off_codes);
             hinfo = (int *)cu_malloc((size_t)b->count * sizeof(int));
             if (!hinfo) { fail = BB_INFO_NOMEM; goto out; }
-            e = chk(cudaMemsetAsync(codes, 0, (size_t)b->count * sizeof(int), st));
+            if (!devpar) e = chk(cudaMemsetAsync(codes, 0, (size_t)b->count * sizeof(int), st));
             if (e == cudaSuccess) {
                 bb_scatter_codes<<<bb_grid(n_arr, 256), 256, 0, st>>>(dinfo, dmap, codes, n_arr);
                 e = chk(cudaGetLastError());
@@ -890,6 +926,14 @@ static void run_device(bb_batch *b)
     }
 out:
     bb_cu_var_grouped_unmark(b, &vg);
+    if (fail && devpar && b->nbad > 0) { /* the checks' codes first: they are only on the device */
+        std::vector<int> c((size_t)b->count);
+        if (chk(cudaMemcpyAsync(c.data(), b->dev_codes, (size_t)b->count * sizeof(int), cudaMemcpyDeviceToHost, st)) ==
+                cudaSuccess &&
+            chk(cudaStreamSynchronize(st)) == cudaSuccess)
+            for (int64_t i = 0; i < b->count; i++)
+                if (c[(size_t)i] && b->pinfo[i] == 0) b->pinfo[i] = c[(size_t)i];
+    }
     if (fail) bb_cu_fail_all(b, fail);
     free(hinfo);
     free(tmp);
@@ -952,7 +996,7 @@ static int cu_host_pinned(const void *p)
 static const bb_backend cuda_backend = {"cuda", cu_probe, cu_supports, cu_run,
                                         bb_cu_queue_create, bb_cu_queue_sync, bb_cu_queue_stream,
                                         bb_cu_queue_destroy, cu_fetch, cu_store, cu_host_alloc, cu_host_free,
-                                        cu_run_devices, cu_host_pinned};
+                                        cu_run_devices, cu_host_pinned, bb_cu_var_check};
 
 extern "C" __attribute__((visibility("default"))) const bb_backend *bb_cuda_plugin_backend(void)
 {

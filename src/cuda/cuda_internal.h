@@ -21,6 +21,7 @@
 #include <cublas_v2.h>
 #include <cuComplex.h>
 #include <stdint.h>
+#include <vector>
 #include "backend.h"
 
 /* Operand addressing on the device (KBLAS-style accessor: one kernel serves
@@ -302,6 +303,9 @@ static inline int fail_code(cudaError_t e)
 /* Queues (queue.cu) */
 
 #define BB_QUEUE_MAGIC 0x62625175u
+/* problems whose parameters a variable call with its arrays in device
+   memory reads back for the planner (bb_cu_var_check) */
+#define BB_VAR_SAMPLE 18
 
 /* The driver's queue: the public part (seen by the kernels) first, so a
    batchblas_queue * created here converts back to bb_cuda_queue *. */
@@ -325,6 +329,18 @@ struct bb_cuda_queue {
     cudaEvent_t side_done; /* recorded on side after the arrays' copies (the queue's stream waits for it) */
     cudaEvent_t count_done; /* recorded on side after the counts' copy back (the host waits for it) */
     cudaEvent_t draw_free; /* recorded on the queue's stream after the last read of draw */
+    /* a variable call's checks on the device (bb_cu_var_check): the
+       summary, a sample of problems' parameters (bb_cu_var_sample), then
+       every problem's code; read by the call's launches on the stream */
+    void *vcheck;
+    size_t vcheck_size;
+    /* ... and that sample on the host, as the checks read it back:
+       problem vs_idx[t]'s parameter s is vs_val[s][t], its alpha and beta
+       the first bytes of vs_sc[0][t], vs_sc[1][t] */
+    int vs_n;
+    int64_t vs_idx[BB_VAR_SAMPLE];
+    int vs_val[BB_NPAR][BB_VAR_SAMPLE];
+    unsigned char vs_sc[2][BB_VAR_SAMPLE][16];
 };
 
 static inline bb_cuda_queue *priv(batchblas_queue *q) { return reinterpret_cast<bb_cuda_queue *>(q); }
@@ -468,9 +484,10 @@ struct var_devcount {
 int bb_cu_var_count_dev(var_devcount *dc, const bb_batch *b, const int src[7], const int64_t radix[4], int64_t nb,
                         int64_t *cnt);
 /* The counting kernel: raw[f] (f < 4) the device copies of the m, n, k,
-   nrhs arrays (NULL: 0), counts[nb + 1] zeroed before. */
+   nrhs arrays (NULL: 0), counts[nb + 1] zeroed before; bad (NULL: none):
+   per problem, nonzero where it is not counted. */
 cudaError_t bb_cu_var_hist(const var_raw &r, const int64_t radix[4], unsigned *counts, int64_t nb, int64_t count,
-                           cudaStream_t st);
+                           cudaStream_t st, const int *bad = NULL);
 /* The problems of a variable batch that go to cuBLAS's grouped GEMM
    (bb_cuda_var_grouped), launched on q before the plan is made: marked
    in b->pinfo (BB_GROUPED_MARK, counted in b->nbad) so that the plan
@@ -483,9 +500,25 @@ struct var_grouped {
 };
 int bb_cu_var_grouped(bb_batch *b, bb_cuda_queue *q, var_grouped *g);
 void bb_cu_var_grouped_unmark(bb_batch *b, var_grouped *g);
-/* 0, or -1 if out of host memory (nothing to free then).  dc: the device
-   counting of large fast plans (NULL: the host counts). */
+/* 0, or -1 if out of host memory (nothing to free then), or
+   BB_VAR_NEEDS_HOST: b->par_on_device and the plan needs the parameters on
+   the host (bb_cu_var_params_to_host, then plan again).  dc: the device
+   counting of large fast plans (NULL: the host counts; required with
+   b->par_on_device). */
+#define BB_VAR_NEEDS_HOST 2
 int bb_cu_var_plan(const bb_batch *b, var_plan *pl, var_devcount *dc = NULL);
+/* Parameter arrays in device memory (b->par_on_device, front.c): the
+   checks (backend.h var_check), which also read back the parameters of a
+   sample of problems (the first that passed, then problems spread over
+   the batch: bb_cuda_queue.vs_*); the device counting of the fast plan's
+   buckets (the problems that failed skipped; 0, or -1); and the way back
+   to the host path (the arrays copied to host buffers that *keep owns,
+   the device codes into b->pinfo, b->par_on_device cleared; 0 or a
+   BB_INFO_* code). */
+int bb_cu_var_check(const bb_batch *b, const bb_rules *r, bb_var_check *vc, int **codes);
+int bb_cu_var_count_devpar(bb_cuda_queue *q, const bb_batch *b, const int src[7], const int64_t radix[4], int64_t nb,
+                           int64_t *cnt);
+int bb_cu_var_params_to_host(bb_batch *b, std::vector<std::vector<char>> *keep);
 void bb_cu_var_plan_free(var_plan *pl);
 /* Per slot on the device: sizes (vdim) and the skip flag of padding
    (info: 1 for padding, 0 otherwise), from the runs and map there. */

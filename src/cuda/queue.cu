@@ -79,6 +79,9 @@ cudaError_t bb_cu_queue_release(bb_cuda_queue *q)
     if (!ds.ok) KEEP(cudaErrorInvalidDevice);
     if (q->pub.stream || !q->pub.own_stream) KEEP(chk(cudaStreamSynchronize(q->pub.stream)));
     KEEP(bb_cu_dev_free(q, q->scratch));
+    KEEP(bb_cu_dev_free(q, q->vcheck));
+    q->vcheck = NULL;
+    q->vcheck_size = 0;
     KEEP(bb_cu_dev_free(q, q->pub.work));
     KEEP(bb_cu_dev_free(q, q->pub.work2));
     q->scratch = q->pub.work = q->pub.work2 = NULL;

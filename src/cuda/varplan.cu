@@ -23,6 +23,17 @@
  * bb_cu_var_expand writes each slot's sizes and skip flag from the runs
  * table (one entry per run of slots with equal sizes and leading
  * dimensions) and the operand pointers come from map (backend_cuda.cu).
+ *
+ * Parameter arrays in device memory (b->par_on_device, front.c).  The
+ * checks run on the device (bb_cu_var_check: check.c's rules of problem
+ * 0's options, one kernel, one read-back of a summary and of 18 problems'
+ * parameters), and the fast plan reads nothing else on the host: the
+ * normalisation map is taken from that sample, the buckets span [0, the
+ * largest size] (DEVPAR_MAX_BUCKETS) and are counted on the device
+ * (bb_cu_var_count_devpar, the failed problems skipped), the slots are
+ * placed there.  What it cannot bucket (a size no class takes, zero sizes,
+ * too many buckets) sends the call back to the host arrays
+ * (BB_VAR_NEEDS_HOST).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -324,18 +335,55 @@ static void plan_run(plan_team &t)
    less). */
 static const int64_t DEV_COUNT_MIN = 1 << 16;
 
+/* Buckets of a plan whose parameters are in device memory: its sizes
+   must all be in buckets (there is no exact segment without the sizes on
+   the host), so the buckets span [0, the largest size] of each size that
+   varies, up to this many (the host's passes over them cost ~1 ns each). */
+static const int64_t DEVPAR_MAX_BUCKETS = 1 << 19;
+
 static int fast_plan(const bb_batch *b, var_plan *pl, var_devcount *dc)
 {
     memset(pl, 0, sizeof *pl);
-    if (b->form != BB_FORM_VAR || !uniform_options(b)) return 0;
+    const int devpar = b->par_on_device;
+    const int NO = devpar ? BB_VAR_NEEDS_HOST : 0; /* not for this plan */
+    if (b->form != BB_FORM_VAR || !uniform_options(b)) return NO;
     const int64_t n = b->count;
     int64_t g0 = 0;
-    while (g0 < n && b->pinfo[g0]) g0++;
-    if (g0 == n) return 0;
+    if (devpar) g0 = b->first_good;
+    else
+        while (g0 < n && b->pinfo[g0]) g0++;
+    if (g0 == n) return NO;
+    /* the problems whose parameters the plan reads on the host: with the
+       arrays in device memory, the sample the checks read back (its first
+       problem is g0; bb_cu_var_check) */
+    bb_batch sb;
+    int sval[BB_NPAR][BB_VAR_SAMPLE];
+    unsigned char ssc[2][BB_VAR_SAMPLE * 16];
+    const bb_batch *pb = b;
+    int64_t pg0 = g0;
+    if (devpar) {
+        if (!dc || !dc->q) return NO;
+        const bb_cuda_queue *q = dc->q;
+        sb = *b;
+        sb.par_on_device = 0;
+        sb.count = sb.ngroups = BB_VAR_SAMPLE;
+        for (int s = 0; s < BB_NPAR; s++) {
+            memcpy(sval[s], q->vs_val[s], sizeof sval[s]);
+            sb.par[s] = b->par[s] ? sval[s] : NULL;
+        }
+        for (int w = 0; w < 2; w++) {
+            const size_t sz = bb_scalar_bytes(b, w);
+            for (int t = 0; t < BB_VAR_SAMPLE; t++) memcpy(ssc[w] + t * sz, q->vs_sc[w][t], sz);
+        }
+        sb.alpha = b->alpha ? ssc[0] : NULL;
+        sb.beta = b->beta ? ssc[1] : NULL;
+        pb = &sb;
+        pg0 = 0;
+    }
     int src[NF], cst[NF];
-    if (!size_map(b, g0, src, cst)) return 0;
+    if (!size_map(pb, pg0, src, cst)) return NO;
     bb_problem gp0;
-    bb_group_problem(b, g0, &gp0);
+    bb_group_problem(pb, pg0, &gp0);
     /* buckets: the sizes m, n, k, nrhs that vary, each in [0, its largest
        value] where the checks found it (front.c) and the buckets stay few,
        else in [0, FIELD_HI] (the register kernels' range; larger sizes go
@@ -346,14 +394,16 @@ static int fast_plan(const bb_batch *b, var_plan *pl, var_devcount *dc)
         nb *= radix[f];
         if (src[f] >= 0) nbmax *= b->uniform_options && b->par_max[src[f]] >= 0 ? b->par_max[src[f]] + 1 : (int64_t)1 << 30;
     }
-    if (nbmax <= MAX_BUCKETS) {
+    if (nbmax <= (devpar ? DEVPAR_MAX_BUCKETS : MAX_BUCKETS)) {
         nb = 1;
         for (int f = 0; f < 4; f++) {
             if (src[f] >= 0) radix[f] = b->par_max[src[f]] + 1;
             nb *= radix[f];
         }
+    } else if (devpar) {
+        return NO;
     }
-    if (nb > (1 << 21)) return 0;
+    if (nb > (1 << 21)) return NO;
     int rc = -1;
     try {
         /* one pass, in chunks on the staging threads: each problem's
@@ -397,7 +447,10 @@ static int fast_plan(const bb_batch *b, var_plan *pl, var_devcount *dc)
         clock_gettime(CLOCK_MONOTONIC, &ts0);
         std::vector<int64_t> cnt((size_t)nb + 1, 0);
         int64_t nslow = 0;
-        if (dc && b->nbad == 0 && n >= DEV_COUNT_MIN && bb_cu_var_count_dev(dc, b, src, radix, nb, cnt.data()) == 0) {
+        if (devpar) { /* the arrays are on the device: counted there */
+            if (bb_cu_var_count_devpar(dc->q, b, src, radix, nb, cnt.data())) return NO;
+            nslow = cnt[(size_t)nb];
+        } else if (dc && b->nbad == 0 && n >= DEV_COUNT_MIN && bb_cu_var_count_dev(dc, b, src, radix, nb, cnt.data()) == 0) {
             nslow = cnt[(size_t)nb]; /* counted on the device (one round trip) */
         } else {
             plan_team T;
@@ -440,14 +493,16 @@ static int fast_plan(const bb_batch *b, var_plan *pl, var_devcount *dc)
             return bq;
         };
         std::vector<int> bcls((size_t)nb, 0);
+        std::vector<int64_t> nz; /* the buckets with problems, largest first */
         int64_t nclassp = 0;
-        for (int64_t x = 0; x < nb; x++) {
+        for (int64_t x = nb - 1; x >= 0; x--) {
             if (!cnt[(size_t)x]) continue;
+            nz.push_back(x);
             bcls[(size_t)x] = bb_cuda_var_class(b->op, b->prec, bucket_problem(x));
             if (bcls[(size_t)x]) nclassp += cnt[(size_t)x];
             else nslow += cnt[(size_t)x];
         }
-        if (nclassp == 0) return 0;
+        if (nclassp == 0 || (devpar && nslow > 0)) return NO;
         /* slots: one class launch per class (the variable-size driver,
            then the bounds 32 down), buckets by decreasing sizes, each
            padded to the class's granule (whole warps) */
@@ -463,8 +518,8 @@ static int fast_plan(const bb_batch *b, var_plan *pl, var_devcount *dc)
             L.first = slot;
             L.cls = bound;
             L.cost = 0;
-            for (int64_t x = nb - 1; x >= 0; x--) {
-                if (!cnt[(size_t)x] || bcls[(size_t)x] != bound) continue;
+            for (int64_t x : nz) {
+                if (bcls[(size_t)x] != bound) continue;
                 const bb_problem &q = bucket_problem(x);
                 L.gp.m = std::max(L.gp.m, q.m);
                 L.gp.n = std::max(L.gp.n, q.n);
@@ -588,9 +643,14 @@ static int fast_plan(const bb_batch *b, var_plan *pl, var_devcount *dc)
 
 int bb_cu_var_plan(const bb_batch *b, var_plan *pl, var_devcount *dc)
 {
+    if (b->par_on_device && b->first_good >= b->count) { /* every problem failed its checks: nothing to launch */
+        memset(pl, 0, sizeof *pl);
+        return 0;
+    }
     const int f = fast_plan(b, pl, dc);
     if (f < 0) return -1;
-    if (f > 0) return 0;
+    if (f == 1) return 0;
+    if (b->par_on_device) return BB_VAR_NEEDS_HOST; /* runs_plan reads the parameters */
     return runs_plan(b, pl);
 }
 
@@ -763,7 +823,7 @@ namespace {
 /* Bucket counts (counts[nb]: sizes out of the buckets' range); a block's
    counts in shared memory first where the buckets are few. */
 __global__ void k_var_hist(const var_raw r, int R0, int R1, int R2, int R3, unsigned *counts, int nb, int64_t n,
-                           int shared)
+                           int shared, const int *bad)
 {
     extern __shared__ unsigned hs[];
     if (shared) {
@@ -773,6 +833,7 @@ __global__ void k_var_hist(const var_raw r, int R0, int R1, int R2, int R3, unsi
     unsigned *h = shared ? hs : counts;
     const int64_t step = (int64_t)gridDim.x * blockDim.x;
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step) {
+        if (bad && bad[i]) continue;
         const unsigned vm = r.raw[0] ? (unsigned)r.raw[0][i] : 0u, vn = r.raw[1] ? (unsigned)r.raw[1][i] : 0u,
                        vk = r.raw[2] ? (unsigned)r.raw[2][i] : 0u, vr = r.raw[3] ? (unsigned)r.raw[3][i] : 0u;
         const bool in = vn < (unsigned)R1 && vm < (unsigned)R0 && vk < (unsigned)R2 && vr < (unsigned)R3;
@@ -787,12 +848,12 @@ __global__ void k_var_hist(const var_raw r, int R0, int R1, int R2, int R3, unsi
 } // namespace
 
 cudaError_t bb_cu_var_hist(const var_raw &r, const int64_t radix[4], unsigned *counts, int64_t nb, int64_t count,
-                           cudaStream_t st)
+                           cudaStream_t st, const int *bad)
 {
     const int shared = nb < 4096;
     const unsigned grid = std::min<unsigned>(bb_grid(count, 256), 528); /* a few blocks an SM */
     k_var_hist<<<grid, 256, shared ? (size_t)(nb + 1) * sizeof(unsigned) : 0, st>>>(
-        r, (int)radix[0], (int)radix[1], (int)radix[2], (int)radix[3], counts, (int)nb, count, shared);
+        r, (int)radix[0], (int)radix[1], (int)radix[2], (int)radix[3], counts, (int)nb, count, shared, bad);
     return chk(cudaGetLastError());
 }
 
@@ -924,4 +985,279 @@ void bb_cu_var_grouped_unmark(bb_batch *b, var_grouped *g)
     free(g->idx);
     g->idx = NULL;
     g->n = 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Parameter arrays in device memory (b->par_on_device, front.c): the       */
+/* checks, the planner's sample and counts, read on the device             */
+/* ------------------------------------------------------------------------ */
+
+namespace {
+
+/* the rules of problem 0's options (check.c's bb_rules) and the arrays */
+struct vc_args {
+    const int *par[BB_NPAR];
+    const unsigned *sc[2]; /* alpha, beta as 32-bit words (NULL: none) */
+    int scw[2];            /* words a value */
+    int scb[2];            /* bytes a value */
+    int nopt, oslot[6];
+    int nrule, rslot[6], rdim[6], rpos[6];
+    int worst;
+};
+
+/* the summary, reduced on the device */
+struct vc_out {
+    unsigned long long first_bad;  /* min over failing problems of (i << 32) | position */
+    unsigned long long first_good; /* min over passing problems of i */
+    unsigned long long nbad;
+    int mixed, sdiff;
+    int vmax[BB_NPAR];
+};
+
+/* the device buffer (bb_cuda_queue.vcheck): the summary, the sample, the codes */
+const size_t VC_SAMPLE_AT = 256;
+const size_t VC_SAMPLE_BYTES = (size_t)BB_NPAR * BB_VAR_SAMPLE * sizeof(int) + 2 * BB_VAR_SAMPLE * 16;
+const size_t VC_CODES_AT = (VC_SAMPLE_AT + VC_SAMPLE_BYTES + 255) / 256 * 256;
+
+__device__ __forceinline__ unsigned long long warp_min64(unsigned long long v)
+{
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) {
+        const unsigned long long w = __shfl_xor_sync(0xffffffffu, v, o);
+        v = w < v ? w : v;
+    }
+    return v;
+}
+
+/* every problem: its options against problem 0's, alpha and beta against
+   problem 0's (bitwise, as bb_uniform_range), the size rules (check.c's
+   rule_broken), its code; the summary by warps */
+__global__ void k_var_check(const vc_args a, int *codes, vc_out *out, int64_t n)
+{
+    const int64_t step = (int64_t)gridDim.x * blockDim.x;
+    unsigned long long fb = ~0ull, fg = ~0ull, nb = 0;
+    int mixed = 0, sdiff = 0;
+    int mx[6] = {-1, -1, -1, -1, -1, -1};
+    for (int64_t i0 = (int64_t)blockIdx.x * blockDim.x; i0 < n; i0 += step) { /* warp-uniform trip count */
+        const int64_t i = i0 + threadIdx.x;
+        if (i >= n) continue;
+        for (int o = 0; o < a.nopt; o++) mixed |= a.par[a.oslot[o]][i] != a.par[a.oslot[o]][0];
+        for (int w = 0; w < 2; w++)
+            if (a.sc[w])
+                for (int j = 0; j < a.scw[w]; j++) sdiff |= a.sc[w][i * a.scw[w] + j] != a.sc[w][j];
+        int worst = a.worst;
+        int v[6];
+#pragma unroll
+        for (int q = 0; q < 6; q++) {
+            if (q >= a.nrule) break;
+            v[q] = a.par[a.rslot[q]][i];
+            const int d = a.rdim[q] >= 0 ? a.par[a.rdim[q]][i] : 0;
+            const bool broken = a.rdim[q] < 0 ? v[q] < 0 : v[q] < (d > 1 ? d : 1);
+            if (broken && (worst == 0 || a.rpos[q] < worst)) worst = a.rpos[q];
+        }
+        codes[i] = worst ? -worst : 0;
+        if (worst) {
+            nb++;
+            const unsigned long long k = ((unsigned long long)i << 32) | (unsigned)worst;
+            fb = k < fb ? k : fb;
+        } else {
+            fg = (unsigned long long)i < fg ? (unsigned long long)i : fg;
+#pragma unroll
+            for (int q = 0; q < 6; q++)
+                if (q < a.nrule && a.rdim[q] < 0) mx[q] = v[q] > mx[q] ? v[q] : mx[q];
+        }
+    }
+    fb = warp_min64(fb);
+    fg = warp_min64(fg);
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) {
+        nb += __shfl_xor_sync(0xffffffffu, nb, o);
+        mixed |= __shfl_xor_sync(0xffffffffu, mixed, o);
+        sdiff |= __shfl_xor_sync(0xffffffffu, sdiff, o);
+#pragma unroll
+        for (int q = 0; q < 6; q++) mx[q] = max(mx[q], __shfl_xor_sync(0xffffffffu, mx[q], o));
+    }
+    if ((threadIdx.x & 31) != 0) return;
+    if (fb != ~0ull) atomicMin(&out->first_bad, fb);
+    if (fg != ~0ull) atomicMin(&out->first_good, fg);
+    if (nb) atomicAdd(&out->nbad, nb);
+    if (mixed) atomicOr(&out->mixed, 1);
+    if (sdiff) atomicOr(&out->sdiff, 1);
+    for (int q = 0; q < a.nrule; q++)
+        if (a.rdim[q] < 0 && mx[q] >= 0) atomicMax(&out->vmax[a.rslot[q]], mx[q]);
+}
+
+/* the summary's start: nothing found yet */
+__global__ void k_vc_init(vc_out *o)
+{
+    if (threadIdx.x == 0) { o->first_bad = o->first_good = ~0ull; o->nbad = 0; o->mixed = o->sdiff = 0; }
+    if (threadIdx.x < BB_NPAR) o->vmax[threadIdx.x] = -1;
+}
+
+/* the sample: the first problem that passed (out->first_good; problem 0
+   if none did), then problems spread over the batch */
+__global__ void k_var_sample(const vc_args a, const vc_out *out, int64_t n, int *vals, unsigned char *sc)
+{
+    const int64_t g0 = out->first_good < (unsigned long long)n ? (int64_t)out->first_good : 0;
+    for (int j = threadIdx.x; j < BB_NPAR * BB_VAR_SAMPLE; j += blockDim.x) {
+        const int s = j / BB_VAR_SAMPLE, t = j % BB_VAR_SAMPLE;
+        const int64_t i = t == 0 ? g0 : t == BB_VAR_SAMPLE - 1 ? n - 1 : n * (t - 1) / (BB_VAR_SAMPLE - 2);
+        vals[j] = a.par[s] ? a.par[s][i] : 0;
+    }
+    for (int j = threadIdx.x; j < 2 * BB_VAR_SAMPLE * 16; j += blockDim.x) {
+        const int w = j / (BB_VAR_SAMPLE * 16), t = j / 16 % BB_VAR_SAMPLE, c = j % 16;
+        const int64_t i = t == 0 ? g0 : t == BB_VAR_SAMPLE - 1 ? n - 1 : n * (t - 1) / (BB_VAR_SAMPLE - 2);
+        sc[j] = a.sc[w] && c < a.scb[w] ? ((const unsigned char *)a.sc[w])[i * a.scb[w] + c] : 0;
+    }
+}
+
+} // namespace
+
+int bb_cu_var_check(const bb_batch *b, const bb_rules *r, bb_var_check *vc, int **codes)
+{
+    bb_cuda_queue *q = checked_queue(b->queue);
+    if (!q) return BB_INFO_DEVICE;
+    device_scope ds(q->pub.device);
+    if (!ds.ok) return BB_INFO_DEVICE;
+    const int64_t n = b->count;
+    cudaError_t e = bb_cu_dev_grow(q, &q->vcheck, &q->vcheck_size, VC_CODES_AT + (size_t)n * sizeof(int), 1);
+    if (e != cudaSuccess) return fail_code(e);
+    vc_args a;
+    memset(&a, 0, sizeof a);
+    for (int s = 0; s < BB_NPAR; s++) a.par[s] = b->par[s];
+    const void *sc[2] = {b->alpha, b->beta};
+    for (int w = 0; w < 2; w++) {
+        a.sc[w] = (const unsigned *)sc[w];
+        a.scb[w] = sc[w] ? (int)bb_scalar_bytes(b, w) : 0;
+        a.scw[w] = a.scb[w] / 4;
+    }
+    const int opts[] = {BB_SIDE, BB_UPLO, BB_TRANS, BB_TRANSB, BB_DIAG, BB_NORM};
+    for (int s : opts)
+        if (b->par[s]) a.oslot[a.nopt++] = s;
+    a.nrule = r->nrule;
+    for (int k = 0; k < r->nrule; k++) {
+        a.rslot[k] = r->rule[k].slot;
+        a.rdim[k] = r->rule[k].dim;
+        a.rpos[k] = r->rule[k].pos;
+    }
+    a.worst = r->worst;
+    char *base = (char *)q->vcheck;
+    vc_out *dout = (vc_out *)base;
+    int *dcodes = (int *)(base + VC_CODES_AT);
+    int *dvals = (int *)(base + VC_SAMPLE_AT);
+    unsigned char *dsc = (unsigned char *)(dvals + BB_NPAR * BB_VAR_SAMPLE);
+    cudaStream_t st = q->pub.stream;
+    /* the summary and the sample come back in one copy, the one wait */
+    struct {
+        vc_out out;
+        char pad[VC_SAMPLE_AT - sizeof(vc_out)];
+        int vals[BB_NPAR * BB_VAR_SAMPLE];
+        unsigned char sc[2 * BB_VAR_SAMPLE * 16];
+    } h;
+    static_assert(sizeof(vc_out) <= VC_SAMPLE_AT, "the summary fits before the sample");
+    /* after the queue's earlier work, and after the legacy default
+       stream's (a caller's pageable cudaMemcpy of the arrays may return
+       before the values have landed) */
+    cudaEvent_t legacy = NULL;
+    e = chk(cudaEventCreateWithFlags(&legacy, cudaEventDisableTiming));
+    if (e == cudaSuccess) e = chk(cudaEventRecord(legacy, cudaStreamLegacy));
+    if (e == cudaSuccess) e = chk(cudaStreamWaitEvent(st, legacy, 0));
+    if (legacy) (void)cudaEventDestroy(legacy);
+    if (e == cudaSuccess) {
+        k_vc_init<<<1, 32, 0, st>>>(dout);
+        e = chk(cudaGetLastError());
+    }
+    if (e == cudaSuccess) {
+        k_var_check<<<std::min<unsigned>(bb_grid(n, 256), 2048), 256, 0, st>>>(a, dcodes, dout, n);
+        e = chk(cudaGetLastError());
+    }
+    if (e == cudaSuccess) {
+        k_var_sample<<<1, 256, 0, st>>>(a, dout, n, dvals, dsc);
+        e = chk(cudaGetLastError());
+    }
+    if (e == cudaSuccess) e = chk(cudaMemcpyAsync(&h, base, sizeof h, cudaMemcpyDeviceToHost, st));
+    if (e == cudaSuccess) e = chk(cudaStreamSynchronize(st));
+    if (e != cudaSuccess) {
+        bb_cu_log("%s: the checks on the device: %s", b->name, cudaGetErrorString(e));
+        return BB_INFO_DEVICE;
+    }
+    vc->mixed = h.out.mixed != 0;
+    vc->uniform_scalars = h.out.sdiff == 0;
+    vc->nbad = (int64_t)h.out.nbad;
+    vc->first_good = h.out.first_good < (unsigned long long)n ? (int64_t)h.out.first_good : n;
+    vc->first_code = h.out.first_bad == ~0ull ? 0 : -(int)(h.out.first_bad & 0xffffffffu);
+    for (int s = 0; s < BB_NPAR; s++) vc->vmax[s] = h.out.vmax[s];
+    bb_cu_log("%s: checks on the device: %lld problems, %lld failed (first code %d), options %s, alpha and beta %s",
+              b->name, (long long)n, (long long)vc->nbad, vc->first_code, vc->mixed ? "differ" : "the same",
+              vc->uniform_scalars ? "the same" : "differ");
+    const int64_t g0 = vc->first_good < n ? vc->first_good : 0;
+    q->vs_n = BB_VAR_SAMPLE;
+    for (int t = 0; t < BB_VAR_SAMPLE; t++) {
+        q->vs_idx[t] = t == 0 ? g0 : t == BB_VAR_SAMPLE - 1 ? n - 1 : n * (t - 1) / (BB_VAR_SAMPLE - 2);
+        for (int s = 0; s < BB_NPAR; s++) q->vs_val[s][t] = h.vals[s * BB_VAR_SAMPLE + t];
+        for (int w = 0; w < 2; w++) memcpy(q->vs_sc[w][t], h.sc + ((size_t)w * BB_VAR_SAMPLE + t) * 16, 16);
+    }
+    *codes = dcodes;
+    return 0;
+}
+
+int bb_cu_var_count_devpar(bb_cuda_queue *q, const bb_batch *b, const int src[7], const int64_t radix[4], int64_t nb,
+                           int64_t *cnt)
+{
+    const size_t cntb = (size_t)(nb + 1) * sizeof(unsigned);
+    cudaStream_t st = q->pub.stream;
+    if (bb_cu_dev_grow(q, &q->scratch, &q->scratch_size, cntb, 1) != cudaSuccess) return -1;
+    unsigned *dcounts = (unsigned *)q->scratch;
+    var_raw vr;
+    for (int f = 0; f < 7; f++) {
+        vr.raw[f] = f < 4 && src[f] >= 0 ? b->par[src[f]] : NULL;
+        vr.cst[f] = 0;
+    }
+    std::vector<unsigned> h((size_t)nb + 1);
+    cudaError_t e = chk(cudaMemsetAsync(dcounts, 0, cntb, st));
+    if (e == cudaSuccess) e = bb_cu_var_hist(vr, radix, dcounts, nb, b->count, st, b->nbad > 0 ? b->dev_codes : NULL);
+    if (e == cudaSuccess) e = chk(cudaMemcpyAsync(h.data(), dcounts, cntb, cudaMemcpyDeviceToHost, st));
+    if (e == cudaSuccess) e = chk(cudaStreamSynchronize(st));
+    if (e != cudaSuccess) return -1;
+    for (int64_t x = 0; x <= nb; x++) cnt[x] = h[(size_t)x];
+    return 0;
+}
+
+int bb_cu_var_params_to_host(bb_batch *b, std::vector<std::vector<char>> *keep)
+{
+    bb_cuda_queue *q = checked_queue(b->queue);
+    if (!q) return BB_INFO_DEVICE;
+    cudaStream_t st = q->pub.stream;
+    const int64_t n = b->count;
+    cudaError_t e = cudaSuccess;
+    try {
+        const void *dst[BB_NPAR + 2];
+        for (int s = 0; s < BB_NPAR + 2 && e == cudaSuccess; s++) {
+            const void *src = s < BB_NPAR ? (const void *)b->par[s] : s == BB_NPAR ? b->alpha : b->beta;
+            dst[s] = NULL;
+            if (!src) continue;
+            const size_t bytes = (size_t)n * (s < BB_NPAR ? sizeof(int) : bb_scalar_bytes(b, s - BB_NPAR));
+            keep->emplace_back(bytes);
+            dst[s] = keep->back().data();
+            e = chk(cudaMemcpyAsync((void *)dst[s], src, bytes, cudaMemcpyDeviceToHost, st));
+        }
+        std::vector<int> codes;
+        if (e == cudaSuccess && b->nbad > 0) {
+            codes.resize((size_t)n);
+            e = chk(cudaMemcpyAsync(codes.data(), b->dev_codes, (size_t)n * sizeof(int), cudaMemcpyDeviceToHost, st));
+        }
+        if (e == cudaSuccess) e = chk(cudaStreamSynchronize(st));
+        if (e != cudaSuccess) return BB_INFO_DEVICE;
+        for (int64_t i = 0; i < (int64_t)codes.size(); i++)
+            if (codes[(size_t)i] && b->pinfo[i] == 0) b->pinfo[i] = codes[(size_t)i];
+        for (int s = 0; s < BB_NPAR; s++)
+            if (dst[s]) b->par[s] = (const int *)dst[s];
+        if (dst[BB_NPAR]) b->alpha = dst[BB_NPAR];
+        if (dst[BB_NPAR + 1]) b->beta = dst[BB_NPAR + 1];
+    } catch (...) {
+        return BB_INFO_NOMEM;
+    }
+    b->par_on_device = 0;
+    b->dev_codes = NULL;
+    return 0;
 }
