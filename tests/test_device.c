@@ -1019,6 +1019,10 @@ static void routine_tests(int r, int z, batchblas_queue_t q)
             t.mode = dmodes[mi];
             t.dinfo = mi == 2 ? IN_MANAGED : IN_DEV;
             t.p[3].lda = 0, t.p[17].lda = 0, t.p[44].lda = 0;
+            if (mi == 1) { /* a negative size: its own code, and not among the largest sizes */
+                if (r == R_GEMM) t.p[20].k = -1;
+                else t.p[20].n = -1;
+            }
             if (r == R_POTRF) t.p[5].fix = t.p[30].fix = FIX_NOT_SPD;
             if (r == R_GETRF) t.p[6].fix = t.p[31].fix = FIX_SINGULAR;
             run_and_free(&t, q);
