@@ -40,6 +40,7 @@ typedef enum {
  * strides and the batch-level arguments.  bb_batch.pos[slot] is the 1-based
  * position of that argument in the public function's signature (0: absent),
  * so an argument error is reported as -pos[slot] whatever the form.
+ * The options are the slots BB_SIDE .. BB_NORM.
  */
 enum {
     BB_SIDE, BB_UPLO, BB_TRANS, BB_TRANSB, BB_DIAG, BB_NORM,

@@ -6,6 +6,7 @@
  */
 #include <string.h>
 #include "batch.h"
+#include "rules.h"
 
 static int is_trans(int t) { return t == BblasNoTrans || t == BblasTrans || t == BblasConjTrans; }
 static int is_uplo(int u) { return u == BblasUpper || u == BblasLower; }
@@ -138,7 +139,7 @@ void bb_check_rules(const bb_batch *b, int64_t g, bb_rules *r)
 /* Does the value v of a rule's slot, with dim value d, break it? */
 static int rule_broken(const bb_rule *q, int v, int d)
 {
-    return q->dim < 0 ? v < 0 : v < (d > 1 ? d : 1);
+    return q->dim < 0 ? bb_size_bad(v) : bb_ld_bad(v, d);
 }
 
 int bb_check_group(const bb_batch *b, int64_t g)
@@ -148,8 +149,7 @@ int bb_check_group(const bb_batch *b, int64_t g)
     int worst = r.worst;
     for (int j = 0; j < r.nrule; j++) {
         const bb_rule *q = &r.rule[j];
-        if (rule_broken(q, P(b, q->slot, g), q->dim >= 0 ? P(b, q->dim, g) : 0) && (worst == 0 || q->pos < worst))
-            worst = q->pos;
+        if (rule_broken(q, P(b, q->slot, g), q->dim >= 0 ? P(b, q->dim, g) : 0)) worst = bb_first_pos(worst, q->pos);
     }
 
     /* strided form: written operands must not overlap between problems */
@@ -205,14 +205,14 @@ int64_t bb_check_var_sizes(bb_batch *b, const bb_rules *r, int64_t lo, int64_t h
                 int mx = -1;
 #pragma omp simd reduction(max : mx)
                 for (int j = 0; j < len; j++) {
-                    w[j] |= (unsigned)(v[j] < 0) << q;
+                    w[j] |= (unsigned)bb_size_bad(v[j]) << q;
                     mx = v[j] > mx ? v[j] : mx;
                 }
                 cmx[q] = mx;
             } else {
                 const int *__restrict__ d = b->par[rq->dim] + c0;
 #pragma omp simd
-                for (int j = 0; j < len; j++) w[j] |= (unsigned)(v[j] < d[j] || v[j] < 1) << q;
+                for (int j = 0; j < len; j++) w[j] |= (unsigned)bb_ld_bad(v[j], d[j]) << q;
             }
         }
         unsigned any = r->worst != 0;
@@ -234,7 +234,7 @@ int64_t bb_check_var_sizes(bb_batch *b, const bb_rules *r, int64_t lo, int64_t h
             if (!w[j] && !r->worst) continue;
             int worst = r->worst; /* the options' failure, then the lowest failing rule */
             for (int q = 0; q < r->nrule; q++)
-                if ((w[j] >> q & 1u) && (worst == 0 || r->rule[q].pos < worst)) worst = r->rule[q].pos;
+                if (w[j] >> q & 1u) worst = bb_first_pos(worst, r->rule[q].pos);
             b->pinfo[c0 + j] = -worst;
             bad++;
         }
@@ -255,9 +255,8 @@ static int same_as_first(const char *a, size_t sz, int64_t lo, int64_t hi)
 int bb_uniform_range(const bb_batch *b, int64_t lo, int64_t hi, int options, int scalars)
 {
     if (b->pinc != 1 || hi <= lo) return 1;
-    const int opts[] = {BB_SIDE, BB_UPLO, BB_TRANS, BB_TRANSB, BB_DIAG, BB_NORM};
-    for (size_t s = 0; options && s < sizeof opts / sizeof opts[0]; s++)
-        if (b->par[opts[s]] && !same_as_first((const char *)b->par[opts[s]], sizeof(int), lo, hi)) return 0;
+    for (int s = BB_SIDE; options && s <= BB_NORM; s++) /* the options */
+        if (b->par[s] && !same_as_first((const char *)b->par[s], sizeof(int), lo, hi)) return 0;
     const void *sc[2] = {b->alpha, b->beta};
     for (int w = 0; scalars && w < 2; w++)
         if (sc[w] && !same_as_first((const char *)sc[w], bb_scalar_bytes(b, w), lo, hi)) return 0;

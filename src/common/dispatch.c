@@ -148,7 +148,7 @@ static void nodev_run(bb_batch *b)
         if (!b->pinfo[i]) b->pinfo[i] = BB_INFO_DEVICE;
 }
 static const bb_backend bb_nodevice_backend = {"none", nodev_probe, nodev_supports, nodev_run,
-                                               NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+                                               NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
 
 const bb_backend *bb_device_backend(void)
 {

@@ -297,9 +297,7 @@ static int check_var_on_device(bb_batch *b, int64_t *nbad, int *fail)
     /* problem 0's options: the rules */
     bb_batch p0 = *b;
     int val[BB_NPAR];
-    const int opts[] = {BB_SIDE, BB_UPLO, BB_TRANS, BB_TRANSB, BB_DIAG, BB_NORM};
-    for (size_t k = 0; k < sizeof opts / sizeof opts[0]; k++) {
-        const int s = opts[k];
+    for (int s = BB_SIDE; s <= BB_NORM; s++) { /* the options */
         if (!b->par[s]) continue;
         if (dev->fetch(&val[s], b->par[s], sizeof(int)) < 0) {
             *fail = BB_INFO_DEVICE;

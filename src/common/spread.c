@@ -581,10 +581,10 @@ static int spread_supports(const bb_batch *b)
 
 /* Named "cuda": it is the CUDA backend, over several devices. */
 static const bb_backend spread_backend = {"cuda", spread_probe, spread_supports, spread_run,
-                                          NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+                                          NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
 /* The CPU and the CUDA backend (over every device of the list) at once. */
 static const bb_backend hybrid_backend = {"cpu+cuda", spread_probe, spread_supports, hybrid_run,
-                                          NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+                                          NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
 
 void bb_spread_test(const bb_backend *inner, int nvisible)
 {

@@ -243,4 +243,4 @@ static void cpu_run(bb_batch *b)
 }
 
 const bb_backend bb_cpu_backend = {"cpu", cpu_probe, cpu_supports, cpu_run, NULL, NULL, NULL, NULL,
-                                  NULL, NULL, NULL, NULL, NULL, NULL};
+                                  NULL, NULL, NULL, NULL, NULL, NULL, NULL};
