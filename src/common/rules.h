@@ -2,8 +2,7 @@
  * How a size rule of check.c (bb_rule) is evaluated, and which failing
  * argument wins: one definition, host and device (BB_HD), for the host
  * checks (check.c) and the device checks of the variable form
- * (src/cuda/varplan.cu, k_var_check, which still spells the same
- * expressions out: see doc/performance.md, session 18).
+ * (src/cuda/varplan.cu, k_var_check).
  */
 #ifndef BB_RULES_H
 #define BB_RULES_H

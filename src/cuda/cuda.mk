@@ -47,7 +47,7 @@ SUFFIXES += .cu .lo
 .cu.lo:
 	$(AM_V_GEN)$(SHELL) $(top_srcdir)/build-aux/nvcc-lt.sh $@ $(NVCC) $(NVCCFLAGS) -c $<
 
-$(CUDA_LOBJS): $(CUDA_HDRS) src/common/batch.h src/common/backend.h
+$(CUDA_LOBJS): $(CUDA_HDRS) src/common/batch.h src/common/backend.h src/common/rules.h
 
 CLEANFILES += $(CUDA_LOBJS) $(CUDA_CU_SOURCES:.cu=.o)
 endif

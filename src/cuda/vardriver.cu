@@ -98,6 +98,109 @@ __global__ void k_merge(int *info, const int *code, int64_t n, int nch, int off)
     }
 }
 
+/* --------------------------------------- potrf: one launch a block column */
+
+/* Threads of k_vpotrf_step: warp 0 factors the diagonal block, every warp
+   solves rows of the panel below it. */
+const int VP_THREADS = 128;
+
+/* Row p of k_vpotrf_step's panel (m rows, n columns) as a row of the
+   lower view; zeros past it. */
+template <typename T, int L>
+__device__ __forceinline__ void vp_load_row(T (&r)[L], const T *P, int p, int m, int n, int64_t lda, int upper)
+{
+    const bool ok = p < m;
+#pragma unroll
+    for (int j = 0; j < L; j++) {
+        const bool in = ok && j < n;
+        const T x = in ? P[upper ? j + p * lda : p + j * lda] : bb_zero<T>();
+        r[j] = upper ? bb_conj(x) : x;
+    }
+}
+
+/* r = r D^-H (Lc: D's columns conjugated, dinv: 1 / D(k, k)), stored as
+   panel row p */
+template <typename T, int L>
+__device__ __forceinline__ void vp_solve_store(T (&r)[L], T *P, int p, int m, int n, int64_t lda, int upper,
+                                               const T *Lc, const typename bb_real<T>::type *dinv)
+{
+    if (p >= m) return;
+#pragma unroll
+    for (int k = 0; k < L; k++)
+        if (k < n) {
+            r[k] = bb_rmul(dinv[k], r[k]);
+            bb_row_update<T, L>(r, Lc + k * L, r[k], k);
+        }
+    T *dst = bb_launder(P);
+#pragma unroll
+    for (int j = 0; j < L; j++)
+        if (j < n) {
+            if (upper) dst[j + p * lda] = bb_conj(r[j]);
+            else dst[p + j * lda] = r[j];
+        }
+}
+
+/* One block column of the left-looking Cholesky (after its update), a
+   thread block a problem: the diagonal block D (n x n, n <= L) factored
+   by warp 0 (bb_potrf_rows, one row a lane, as the register potrf; with
+   L = 16 the warp's second half factors a copy) and stored, its factor
+   kept in shared memory; then the m panel rows below it (lower; upper:
+   the columns beside it, as rows of the lower view) solved against it,
+   one row a thread: P = P D^-H, one read and one write of the panel.
+   The first panel rows are read by warps 1.. while warp 0 factors.
+   A failure in D (info k) leaves D as the register potrf does and the
+   panel untouched (the later steps skip the problem). */
+template <typename T>
+__global__ void __launch_bounds__(VP_THREADS) k_vpotrf_step(const bb_vdim *vd, T *const *pd, T *const *pp, int *info,
+                                                            int64_t count, int upper)
+{
+    constexpr int L = bb_small_cap<T>::value;
+    typedef typename bb_real<T>::type R;
+    __shared__ __align__(16) T Lc[L][L]; /* Lc[k][j] = conj(L(j, k)), j > k; zero for j >= n */
+    __shared__ __align__(16) T rb[32 / L][2 * L];
+    __shared__ R dinv[L];
+    __shared__ int sinfo;
+    const int tid = threadIdx.x;
+    for (int64_t u = blockIdx.x; u < count; u += gridDim.x) {
+        if (info[u]) continue; /* the same for the whole block */
+        const bb_vdim v = vd[u];
+        const int n = v.n, m = v.m;
+        const int64_t lda = bb_opaque(v.lda);
+        T *P = pp[u];
+        T r[L];
+        if (tid < 32) {
+            T *D = pd[u];
+            const int i = tid % L;
+            bb_load_lower_row<T, L>(r, D, i, n, lda, upper, i < n);
+            const int inf = bb_potrf_rows<T, L, L>(r, i, n, rb[tid / L]);
+            if (tid < L) {
+                if (i < n) bb_store_lower_row<T, L>(r, bb_launder(D), i, n, lda, upper);
+                R dii = R(1);
+#pragma unroll
+                for (int k = 0; k < L; k++) {
+                    if (k < i) Lc[k][i] = i < n ? bb_conj(r[k]) : bb_zero<T>();
+                    if (k == i) dii = bb_re(r[k]); /* r[i] without a run-time index (which puts r in memory) */
+                }
+                if (i < n) dinv[i] = R(1) / dii;
+                if (tid == 0) sinfo = inf;
+            }
+        } else {
+            vp_load_row<T, L>(r, P, tid - 32, m, n, lda, upper);
+        }
+        __syncthreads();
+        const int inf = sinfo;
+        if (inf == 0) {
+            if (tid >= 32) vp_solve_store<T, L>(r, P, tid - 32, m, n, lda, upper, &Lc[0][0], dinv);
+            for (int p0 = VP_THREADS - 32; p0 < m; p0 += VP_THREADS) {
+                vp_load_row<T, L>(r, P, p0 + tid, m, n, lda, upper);
+                vp_solve_store<T, L>(r, P, p0 + tid, m, n, lda, upper, &Lc[0][0], dinv);
+            }
+        }
+        if (tid == 0) info[u] = inf;
+        __syncthreads(); /* the shared factor is reused by the next problem */
+    }
+}
+
 /* ------------------------------------------- GEMM with per-problem sizes */
 
 /* How a GEMM operand is read: op(M)(r, c) from the stored matrix M: as it
@@ -311,6 +414,7 @@ struct vctx {
     int L;
     vstep w;
     int tc;       /* double GEMMs on the tensor cores (k_vgemm_tc) */
+    int fused;    /* potrf: a block column in one launch (k_vpotrf_step) */
     vstep sv;     /* [slice]: a sub-call's problems (sub_batch) */
     void *wk[2];  /* [slice]: per-problem workspace matrices of order p.n (getri in place: W; geinv, gecond: LU, X) */
     int *piv;     /* [slice][p.n]: geinv's and gecond's pivots */
@@ -443,6 +547,24 @@ struct f_potrf_panel { /* chunk c of the rows (lower) or columns (upper) below/b
     }
 };
 
+struct f_potrf_step { /* k_vpotrf_step's problem: the diagonal block and the panel below (lower) or beside it */
+    int c0, L, upper;
+    template <typename T>
+    __device__ bool operator()(const bb_vdim &v, int, T *A, T *, T *, int *, bb_vdim &o, T *&pa, T *&pb, T *&) const
+    {
+        if (v.n <= c0) return false;
+        const int bt = imin(L, v.n - c0), r = c0 + bt;
+        const int64_t lda = v.lda;
+        o.n = bt;
+        o.m = v.n - r;
+        o.k = o.nrhs = 0;
+        o.lda = lda;
+        pa = A + c0 + c0 * lda;
+        pb = upper ? A + c0 + r * lda : A + r + c0 * lda;
+        return true;
+    }
+};
+
 /* Chunks per slot: a multiple of the problems one warp holds at the
    step's bound (32 / L), so that a warp's items stay one problem's. */
 int chunks(const vctx &c, int w)
@@ -468,6 +590,20 @@ cudaError_t potrf_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &
                              up ? VT_UPPER : VT_LOWER,
                              up ? L : N - c0, up ? N - c0 : L);
             if (e != cudaSuccess) break;
+        }
+        if (c.fused) { /* the diagonal block and its panel in one launch */
+            e = view<T>(c, f_potrf_step{c0, L, up}, d, 1);
+            if (e == cudaSuccess) {
+                const unsigned grid = (unsigned)(n < (1 << 20) ? n : (1 << 20));
+                k_vpotrf_step<T><<<grid, VP_THREADS, 0, c.q->stream>>>(c.w.vdim, (T *const *)c.w.pa,
+                                                                      (T *const *)c.w.pb, c.w.info, n, up);
+                e = cudaGetLastError();
+            }
+            if (e == cudaSuccess && d.info) {
+                k_merge<<<bb_grid(n, 256), 256, 0, c.q->stream>>>(d.info, c.w.info, n, 1, c0);
+                e = cudaGetLastError();
+            }
+            continue;
         }
         e = view<T>(c, f_potrf_diag{c0, L}, d, 1);
         bb_problem lp = bb_blank_problem();
@@ -1471,6 +1607,19 @@ cudaError_t run_T(bb_op op, const vctx &c0, const bb_problem &p, const bb_dev_ba
 /* BATCHBLAS_CUDA_VAR_TC=0: the double GEMMs of the driver on the FP64
    units (k_vgemm) instead of the tensor cores, to compare; devices before
    sm_80 have no FP64 tensor cores */
+/* BATCHBLAS_CUDA_VAR_FUSED=0: potrf's block columns as three launches
+   (register potrf, register trsm in chunks) instead of k_vpotrf_step, to
+   compare */
+int fused_on(void)
+{
+    static int v = -1;
+    if (v < 0) {
+        const char *e = getenv("BATCHBLAS_CUDA_VAR_FUSED");
+        v = !e || atoi(e) != 0;
+    }
+    return v;
+}
+
 int tc_on(void)
 {
     static int v = -1;
@@ -1514,5 +1663,6 @@ cudaError_t bb_var_driver_launch(bb_op op, bb_prec prec, const bb_problem &p, co
     c.q = q;
     c.L = bb_small_max(prec);
     c.tc = tc_on();
+    c.fused = fused_on();
     BB_SMALL_BY_PREC(prec, run_T<T>(op, c, p, d));
 }
