@@ -333,11 +333,13 @@ VARDEV_T(float complex, float, c, 1, FLT_EPSILON)
 VARDEV_T(double complex, double, z, 1, DBL_EPSILON)
 
 /* Arguments (optional, for the sanitizers): the parameter arrays' pass
-   (0, 1, 2: see main) and the precisions (e.g. "d") to run alone. */
+   (0, 1, 2: see main; -1 all), the precisions (e.g. "d") and the
+   routine (e.g. "posv") to run alone. */
 int main(int argc, char **argv)
 {
     const int only = argc > 1 ? atoi(argv[1]) : -1;
     const char *precs = argc > 2 ? argv[2] : "sdcz";
+    const char *routine = argc > 3 ? argv[3] : NULL;
     int ndev = 0;
     if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev <= 0) {
         printf("no CUDA device: skipped\n");
@@ -363,6 +365,7 @@ int main(int argc, char **argv)
         if (only >= 0 && devpar != only) continue;
         for (int op = 0; op < NOPS; op++)
             for (int layout = 0; layout < 2; layout++) {
+                if (routine && strcmp(routine, opname[op])) continue;
                 const int lay = layout ? BblasRowMajor : BblasColMajor;
                 if (strchr(precs, 's')) run_s(op, lay, devpar, q);
                 if (strchr(precs, 'd')) run_d(op, lay, devpar, q);

@@ -150,8 +150,15 @@ __device__ __forceinline__ void vp_solve_store(T (&r)[L], T *P, int p, int m, in
    The first panel rows are read by warps 1.. while warp 0 factors.
    A failure in D (info k) leaves D as the register potrf does and the
    panel untouched (the later steps skip the problem). */
+/* Blocks an SM for k_vpotrf_step: 4 for the real types (d: 128
+   registers, 160 bytes of spill loads; it ran 2-5% faster than 3 blocks
+   at 143 registers, uniform [1, 128] and [1, 256] on the H100), 3 for
+   complex (z: 168 registers; 4 blocks spilled 1.6 KB a thread; not
+   measured against 2) */
+template <typename T> struct vp_minb { static constexpr int value = bb_small_cap<T>::value == 32 ? 4 : 3; };
+
 template <typename T>
-__global__ void __launch_bounds__(VP_THREADS) k_vpotrf_step(const bb_vdim *vd, T *const *pd, T *const *pp, int *info,
+__global__ void __launch_bounds__(VP_THREADS, vp_minb<T>::value) k_vpotrf_step(const bb_vdim *vd, T *const *pd, T *const *pp, int *info,
                                                             int64_t count, int upper)
 {
     constexpr int L = bb_small_cap<T>::value;
