@@ -20,10 +20,14 @@
  *
  *   potrf  left-looking by block columns of L (lower; upper mirrors it):
  *          A(j:n, j) -= A(j:n, <j) A(j, <j)^H  (k_vgemm, only the lower
- *          part of the diagonal block written), A(j, j) = chol(A(j, j))
- *          (register potrf; a failure at k sets info = j + k and the later
- *          steps skip the problem, as LAPACK stops), A(>j, j) = A(>j, j)
- *          A(j, j)^-H (register trsm, in chunks of L rows).
+ *          part of the diagonal block written), then one launch
+ *          (k_vpotrf_step, a thread block a problem): A(j, j) =
+ *          chol(A(j, j)) (bb_potrf_rows; a failure at k sets info = j + k
+ *          and the later steps skip the problem, as LAPACK stops) and
+ *          A(>j, j) = A(>j, j) A(j, j)^-H, a row a thread against the
+ *          factor in shared memory.  BATCHBLAS_CUDA_VAR_FUSED=0: the
+ *          earlier three launches (register potrf, register trsm in chunks
+ *          of L rows), to compare.
  *   trsm   M = op(A) in diagonal blocks of L, forward from the top or
  *          backward from the bottom of each problem's own triangle: block
  *          s takes B_s = alpha B_s - M(s, solved) X(solved) (k_vgemm, all
