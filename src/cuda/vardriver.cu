@@ -20,14 +20,15 @@
  *
  *   potrf  left-looking by block columns of L (lower; upper mirrors it):
  *          A(j:n, j) -= A(j:n, <j) A(j, <j)^H  (k_vgemm, only the lower
- *          part of the diagonal block written), then one launch
- *          (k_vpotrf_step, a thread block a problem): A(j, j) =
- *          chol(A(j, j)) (bb_potrf_rows; a failure at k sets info = j + k
- *          and the later steps skip the problem, as LAPACK stops) and
- *          A(>j, j) = A(>j, j) A(j, j)^-H, a row a thread against the
- *          factor in shared memory.  BATCHBLAS_CUDA_VAR_FUSED=0: the
- *          earlier three launches (register potrf, register trsm in chunks
- *          of L rows), to compare.
+ *          part of the diagonal block written; in single precision inside
+ *          the next kernel, vp_update), then one launch (k_vpotrf_step, a
+ *          thread block a problem): A(j, j) = chol(A(j, j))
+ *          (bb_potrf_rows; a failure at k sets info = j + k and the later
+ *          steps skip the problem, as LAPACK stops) and A(>j, j) = A(>j,
+ *          j) A(j, j)^-H, a row a thread against the factor in shared
+ *          memory.  BATCHBLAS_CUDA_VAR_FUSED=0: the earlier three launches
+ *          (register potrf, register trsm in chunks of L rows); 2: the
+ *          update inside the kernel in every precision; to compare.
  *   trsm   M = op(A) in diagonal blocks of L, forward from the top or
  *          backward from the bottom of each problem's own triangle: block
  *          s takes B_s = alpha B_s - M(s, solved) X(solved) (k_vgemm, all
@@ -107,6 +108,8 @@ __global__ void k_merge(int *info, const int *code, int64_t n, int nch, int off)
 /* Threads of k_vpotrf_step: warp 0 factors the diagonal block, every warp
    solves rows of the panel below it. */
 const int VP_THREADS = 128;
+/* columns of a row that vp_update holds at once */
+const int VP_UPD_COLS = 4;
 
 /* Row p of k_vpotrf_step's panel (m rows, n columns) as a row of the
    lower view; zeros past it. */
@@ -159,15 +162,68 @@ __device__ __forceinline__ void vp_solve_store(T (&r)[L], T *P, int p, int m, in
    at 143 registers, uniform [1, 128] and [1, 256] on the H100), 3 for
    complex (z: 168 registers; 4 blocks spilled 1.6 KB a thread; not
    measured against 2) */
-template <typename T> struct vp_minb { static constexpr int value = bb_small_cap<T>::value == 32 ? 4 : 3; };
+template <typename T, bool UPD> struct vp_minb {
+    static constexpr int value = (bb_small_cap<T>::value == 32 ? 4 : 3) - (UPD ? 1 : 0);
+};
 
-template <typename T>
-__global__ void __launch_bounds__(VP_THREADS, vp_minb<T>::value) k_vpotrf_step(const bb_vdim *vd, T *const *pd, T *const *pp, int *info,
-                                                            int64_t count, int upper)
+/* The left-looking update of a row of the block column (row: its index
+   below the diagonal block's first row; ok: the thread has that row):
+   r(j) -= sum over the columns c < c0 left of the block of L(row, c)
+   conj(L(j, c)), the columns L at a time, the diagonal block's rows of
+   them staged in shared memory (Bc[c][j] = conj(L(j, c)); zero for
+   j >= bt).  D: the diagonal block's first element; every thread of the
+   block calls it (barriers). */
+template <typename T, int L>
+__device__ __forceinline__ void vp_update(T (&r)[L], const T *D, int row, bool ok, int c0, int bt, int64_t lda,
+                                          int upper, T (*Bc)[L])
+{
+    constexpr int E = bb_vec<T>::E;
+    for (int cc = -c0; cc < 0; cc += L) {
+        __syncthreads(); /* the last chunk's readers are done */
+        for (int e = threadIdx.x; e < L * L; e += VP_THREADS) {
+            const int j = e % L, c = e / L;
+            const int64_t col = cc + c;
+            const T x = j < bt ? (upper ? D[col + j * lda] : bb_conj(D[j + col * lda])) : bb_zero<T>();
+            Bc[c][j] = x; /* conj of the lower view's (j, col) */
+        }
+        __syncthreads();
+        if (ok) {
+            /* the row's chunk and its stride, laundered: the unrolled
+               loop's offsets are not held in registers */
+            const int64_t ld = bb_opaque(lda), cs = upper ? 1 : ld;
+            const T *Ar = bb_launder(D) + (upper ? cc + row * ld : row + cc * ld);
+#pragma unroll
+            for (int c8 = 0; c8 < L; c8 += VP_UPD_COLS) {
+                T a[VP_UPD_COLS];
+#pragma unroll
+                for (int t = 0; t < VP_UPD_COLS; t++) {
+                    const T x = Ar[(c8 + t) * cs];
+                    a[t] = upper ? bb_conj(x) : x;
+                }
+#pragma unroll
+                for (int t = 0; t < VP_UPD_COLS; t++)
+#pragma unroll
+                    for (int j0 = 0; j0 < L; j0 += E) {
+                        T pv[E];
+                        bb_ld16(&Bc[c8 + t][j0], pv);
+#pragma unroll
+                        for (int e = 0; e < E; e++) r[j0 + e] = r[j0 + e] - a[t] * pv[e];
+                    }
+            }
+        }
+    }
+}
+
+/* c0 > 0: the block column's left-looking update first (vp_update), from
+   the columns left of it (c0 of them) */
+template <typename T, bool UPD>
+__global__ void __launch_bounds__(VP_THREADS, (vp_minb<T, UPD>::value)) k_vpotrf_step(const bb_vdim *vd, T *const *pd, T *const *pp, int *info,
+                                                            int64_t count, int upper, int c0)
 {
     constexpr int L = bb_small_cap<T>::value;
     typedef typename bb_real<T>::type R;
     __shared__ __align__(16) T Lc[L][L]; /* Lc[k][j] = conj(L(j, k)), j > k; zero for j >= n */
+    __shared__ __align__(16) T Bc[L][L]; /* the update's columns (vp_update) */
     __shared__ __align__(16) T rb[32 / L][2 * L];
     __shared__ R dinv[L];
     __shared__ int sinfo;
@@ -178,11 +234,14 @@ __global__ void __launch_bounds__(VP_THREADS, vp_minb<T>::value) k_vpotrf_step(c
         const int n = v.n, m = v.m;
         const int64_t lda = bb_opaque(v.lda);
         T *P = pp[u];
+        T *D = pd[u];
         T r[L];
+        const int i = tid % L;
+        if (tid < 32) bb_load_lower_row<T, L>(r, D, i, n, lda, upper, i < n);
+        else vp_load_row<T, L>(r, P, tid - 32, m, n, lda, upper);
+        if (UPD && c0 > 0)
+            vp_update<T, L>(r, D, tid < 32 ? i : n + tid - 32, tid < 32 ? i < n : tid - 32 < m, c0, n, lda, upper, Bc);
         if (tid < 32) {
-            T *D = pd[u];
-            const int i = tid % L;
-            bb_load_lower_row<T, L>(r, D, i, n, lda, upper, i < n);
             const int inf = bb_potrf_rows<T, L, L>(r, i, n, rb[tid / L]);
             if (tid < L) {
                 if (i < n) bb_store_lower_row<T, L>(r, bb_launder(D), i, n, lda, upper);
@@ -195,8 +254,6 @@ __global__ void __launch_bounds__(VP_THREADS, vp_minb<T>::value) k_vpotrf_step(c
                 if (i < n) dinv[i] = R(1) / dii;
                 if (tid == 0) sinfo = inf;
             }
-        } else {
-            vp_load_row<T, L>(r, P, tid - 32, m, n, lda, upper);
         }
         __syncthreads();
         const int inf = sinfo;
@@ -204,6 +261,7 @@ __global__ void __launch_bounds__(VP_THREADS, vp_minb<T>::value) k_vpotrf_step(c
             if (tid >= 32) vp_solve_store<T, L>(r, P, tid - 32, m, n, lda, upper, &Lc[0][0], dinv);
             for (int p0 = VP_THREADS - 32; p0 < m; p0 += VP_THREADS) {
                 vp_load_row<T, L>(r, P, p0 + tid, m, n, lda, upper);
+                if (UPD && c0 > 0) vp_update<T, L>(r, D, n + p0 + tid, p0 + tid < m, c0, n, lda, upper, Bc);
                 vp_solve_store<T, L>(r, P, p0 + tid, m, n, lda, upper, &Lc[0][0], dinv);
             }
         }
@@ -425,7 +483,7 @@ struct vctx {
     int L;
     vstep w;
     int tc;       /* double GEMMs on the tensor cores (k_vgemm_tc) */
-    int fused;    /* potrf: a block column in one launch (k_vpotrf_step) */
+    int fused;    /* potrf: a block column in one launch (k_vpotrf_step); 2: its update too, every precision */
     vstep sv;     /* [slice]: a sub-call's problems (sub_batch) */
     void *wk[2];  /* [slice]: per-problem workspace matrices of order p.n (getri in place: W; geinv, gecond: LU, X) */
     int *piv;     /* [slice][p.n]: geinv's and gecond's pivots */
@@ -594,7 +652,14 @@ cudaError_t potrf_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &
     cudaError_t e = cudaSuccess;
     for (int c0 = 0; c0 < N && e == cudaSuccess; c0 += L) {
         const int64_t n = d.count;
-        if (c0 > 0) {
+        /* the update inside k_vpotrf_step: single precision (uniform [1,
+           256] and [1, 512], 10240 problems, H100: 14.6 -> 15.9% and 12.2
+           -> 14.1% of the floor); double lost there (24.6 -> 21.8%, 20.4 ->
+           16.9%: 3 blocks an SM, and c0 x L FMAs a row in one thread), z
+           was even; BATCHBLAS_CUDA_VAR_FUSED=2: in the kernel for every
+           precision, to compare */
+        const int kupd = c.fused == 2 || (c.fused == 1 && std::is_same<T, float>::value);
+        if (c0 > 0 && !kupd) {
             e = view<T>(c, f_potrf_upd{c0, L, up}, d, 1);
             if (e == cudaSuccess)
                 e = vgemm<T>(c, n, vm_trans(up ? ct : BblasNoTrans), vm_trans(up ? BblasNoTrans : ct), m1, one,
@@ -606,8 +671,12 @@ cudaError_t potrf_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &
             e = view<T>(c, f_potrf_step{c0, L, up}, d, 1);
             if (e == cudaSuccess) {
                 const unsigned grid = (unsigned)(n < (1 << 20) ? n : (1 << 20));
-                k_vpotrf_step<T><<<grid, VP_THREADS, 0, c.q->stream>>>(c.w.vdim, (T *const *)c.w.pa,
-                                                                      (T *const *)c.w.pb, c.w.info, n, up);
+                if (kupd && c0 > 0)
+                    k_vpotrf_step<T, true><<<grid, VP_THREADS, 0, c.q->stream>>>(c.w.vdim, (T *const *)c.w.pa,
+                                                                               (T *const *)c.w.pb, c.w.info, n, up, c0);
+                else
+                    k_vpotrf_step<T, false><<<grid, VP_THREADS, 0, c.q->stream>>>(c.w.vdim, (T *const *)c.w.pa,
+                                                                                (T *const *)c.w.pb, c.w.info, n, up, 0);
                 e = cudaGetLastError();
             }
             if (e == cudaSuccess && d.info) {
@@ -1620,13 +1689,14 @@ cudaError_t run_T(bb_op op, const vctx &c0, const bb_problem &p, const bb_dev_ba
    sm_80 have no FP64 tensor cores */
 /* BATCHBLAS_CUDA_VAR_FUSED=0: potrf's block columns as three launches
    (register potrf, register trsm in chunks) instead of k_vpotrf_step, to
-   compare */
+   compare; 2: the left-looking update inside k_vpotrf_step for every
+   precision (the default: single only; potrf_slice) */
 int fused_on(void)
 {
     static int v = -1;
     if (v < 0) {
         const char *e = getenv("BATCHBLAS_CUDA_VAR_FUSED");
-        v = !e || atoi(e) != 0;
+        v = !e ? 1 : atoi(e);
     }
     return v;
 }
