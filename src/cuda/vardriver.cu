@@ -147,21 +147,12 @@ __device__ __forceinline__ void vp_solve_store(T (&r)[L], T *P, int p, int m, in
         }
 }
 
-/* One block column of the left-looking Cholesky (after its update), a
-   thread block a problem: the diagonal block D (n x n, n <= L) factored
-   by warp 0 (bb_potrf_rows, one row a lane, as the register potrf; with
-   L = 16 the warp's second half factors a copy) and stored, its factor
-   kept in shared memory; then the m panel rows below it (lower; upper:
-   the columns beside it, as rows of the lower view) solved against it,
-   one row a thread: P = P D^-H, one read and one write of the panel.
-   The first panel rows are read by warps 1.. while warp 0 factors.
-   A failure in D (info k) leaves D as the register potrf does and the
-   panel untouched (the later steps skip the problem). */
 /* Blocks an SM for k_vpotrf_step: 4 for the real types (d: 128
    registers, 160 bytes of spill loads; it ran 2-5% faster than 3 blocks
    at 143 registers, uniform [1, 128] and [1, 256] on the H100), 3 for
    complex (z: 168 registers; 4 blocks spilled 1.6 KB a thread; not
-   measured against 2) */
+   measured against 2); one fewer with the update inside (UPD: its
+   chunk of the row in registers; d 168, z 200 registers, no spills) */
 template <typename T, bool UPD> struct vp_minb {
     static constexpr int value = (bb_small_cap<T>::value == 32 ? 4 : 3) - (UPD ? 1 : 0);
 };
@@ -214,8 +205,18 @@ __device__ __forceinline__ void vp_update(T (&r)[L], const T *D, int row, bool o
     }
 }
 
-/* c0 > 0: the block column's left-looking update first (vp_update), from
-   the columns left of it (c0 of them) */
+/* One block column of the left-looking Cholesky (after its update), a
+   thread block a problem: the diagonal block D (n x n, n <= L) factored
+   by warp 0 (bb_potrf_rows, one row a lane, as the register potrf; with
+   L = 16 the warp's second half factors a copy) and stored, its factor
+   kept in shared memory; then the m panel rows below it (lower; upper:
+   the columns beside it, as rows of the lower view) solved against it,
+   one row a thread: P = P D^-H, one read and one write of the panel.
+   The first panel rows are read by warps 1.. while warp 0 factors.
+   A failure in D (info k) leaves D as the register potrf does and the
+   panel untouched (the later steps skip the problem).
+   UPD and c0 > 0: the block column's left-looking update first
+   (vp_update), from the c0 columns left of it. */
 template <typename T, bool UPD>
 __global__ void __launch_bounds__(VP_THREADS, (vp_minb<T, UPD>::value)) k_vpotrf_step(const bb_vdim *vd, T *const *pd, T *const *pp, int *info,
                                                             int64_t count, int upper, int c0)
@@ -1696,7 +1697,8 @@ int fused_on(void)
     static int v = -1;
     if (v < 0) {
         const char *e = getenv("BATCHBLAS_CUDA_VAR_FUSED");
-        v = !e ? 1 : atoi(e);
+        const int x = e ? atoi(e) : 1;
+        v = x == 0 || x == 2 ? x : 1;
     }
     return v;
 }

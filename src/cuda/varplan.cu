@@ -1079,7 +1079,8 @@ __device__ __forceinline__ unsigned long long warp_min64(unsigned long long v)
 
 /* every problem: its options against problem 0's, alpha and beta against
    problem 0's (bitwise, as bb_uniform_range), the size rules (check.c's
-   rule_broken), its code; the summary by warps */
+   rule_broken, through rules.h), its code; the summary reduced by warps,
+   then by blocks */
 constexpr int VC_THREADS = 256, VC_WARPS = VC_THREADS / 32;
 
 __global__ void __launch_bounds__(VC_THREADS) k_var_check(const vc_args a, int *codes, vc_out *out, int64_t n)
