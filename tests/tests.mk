@@ -28,7 +28,17 @@ tests_runner_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_runner_CFLAGS = $(TEST_CFLAGS)
 tests_runner_LDADD = libbbtest_s.la libbbtest_d.la libbbtest_c.la libbbtest_z.la \
 	libbatchblas.la $(CHECK_LIBS) $(BLAS_ALL) -lm
-TESTS = tests/runner tests/gen_current.sh
+# The runner's suites run as parts (tests/suites/*.suite, each read by
+# tests/run_suite.sh), so that make -j runs them side by side; the longest
+# first.  tests/runner alone runs them all.
+SUITE_TESTS = tests/suites/lu-z.suite tests/suites/lu-c.suite \
+	tests/suites/lu-d.suite tests/suites/lu-s.suite tests/suites/chol-cz.suite \
+	tests/suites/chol-sd.suite tests/suites/blas3.suite tests/suites/norm.suite \
+	tests/suites/errors.suite tests/suites/library.suite
+TEST_EXTENSIONS = .suite
+SUITE_LOG_COMPILER = $(SHELL) $(top_srcdir)/tests/run_suite.sh
+EXTRA_DIST += $(SUITE_TESTS) tests/run_suite.sh
+TESTS = $(SUITE_TESTS) tests/gen_current.sh
 # passive OpenMP waiting: the suites make many tiny calls, and spinning idle
 # threads slow them down badly on a loaded machine.
 # OpenBLAS 0.3.21 (Debian 12) does not know some recent Xeons (the AMX ones

@@ -8,7 +8,7 @@ sh "$top/tools/deps.sh"
 [ -f "$top/build/Makefile" ] || sh "$top/tools/build.sh"
 cd "$top/build"
 make -j"$(nproc)"
-if ! make check; then
+if ! make -j"$(nproc)" check; then
     cat tests/*.log 2>/dev/null | tail -100
     exit 1
 fi
