@@ -4,6 +4,8 @@
 D=$PWD/.devcarry
 O=${OUT:-$PWD/gpu-out}
 mkdir -p "$O"
+# devpack.sh carries the plugin compressed (the device tool carries 64 MiB)
+[ -f "$D/lib/libbatchblas_cuda.so.gz" ] && gunzip -f "$D/lib/libbatchblas_cuda.so.gz"
 export LD_LIBRARY_PATH=$D/lib:/usr/local/cuda/lib64:$LD_LIBRARY_PATH
 export BATCHBLAS_CUDA_PLUGIN=$D/lib/libbatchblas_cuda.so
 export PATH=$PATH:/usr/local/cuda/bin

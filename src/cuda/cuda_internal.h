@@ -306,6 +306,8 @@ static inline int fail_code(cudaError_t e)
 /* problems whose parameters a variable call with its arrays in device
    memory reads back for the planner (bb_cu_var_check) */
 #define BB_VAR_SAMPLE 18
+/* the sizes the checks count (bb_cu_var_check): 0 .. BB_VAR_HIST - 1 */
+#define BB_VAR_HIST 1024
 
 /* The driver's queue: the public part (seen by the kernels) first, so a
    batchblas_queue * created here converts back to bb_cuda_queue *. */
@@ -341,6 +343,12 @@ struct bb_cuda_queue {
     int64_t vs_idx[BB_VAR_SAMPLE];
     int vs_val[BB_NPAR][BB_VAR_SAMPLE];
     unsigned char vs_sc[2][BB_VAR_SAMPLE][16];
+    /* ... and the checks' count of the passing problems by their one
+       size parameter (vs_hslot; -1: none, or a size past the count's
+       range): the plan's buckets without a second read-back
+       (bb_cu_var_count_devpar) */
+    int vs_hslot;
+    unsigned vs_hist[BB_VAR_HIST];
 };
 
 static inline bb_cuda_queue *priv(batchblas_queue *q) { return reinterpret_cast<bb_cuda_queue *>(q); }

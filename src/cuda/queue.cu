@@ -122,6 +122,7 @@ int bb_cu_queue_new(int device, cudaStream_t user_stream, int use_user, unsigned
     bb_cuda_queue *q = (bb_cuda_queue *)cu_calloc(1, sizeof *q);
     if (!q) return BblasErrNoMemory;
     q->magic = BB_QUEUE_MAGIC;
+    q->vs_hslot = -1; /* no checks' count yet */
     q->pub.device = device;
     q->pub.own_stream = 0;
     device_scope ds(device);

@@ -26,9 +26,12 @@
  *          (bb_potrf_rows; a failure at k sets info = j + k and the later
  *          steps skip the problem, as LAPACK stops) and A(>j, j) = A(>j,
  *          j) A(j, j)^-H, a row a thread against the factor in shared
- *          memory.  BATCHBLAS_CUDA_VAR_FUSED=0: the earlier three launches
- *          (register potrf, register trsm in chunks of L rows); 2: the
- *          update inside the kernel in every precision; to compare.
+ *          memory.  Or the whole factorisation in one launch
+ *          (k_vpotrf_full: a thread block walks its problem's block
+ *          columns, the update inside, the idle warps of the last columns
+ *          taking parts of it), where potrf_full says (complex; float up
+ *          to 256; double up to 256 in slices of few problems).
+ *          BATCHBLAS_CUDA_VAR_FUSED (fused_on) picks one path, to compare.
  *   trsm   M = op(A) in diagonal blocks of L, forward from the top or
  *          backward from the bottom of each problem's own triangle: block
  *          s takes B_s = alpha B_s - M(s, solved) X(solved) (k_vgemm, all
@@ -105,6 +108,8 @@ __global__ void k_merge(int *info, const int *code, int64_t n, int nch, int off)
 
 /* --------------------------------------- potrf: one launch a block column */
 
+__host__ __device__ __forceinline__ int imin(int a, int b) { return a < b ? a : b; }
+
 /* Threads of k_vpotrf_step: warp 0 factors the diagonal block, every warp
    solves rows of the panel below it. */
 const int VP_THREADS = 128;
@@ -162,13 +167,16 @@ template <typename T, bool UPD> struct vp_minb {
    r(j) -= sum over the columns c < c0 left of the block of L(row, c)
    conj(L(j, c)), the columns L at a time, the diagonal block's rows of
    them staged in shared memory (Bc[c][j] = conj(L(j, c)); zero for
-   j >= bt).  D: the diagonal block's first element; every thread of the
-   block calls it (barriers). */
-template <typename T, int L>
+   j >= bt).  S > 1: this thread takes the g-th S-th of each chunk's
+   columns only (a part of the sum; vp_update_rows adds the parts).  D:
+   the diagonal block's first element; every thread of the block calls it
+   (barriers). */
+template <typename T, int L, int S>
 __device__ __forceinline__ void vp_update(T (&r)[L], const T *D, int row, bool ok, int c0, int bt, int64_t lda,
-                                          int upper, T (*Bc)[L])
+                                          int upper, int g, T (*Bc)[L])
 {
-    constexpr int E = bb_vec<T>::E;
+    constexpr int E = bb_vec<T>::E, LS = L / S;
+    static_assert(LS % VP_UPD_COLS == 0, "a part is whole groups of columns");
     for (int cc = -c0; cc < 0; cc += L) {
         __syncthreads(); /* the last chunk's readers are done */
         for (int e = threadIdx.x; e < L * L; e += VP_THREADS) {
@@ -182,9 +190,11 @@ __device__ __forceinline__ void vp_update(T (&r)[L], const T *D, int row, bool o
             /* the row's chunk and its stride, laundered: the unrolled
                loop's offsets are not held in registers */
             const int64_t ld = bb_opaque(lda), cs = upper ? 1 : ld;
-            const T *Ar = bb_launder(D) + (upper ? cc + row * ld : row + cc * ld);
+            const int cb = g * LS;
+            const T *Ar = bb_launder(D) + (upper ? cc + cb + row * ld : row + (cc + cb) * ld);
+            const T (*Bg)[L] = Bc + cb;
 #pragma unroll
-            for (int c8 = 0; c8 < L; c8 += VP_UPD_COLS) {
+            for (int c8 = 0; c8 < LS; c8 += VP_UPD_COLS) {
                 T a[VP_UPD_COLS];
 #pragma unroll
                 for (int t = 0; t < VP_UPD_COLS; t++) {
@@ -196,7 +206,7 @@ __device__ __forceinline__ void vp_update(T (&r)[L], const T *D, int row, bool o
 #pragma unroll
                     for (int j0 = 0; j0 < L; j0 += E) {
                         T pv[E];
-                        bb_ld16(&Bc[c8 + t][j0], pv);
+                        bb_ld16(&Bg[c8 + t][j0], pv);
 #pragma unroll
                         for (int e = 0; e < E; e++) r[j0 + e] = r[j0 + e] - a[t] * pv[e];
                     }
@@ -205,69 +215,156 @@ __device__ __forceinline__ void vp_update(T (&r)[L], const T *D, int row, bool o
     }
 }
 
-/* One block column of the left-looking Cholesky (after its update), a
-   thread block a problem: the diagonal block D (n x n, n <= L) factored
-   by warp 0 (bb_potrf_rows, one row a lane, as the register potrf; with
-   L = 16 the warp's second half factors a copy) and stored, its factor
-   kept in shared memory; then the m panel rows below it (lower; upper:
-   the columns beside it, as rows of the lower view) solved against it,
-   one row a thread: P = P D^-H, one read and one write of the panel.
-   The first panel rows are read by warps 1.. while warp 0 factors.
-   A failure in D (info k) leaves D as the register potrf does and the
-   panel untouched (the later steps skip the problem).
+/* k_vpotrf_step's and k_vpotrf_full's shared arrays (UPD: with the
+   update's) */
+template <typename T, bool UPD> struct vp_smem {
+    static constexpr int L = bb_small_cap<T>::value;
+    T Lc[L][L]; /* Lc[k][j] = conj(L(j, k)), j > k; zero for j >= n */
+    T Bc[L][L]; /* the update's columns (vp_update) */
+    T rb[32 / L][2 * L];
+    typename bb_real<T>::type dinv[L];
+    int info;
+    T red[UPD ? L : 1][3 * 32]; /* vp_update_rows: the parts' sums, red[j][row] */
+};
+
+/* The update (vp_update) of the first rows of a block column: the
+   diagonal block's rows (warp 0) and the first m panel rows (warps 1..,
+   at most VP_THREADS - 32).  Where they fill fewer than 3 warps, the idle
+   warps take a part of each chunk's columns for the rows of the busy
+   ones (W busy warps: 4 parts with one, 2 with two), and the parts' sums
+   are added through shared memory: at the last block columns of a problem
+   (m <= 32) the update ran in one or two warps, a row's c0 x L products
+   in one thread. */
+template <typename T>
+__device__ __forceinline__ void vp_update_rows(T (&r)[bb_small_cap<T>::value], const T *D, int n, int m, int c0,
+                                               int64_t lda, int upper, vp_smem<T, true> &sm)
+{
+    constexpr int L = bb_small_cap<T>::value;
+    const int tid = threadIdx.x;
+    const int W = 1 + (imin(m, VP_THREADS - 32) + 31) / 32; /* warps with rows */
+    const int S = W == 1 ? 4 : W == 2 ? 2 : 1;              /* parts */
+    const int g = S == 1 ? 0 : tid / (32 * W);              /* my part */
+    const int to = tid - g * 32 * W;                        /* the thread whose row it is */
+    const int i = to % L;
+    const int row = to < 32 ? i : n + to - 32;
+    const bool ok = to < 32 ? i < n : to - 32 < m;
+    if (S == 4) vp_update<T, L, 4>(r, D, row, ok, c0, n, lda, upper, g, sm.Bc);
+    else if (S == 2) vp_update<T, L, 2>(r, D, row, ok, c0, n, lda, upper, g, sm.Bc);
+    else vp_update<T, L, 1>(r, D, row, ok, c0, n, lda, upper, 0, sm.Bc);
+    if (S == 1) return;
+    /* the other parts' r started at zero (their own rows are past m) */
+    if (g > 0)
+#pragma unroll
+        for (int j = 0; j < L; j++) sm.red[j][(g - 1) * 32 * W + to] = r[j];
+    __syncthreads();
+    if (g == 0)
+        for (int q = 1; q < S; q++)
+#pragma unroll
+            for (int j = 0; j < L; j++) r[j] = r[j] + sm.red[j][(q - 1) * 32 * W + to];
+}
+
+/* One block column of the left-looking Cholesky, a thread block a
+   problem: the diagonal block D (n x n, n <= L) factored by warp 0
+   (bb_potrf_rows, one row a lane, as the register potrf; with L = 16 the
+   warp's second half factors a copy) and stored, its factor kept in
+   shared memory; then the m panel rows below it (lower; upper: the
+   columns beside it, as rows of the lower view) solved against it, one
+   row a thread: P = P D^-H, one read and one write of the panel.  The
+   first panel rows are read by warps 1.. while warp 0 factors.
    UPD and c0 > 0: the block column's left-looking update first
-   (vp_update), from the c0 columns left of it. */
+   (vp_update), from the c0 columns left of it.  Returns D's info (k: its
+   k-th column failed; D is left as the register potrf leaves it and the
+   panel untouched), the same in every thread.  Every thread of the block
+   calls it (barriers). */
+template <typename T, bool UPD>
+__device__ __forceinline__ int vp_column(T *D, T *P, int n, int m, int64_t lda, int upper, int c0, vp_smem<T, UPD> &sm)
+{
+    constexpr int L = bb_small_cap<T>::value;
+    typedef typename bb_real<T>::type R;
+    const int tid = threadIdx.x;
+    T r[L];
+    const int i = tid % L;
+    if (tid < 32) bb_load_lower_row<T, L>(r, D, i, n, lda, upper, i < n);
+    else vp_load_row<T, L>(r, P, tid - 32, m, n, lda, upper);
+    if constexpr (UPD)
+        if (c0 > 0) vp_update_rows<T>(r, D, n, m, c0, lda, upper, sm);
+    if (tid < 32) {
+        const int inf = bb_potrf_rows<T, L, L>(r, i, n, sm.rb[tid / L]);
+        if (tid < L) {
+            if (i < n) bb_store_lower_row<T, L>(r, bb_launder(D), i, n, lda, upper);
+            R dii = R(1);
+#pragma unroll
+            for (int k = 0; k < L; k++) {
+                if (k < i) sm.Lc[k][i] = i < n ? bb_conj(r[k]) : bb_zero<T>();
+                if (k == i) dii = bb_re(r[k]); /* r[i] without a run-time index (which puts r in memory) */
+            }
+            if (i < n) sm.dinv[i] = R(1) / dii;
+            if (tid == 0) sm.info = inf;
+        }
+    }
+    __syncthreads();
+    const int inf = sm.info;
+    if (inf == 0) {
+        if (tid >= 32) vp_solve_store<T, L>(r, P, tid - 32, m, n, lda, upper, &sm.Lc[0][0], sm.dinv);
+        for (int p0 = VP_THREADS - 32; p0 < m; p0 += VP_THREADS) {
+            vp_load_row<T, L>(r, P, p0 + tid, m, n, lda, upper);
+            if (UPD && c0 > 0) vp_update<T, L, 1>(r, D, n + p0 + tid, p0 + tid < m, c0, n, lda, upper, 0, sm.Bc);
+            vp_solve_store<T, L>(r, P, p0 + tid, m, n, lda, upper, &sm.Lc[0][0], sm.dinv);
+        }
+    }
+    return inf;
+}
+
+/* One block column of every problem (vp_column; the view f_potrf_step
+   gives D, P and their sizes); info: the column's code, merged by the
+   caller (a slot whose code is set on entry is skipped). */
 template <typename T, bool UPD>
 __global__ void __launch_bounds__(VP_THREADS, (vp_minb<T, UPD>::value)) k_vpotrf_step(const bb_vdim *vd, T *const *pd, T *const *pp, int *info,
                                                             int64_t count, int upper, int c0)
 {
-    constexpr int L = bb_small_cap<T>::value;
-    typedef typename bb_real<T>::type R;
-    __shared__ __align__(16) T Lc[L][L]; /* Lc[k][j] = conj(L(j, k)), j > k; zero for j >= n */
-    __shared__ __align__(16) T Bc[L][L]; /* the update's columns (vp_update) */
-    __shared__ __align__(16) T rb[32 / L][2 * L];
-    __shared__ R dinv[L];
-    __shared__ int sinfo;
-    const int tid = threadIdx.x;
+    __shared__ __align__(16) vp_smem<T, UPD> sm;
     for (int64_t u = blockIdx.x; u < count; u += gridDim.x) {
         if (info[u]) continue; /* the same for the whole block */
         const bb_vdim v = vd[u];
-        const int n = v.n, m = v.m;
-        const int64_t lda = bb_opaque(v.lda);
-        T *P = pp[u];
-        T *D = pd[u];
-        T r[L];
-        const int i = tid % L;
-        if (tid < 32) bb_load_lower_row<T, L>(r, D, i, n, lda, upper, i < n);
-        else vp_load_row<T, L>(r, P, tid - 32, m, n, lda, upper);
-        if (UPD && c0 > 0)
-            vp_update<T, L>(r, D, tid < 32 ? i : n + tid - 32, tid < 32 ? i < n : tid - 32 < m, c0, n, lda, upper, Bc);
-        if (tid < 32) {
-            const int inf = bb_potrf_rows<T, L, L>(r, i, n, rb[tid / L]);
-            if (tid < L) {
-                if (i < n) bb_store_lower_row<T, L>(r, bb_launder(D), i, n, lda, upper);
-                R dii = R(1);
-#pragma unroll
-                for (int k = 0; k < L; k++) {
-                    if (k < i) Lc[k][i] = i < n ? bb_conj(r[k]) : bb_zero<T>();
-                    if (k == i) dii = bb_re(r[k]); /* r[i] without a run-time index (which puts r in memory) */
-                }
-                if (i < n) dinv[i] = R(1) / dii;
-                if (tid == 0) sinfo = inf;
-            }
-        }
-        __syncthreads();
-        const int inf = sinfo;
-        if (inf == 0) {
-            if (tid >= 32) vp_solve_store<T, L>(r, P, tid - 32, m, n, lda, upper, &Lc[0][0], dinv);
-            for (int p0 = VP_THREADS - 32; p0 < m; p0 += VP_THREADS) {
-                vp_load_row<T, L>(r, P, p0 + tid, m, n, lda, upper);
-                if (UPD && c0 > 0) vp_update<T, L>(r, D, n + p0 + tid, p0 + tid < m, c0, n, lda, upper, Bc);
-                vp_solve_store<T, L>(r, P, p0 + tid, m, n, lda, upper, &Lc[0][0], dinv);
-            }
-        }
-        if (tid == 0) info[u] = inf;
+        const int inf = vp_column<T, UPD>(pd[u], pp[u], v.n, v.m, bb_opaque(v.lda), upper, c0, sm);
+        if (threadIdx.x == 0) info[u] = inf;
         __syncthreads(); /* the shared factor is reused by the next problem */
+    }
+}
+
+/* The whole factorisation of every problem in one launch (seed 000's
+   fused left-looking kernel): a thread block walks its problem's block
+   columns (vp_column with the update), the problems in slot order (the
+   largest first: the plan's order), each finishing on its own.  info:
+   LAPACK's (c0 + the failing column), the later columns skipped. */
+/* Blocks an SM as k_vpotrf_step with the update (d: 168 registers, 512
+   bytes of spill loads; at 2 blocks an SM without spills, 228 registers,
+   it ran 15-35% slower on uniform sizes: session 20) */
+template <typename T>
+__global__ void __launch_bounds__(VP_THREADS, (vp_minb<T, true>::value)) k_vpotrf_full(const bb_vdim *vd, T *const *pa, int *info,
+                                                             int64_t count, int upper)
+{
+    constexpr int L = bb_small_cap<T>::value;
+    __shared__ __align__(16) vp_smem<T, true> sm;
+    for (int64_t u = blockIdx.x; u < count; u += gridDim.x) {
+        if (info[u]) continue; /* the same for the whole block */
+        const bb_vdim v = vd[u];
+        const int N = v.n;
+        const int64_t lda = bb_opaque(v.lda);
+        T *A = pa[u];
+        int res = 0;
+        for (int c0 = 0; c0 < N; c0 += L) {
+            const int bt = imin(L, N - c0), r0 = c0 + bt;
+            T *D = A + c0 + c0 * lda;
+            T *P = upper ? A + c0 + r0 * lda : A + r0 + c0 * lda;
+            const int inf = vp_column<T, true>(D, P, bt, N - r0, lda, upper, c0, sm);
+            __syncthreads(); /* this column's stores before the next one's loads; the shared arrays reused */
+            if (inf) {
+                res = c0 + inf;
+                break;
+            }
+        }
+        if (threadIdx.x == 0) info[u] = res;
     }
 }
 
@@ -484,7 +581,8 @@ struct vctx {
     int L;
     vstep w;
     int tc;       /* double GEMMs on the tensor cores (k_vgemm_tc) */
-    int fused;    /* potrf: a block column in one launch (k_vpotrf_step); 2: its update too, every precision */
+    int fused;    /* potrf (BATCHBLAS_CUDA_VAR_FUSED, fused_on): 0 .. 3 */
+    int fused_set; /* fused was set by the variable (1: the block columns' launches, never the whole) */
     vstep sv;     /* [slice]: a sub-call's problems (sub_batch) */
     void *wk[2];  /* [slice]: per-problem workspace matrices of order p.n (getri in place: W; geinv, gecond: LU, X) */
     int *piv;     /* [slice][p.n]: geinv's and gecond's pivots */
@@ -546,7 +644,6 @@ cudaError_t vgemm(const vctx &c, int64_t n, int ma, int mb, const double alpha[2
     return cudaGetLastError();
 }
 
-__host__ __device__ __forceinline__ int imin(int a, int b) { return a < b ? a : b; }
 
 /* A triangle step's problem (trsm, trmm): side, uplo, trans, diag, order
    and free dimension m = n (the launch's bound; the slots carry their
@@ -617,6 +714,17 @@ struct f_potrf_panel { /* chunk c of the rows (lower) or columns (upper) below/b
     }
 };
 
+struct f_potrf_full { /* k_vpotrf_full's problem: all of it */
+    template <typename T>
+    __device__ bool operator()(const bb_vdim &v, int, T *A, T *, T *, int *, bb_vdim &o, T *&pa, T *&, T *&) const
+    {
+        if (v.n <= 0) return false;
+        o.m = o.k = o.nrhs = 0;
+        pa = A;
+        return true;
+    }
+};
+
 struct f_potrf_step { /* k_vpotrf_step's problem: the diagonal block and the panel below (lower) or beside it */
     int c0, L, upper;
     template <typename T>
@@ -644,6 +752,29 @@ int chunks(const vctx &c, int w)
     return n < 1 ? per : (n + per - 1) / per * per;
 }
 
+/* Whether a slice of potrf (count problems, the largest of order N) takes
+   k_vpotrf_full (the whole factorisation in one launch) rather than a
+   launch (or two) a block column: where it measured faster (uniform and
+   skewed sizes, Nmax 128..512, 10240 problems, H100; doc/performance.md,
+   session 20).  The per-column launches spread a large problem's update
+   over many thread blocks (k_vgemm, double), the whole factorisation
+   saves their launches and their waits: complex types always; float up
+   to 256; double up to 256 where the slice is few problems (a wave or
+   two: the launches' latency is what it waits for).
+   BATCHBLAS_CUDA_VAR_FUSED=3: always. */
+const int VP_FULL_MAX_N = 256;
+const int64_t VP_FULL_FEW = 1024;
+
+template <typename T>
+bool potrf_full(const vctx &c, int N, int64_t count)
+{
+    if (c.fused >= 3) return true;
+    if (c.fused != 1 || c.fused_set) return false;
+    if (bb_small_cap<T>::value == 16) return true;
+    if (std::is_same<T, float>::value) return N <= VP_FULL_MAX_N;
+    return N <= VP_FULL_MAX_N && count <= VP_FULL_FEW;
+}
+
 template <typename T>
 cudaError_t potrf_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &d)
 {
@@ -651,6 +782,20 @@ cudaError_t potrf_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &
     const double m1[2] = {-1, 0}, one[2] = {1, 0};
     const int ct = sizeof(T) == 2 * sizeof(typename bb_real<T>::type) ? BblasConjTrans : BblasTrans;
     cudaError_t e = cudaSuccess;
+    if (potrf_full<T>(c, N, d.count)) { /* every block column in one launch */
+        const int64_t n = d.count;
+        e = view<T>(c, f_potrf_full{}, d, 1);
+        if (e == cudaSuccess) {
+            const unsigned grid = (unsigned)(n < (1 << 20) ? n : (1 << 20));
+            k_vpotrf_full<T><<<grid, VP_THREADS, 0, c.q->stream>>>(c.w.vdim, (T *const *)c.w.pa, c.w.info, n, up);
+            e = cudaGetLastError();
+        }
+        if (e == cudaSuccess && d.info) {
+            k_merge<<<bb_grid(n, 256), 256, 0, c.q->stream>>>(d.info, c.w.info, n, 1, 0);
+            e = cudaGetLastError();
+        }
+        return e;
+    }
     for (int c0 = 0; c0 < N && e == cudaSuccess; c0 += L) {
         const int64_t n = d.count;
         /* the update inside k_vpotrf_step: single precision (uniform [1,
@@ -1688,18 +1833,24 @@ cudaError_t run_T(bb_op op, const vctx &c0, const bb_problem &p, const bb_dev_ba
 /* BATCHBLAS_CUDA_VAR_TC=0: the double GEMMs of the driver on the FP64
    units (k_vgemm) instead of the tensor cores, to compare; devices before
    sm_80 have no FP64 tensor cores */
-/* BATCHBLAS_CUDA_VAR_FUSED=0: potrf's block columns as three launches
-   (register potrf, register trsm in chunks) instead of k_vpotrf_step, to
-   compare; 2: the left-looking update inside k_vpotrf_step for every
-   precision (the default: single only; potrf_slice) */
-int fused_on(void)
+/* BATCHBLAS_CUDA_VAR_FUSED, to compare potrf's paths (potrf_slice): 0:
+   its block columns as three launches (register potrf, register trsm in
+   chunks) instead of k_vpotrf_step; 1: a launch a block column
+   (k_vpotrf_step; its update inside it in single precision, else
+   k_vgemm); 2: the update inside k_vpotrf_step in every precision; 3:
+   the whole factorisation in one launch (k_vpotrf_full).  Unset (or
+   another value): 1 or 3 by potrf_full's rule.  *set: whether the
+   variable chose. */
+int fused_on(int *set)
 {
-    static int v = -1;
+    static int v = -1, s = 0;
     if (v < 0) {
         const char *e = getenv("BATCHBLAS_CUDA_VAR_FUSED");
-        const int x = e ? atoi(e) : 1;
-        v = x == 0 || x == 2 ? x : 1;
+        const int x = e ? atoi(e) : -1;
+        s = x >= 0 && x <= 3;
+        v = s ? x : 1;
     }
+    *set = s;
     return v;
 }
 
@@ -1746,6 +1897,6 @@ cudaError_t bb_var_driver_launch(bb_op op, bb_prec prec, const bb_problem &p, co
     c.q = q;
     c.L = bb_small_max(prec);
     c.tc = tc_on();
-    c.fused = fused_on();
+    c.fused = fused_on(&c.fused_set);
     BB_SMALL_BY_PREC(prec, run_T<T>(op, c, p, d));
 }

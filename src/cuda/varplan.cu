@@ -1051,6 +1051,7 @@ struct vc_args {
     int nopt, oslot[6];
     int nrule, rslot[6], rdim[6], rpos[6];
     int worst;
+    int hslot; /* the one size parameter counted (-1: none) */
 };
 
 /* the summary, reduced on the device */
@@ -1065,7 +1066,8 @@ struct vc_out {
 /* the device buffer (bb_cuda_queue.vcheck): the summary, the sample, the codes */
 const size_t VC_SAMPLE_AT = 256;
 const size_t VC_SAMPLE_BYTES = (size_t)BB_NPAR * BB_VAR_SAMPLE * sizeof(int) + 2 * BB_VAR_SAMPLE * 16;
-const size_t VC_CODES_AT = (VC_SAMPLE_AT + VC_SAMPLE_BYTES + 255) / 256 * 256;
+const size_t VC_HIST_AT = (VC_SAMPLE_AT + VC_SAMPLE_BYTES + 255) / 256 * 256;
+const size_t VC_CODES_AT = (VC_HIST_AT + BB_VAR_HIST * sizeof(unsigned) + 255) / 256 * 256;
 
 __device__ __forceinline__ unsigned long long warp_min64(unsigned long long v)
 {
@@ -1080,11 +1082,20 @@ __device__ __forceinline__ unsigned long long warp_min64(unsigned long long v)
 /* every problem: its options against problem 0's, alpha and beta against
    problem 0's (bitwise, as bb_uniform_range), the size rules (check.c's
    rule_broken, through rules.h), its code; the summary reduced by warps,
-   then by blocks */
+   then by blocks; where the rules have one size parameter (a.hslot), the
+   passing problems counted by it (sizes below BB_VAR_HIST; a block's
+   count in shared memory, then added to hist) */
 constexpr int VC_THREADS = 256, VC_WARPS = VC_THREADS / 32;
 
-__global__ void __launch_bounds__(VC_THREADS) k_var_check(const vc_args a, int *codes, vc_out *out, int64_t n)
+__global__ void __launch_bounds__(VC_THREADS) k_var_check(const vc_args a, int *codes, vc_out *out, unsigned *hist,
+                                                          int64_t n)
 {
+    __shared__ unsigned sh[BB_VAR_HIST];
+    const bool counting = a.hslot >= 0;
+    if (counting) {
+        for (int x = threadIdx.x; x < BB_VAR_HIST; x += VC_THREADS) sh[x] = 0;
+        __syncthreads();
+    }
     const int64_t step = (int64_t)gridDim.x * blockDim.x;
     unsigned long long fb = ~0ull, fg = ~0ull, nb = 0;
     int mixed = 0, sdiff = 0;
@@ -1112,6 +1123,10 @@ __global__ void __launch_bounds__(VC_THREADS) k_var_check(const vc_args a, int *
             const unsigned long long k = ((unsigned long long)i << 32) | (unsigned)worst;
             fb = k < fb ? k : fb;
         } else {
+            if (counting) {
+                const unsigned hv = (unsigned)a.par[a.hslot][i];
+                if (hv < BB_VAR_HIST) atomicAdd(&sh[hv], 1u);
+            }
             fg = (unsigned long long)i < fg ? (unsigned long long)i : fg;
 #pragma unroll
             for (int q = 0; q < 6; q++)
@@ -1143,6 +1158,9 @@ __global__ void __launch_bounds__(VC_THREADS) k_var_check(const vc_args a, int *
         for (int q = 0; q < 6; q++) s_mx[w][q] = mx[q];
     }
     __syncthreads();
+    if (counting)
+        for (int x = threadIdx.x; x < BB_VAR_HIST; x += VC_THREADS)
+            if (sh[x]) atomicAdd(&hist[x], sh[x]);
     if (threadIdx.x != 0) return;
     int flags = 0;
     for (int v = 0; v < VC_WARPS; v++) {
@@ -1163,11 +1181,13 @@ __global__ void __launch_bounds__(VC_THREADS) k_var_check(const vc_args a, int *
         if (q < a.nrule && a.rdim[q] < 0 && mx[q] >= 0) atomicMax(&out->vmax[a.rslot[q]], mx[q]);
 }
 
-/* the summary's start: nothing found yet */
-__global__ void k_vc_init(vc_out *o)
+/* the summary's start: nothing found yet, nothing counted */
+__global__ void k_vc_init(vc_out *o, unsigned *hist)
 {
     if (threadIdx.x == 0) { o->first_bad = o->first_good = ~0ull; o->nbad = 0; o->mixed = o->sdiff = 0; }
     if (threadIdx.x < BB_NPAR) o->vmax[threadIdx.x] = -1;
+    if (hist)
+        for (int x = threadIdx.x; x < BB_VAR_HIST; x += blockDim.x) hist[x] = 0;
 }
 
 /* the sample: the first problem that passed (out->first_good; problem 0
@@ -1217,20 +1237,29 @@ int bb_cu_var_check(const bb_batch *b, const bb_rules *r, bb_var_check *vc, int 
         a.rpos[k] = r->rule[k].pos;
     }
     a.worst = r->worst;
+    a.hslot = -1;
+    for (int k = 0, nsize = 0; k < r->nrule; k++)
+        if (r->rule[k].dim < 0) a.hslot = ++nsize == 1 ? r->rule[k].slot : -1;
     char *base = (char *)q->vcheck;
     vc_out *dout = (vc_out *)base;
     int *dcodes = (int *)(base + VC_CODES_AT);
     int *dvals = (int *)(base + VC_SAMPLE_AT);
     unsigned char *dsc = (unsigned char *)(dvals + BB_NPAR * BB_VAR_SAMPLE);
     cudaStream_t st = q->pub.stream;
-    /* the summary and the sample come back in one copy, the one wait */
+    unsigned *dhist = (unsigned *)(base + VC_HIST_AT);
+    /* the summary, the sample and the count come back in one copy, the
+       one wait */
     struct {
         vc_out out;
         char pad[VC_SAMPLE_AT - sizeof(vc_out)];
         int vals[BB_NPAR * BB_VAR_SAMPLE];
         unsigned char sc[2 * BB_VAR_SAMPLE * 16];
+        char pad2[VC_HIST_AT - VC_SAMPLE_AT - VC_SAMPLE_BYTES];
+        unsigned hist[BB_VAR_HIST];
     } h;
     static_assert(sizeof(vc_out) <= VC_SAMPLE_AT, "the summary fits before the sample");
+    static_assert(offsetof(decltype(h), hist) == VC_HIST_AT, "the count where the device writes it");
+    const size_t hbytes = a.hslot >= 0 ? sizeof h : VC_HIST_AT;
     /* after the queue's earlier work, and after the legacy default
        stream's (a caller's pageable cudaMemcpy of the arrays may return
        before the values have landed) */
@@ -1240,18 +1269,18 @@ int bb_cu_var_check(const bb_batch *b, const bb_rules *r, bb_var_check *vc, int 
     if (e == cudaSuccess) e = chk(cudaStreamWaitEvent(st, legacy, 0));
     if (legacy) (void)cudaEventDestroy(legacy);
     if (e == cudaSuccess) {
-        k_vc_init<<<1, 32, 0, st>>>(dout);
+        k_vc_init<<<1, 256, 0, st>>>(dout, a.hslot >= 0 ? dhist : NULL);
         e = chk(cudaGetLastError());
     }
     if (e == cudaSuccess) {
-        k_var_check<<<std::min<unsigned>(bb_grid(n, VC_THREADS), 2048), VC_THREADS, 0, st>>>(a, dcodes, dout, n);
+        k_var_check<<<std::min<unsigned>(bb_grid(n, VC_THREADS), 2048), VC_THREADS, 0, st>>>(a, dcodes, dout, dhist, n);
         e = chk(cudaGetLastError());
     }
     if (e == cudaSuccess) {
         k_var_sample<<<1, 256, 0, st>>>(a, dout, n, dvals, dsc);
         e = chk(cudaGetLastError());
     }
-    if (e == cudaSuccess) e = chk(cudaMemcpyAsync(&h, base, sizeof h, cudaMemcpyDeviceToHost, st));
+    if (e == cudaSuccess) e = chk(cudaMemcpyAsync(&h, base, hbytes, cudaMemcpyDeviceToHost, st));
     if (e == cudaSuccess) e = chk(cudaStreamSynchronize(st));
     if (e != cudaSuccess) {
         bb_cu_log("%s: the checks on the device: %s", b->name, cudaGetErrorString(e));
@@ -1263,6 +1292,9 @@ int bb_cu_var_check(const bb_batch *b, const bb_rules *r, bb_var_check *vc, int 
     vc->first_good = h.out.first_good < (unsigned long long)n ? (int64_t)h.out.first_good : n;
     vc->first_code = h.out.first_bad == ~0ull ? 0 : -(int)(h.out.first_bad & 0xffffffffu);
     for (int s = 0; s < BB_NPAR; s++) vc->vmax[s] = h.out.vmax[s];
+    /* the count is whole where every passing size was below its range */
+    q->vs_hslot = a.hslot >= 0 && h.out.vmax[a.hslot] < BB_VAR_HIST ? a.hslot : -1;
+    if (q->vs_hslot >= 0) memcpy(q->vs_hist, h.hist, sizeof q->vs_hist);
     bb_cu_log("%s: checks on the device: %lld problems, %lld failed (first code %d), options %s, alpha and beta %s",
               b->name, (long long)n, (long long)vc->nbad, vc->first_code, vc->mixed ? "differ" : "the same",
               vc->uniform_scalars ? "the same" : "differ");
@@ -1280,6 +1312,15 @@ int bb_cu_var_check(const bb_batch *b, const bb_rules *r, bb_var_check *vc, int 
 int bb_cu_var_count_devpar(bb_cuda_queue *q, const bb_batch *b, const int src[7], const int64_t radix[4], int64_t nb,
                            int64_t *cnt)
 {
+    /* one size that varies, counted by the checks already (bb_cu_var_check) */
+    int fv = -1, nvary = 0;
+    for (int f = 0; f < 4; f++)
+        if (src[f] >= 0) fv = f, nvary++;
+    if (nvary == 1 && q->vs_hslot >= 0 && src[fv] == q->vs_hslot && nb == radix[fv] && nb <= BB_VAR_HIST) {
+        for (int64_t x = 0; x < nb; x++) cnt[x] = q->vs_hist[x];
+        cnt[nb] = 0;
+        return 0;
+    }
     const size_t cntb = (size_t)(nb + 1) * sizeof(unsigned);
     cudaStream_t st = q->pub.stream;
     if (bb_cu_dev_grow(q, &q->scratch, &q->scratch_size, cntb, 1) != cudaSuccess) return -1;
