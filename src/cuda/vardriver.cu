@@ -22,7 +22,8 @@
  *          A(j:n, j) -= A(j:n, <j) A(j, <j)^H  (k_vgemm, only the lower
  *          part of the diagonal block written; in single precision inside
  *          the next kernel, vp_update), then one launch (k_vpotrf_step, a
- *          thread block a problem): A(j, j) = chol(A(j, j))
+ *          thread block a problem, of one warp or four: step_warps):
+ *          A(j, j) = chol(A(j, j))
  *          (bb_potrf_rows; a failure at k sets info = j + k and the later
  *          steps skip the problem, as LAPACK stops) and A(>j, j) = A(>j,
  *          j) A(j, j)^-H, a row a thread against the factor in shared
@@ -179,7 +180,7 @@ __device__ __forceinline__ void vp_update(T (&r)[L], const T *D, int row, bool o
     static_assert(LS % VP_UPD_COLS == 0, "a part is whole groups of columns");
     for (int cc = -c0; cc < 0; cc += L) {
         __syncthreads(); /* the last chunk's readers are done */
-        for (int e = threadIdx.x; e < L * L; e += VP_THREADS) {
+        for (int e = threadIdx.x; e < L * L; e += blockDim.x) {
             const int j = e % L, c = e / L;
             const int64_t col = cc + c;
             const T x = j < bt ? (upper ? D[col + j * lda] : bb_conj(D[j + col * lda])) : bb_zero<T>();
@@ -220,7 +221,7 @@ __device__ __forceinline__ void vp_update(T (&r)[L], const T *D, int row, bool o
 template <typename T, bool UPD> struct vp_smem {
     static constexpr int L = bb_small_cap<T>::value;
     T Lc[L][L]; /* Lc[k][j] = conj(L(j, k)), j > k; zero for j >= n */
-    T Bc[L][L]; /* the update's columns (vp_update) */
+    T Bc[UPD ? L : 1][L]; /* the update's columns (vp_update) */
     T rb[32 / L][2 * L];
     typename bb_real<T>::type dinv[L];
     int info;
@@ -229,7 +230,7 @@ template <typename T, bool UPD> struct vp_smem {
 
 /* The update (vp_update) of the first rows of a block column: the
    diagonal block's rows (warp 0) and the first m panel rows (warps 1..,
-   at most VP_THREADS - 32).  Where they fill fewer than 3 warps, the idle
+   at most blockDim.x - 32).  Where they fill fewer than 3 warps, the idle
    warps take a part of each chunk's columns for the rows of the busy
    ones (W busy warps: 4 parts with one, 2 with two), and the parts' sums
    are added through shared memory: at the last block columns of a problem
@@ -241,8 +242,9 @@ __device__ __forceinline__ void vp_update_rows(T (&r)[bb_small_cap<T>::value], c
 {
     constexpr int L = bb_small_cap<T>::value;
     const int tid = threadIdx.x;
-    const int W = 1 + (imin(m, VP_THREADS - 32) + 31) / 32; /* warps with rows */
-    const int S = W == 1 ? 4 : W == 2 ? 2 : 1;              /* parts */
+    const int NW = blockDim.x / 32;
+    const int W = 1 + (imin(m, (NW - 1) * 32) + 31) / 32;  /* warps with rows */
+    const int S = NW / W >= 4 ? 4 : NW / W >= 2 ? 2 : 1;    /* parts */
     const int g = S == 1 ? 0 : tid / (32 * W);              /* my part */
     const int to = tid - g * 32 * W;                        /* the thread whose row it is */
     const int i = to % L;
@@ -269,8 +271,9 @@ __device__ __forceinline__ void vp_update_rows(T (&r)[bb_small_cap<T>::value], c
    warp's second half factors a copy) and stored, its factor kept in
    shared memory; then the m panel rows below it (lower; upper: the
    columns beside it, as rows of the lower view) solved against it, one
-   row a thread: P = P D^-H, one read and one write of the panel.  The
-   first panel rows are read by warps 1.. while warp 0 factors.
+   row a thread: P = P D^-H, one read and one write of the panel.  With
+   more than one warp, the first panel rows are read by warps 1.. while
+   warp 0 factors.
    UPD and c0 > 0: the block column's left-looking update first
    (vp_update), from the c0 columns left of it.  Returns D's info (k: its
    k-th column failed; D is left as the register potrf leaves it and the
@@ -306,7 +309,7 @@ __device__ __forceinline__ int vp_column(T *D, T *P, int n, int m, int64_t lda, 
     const int inf = sm.info;
     if (inf == 0) {
         if (tid >= 32) vp_solve_store<T, L>(r, P, tid - 32, m, n, lda, upper, &sm.Lc[0][0], sm.dinv);
-        for (int p0 = VP_THREADS - 32; p0 < m; p0 += VP_THREADS) {
+        for (int p0 = blockDim.x - 32; p0 < m; p0 += blockDim.x) {
             vp_load_row<T, L>(r, P, p0 + tid, m, n, lda, upper);
             if (UPD && c0 > 0) vp_update<T, L, 1>(r, D, n + p0 + tid, p0 + tid < m, c0, n, lda, upper, 0, sm.Bc);
             vp_solve_store<T, L>(r, P, p0 + tid, m, n, lda, upper, &sm.Lc[0][0], sm.dinv);
@@ -318,8 +321,8 @@ __device__ __forceinline__ int vp_column(T *D, T *P, int n, int m, int64_t lda, 
 /* One block column of every problem (vp_column; the view f_potrf_step
    gives D, P and their sizes); info: the column's code, merged by the
    caller (a slot whose code is set on entry is skipped). */
-template <typename T, bool UPD>
-__global__ void __launch_bounds__(VP_THREADS, (vp_minb<T, UPD>::value)) k_vpotrf_step(const bb_vdim *vd, T *const *pd, T *const *pp, int *info,
+template <typename T, bool UPD, int NT>
+__global__ void __launch_bounds__(NT, (vp_minb<T, UPD>::value * (VP_THREADS / NT))) k_vpotrf_step(const bb_vdim *vd, T *const *pd, T *const *pp, int *info,
                                                             int64_t count, int upper, int c0)
 {
     __shared__ __align__(16) vp_smem<T, UPD> sm;
@@ -583,6 +586,7 @@ struct vctx {
     int tc;       /* double GEMMs on the tensor cores (k_vgemm_tc) */
     int fused;    /* potrf (BATCHBLAS_CUDA_VAR_FUSED, fused_on): 0 .. 3 */
     int fused_set; /* fused was set by the variable (1: the block columns' launches, never the whole) */
+    int step_warps; /* k_vpotrf_step without the update: warps a block (1 or 4; 0: step_warps's rule) */
     vstep sv;     /* [slice]: a sub-call's problems (sub_batch) */
     void *wk[2];  /* [slice]: per-problem workspace matrices of order p.n (getri in place: W; geinv, gecond: LU, X) */
     int *piv;     /* [slice][p.n]: geinv's and gecond's pivots */
@@ -765,6 +769,20 @@ int chunks(const vctx &c, int w)
 const int VP_FULL_MAX_N = 256;
 const int64_t VP_FULL_FEW = 1024;
 
+/* k_vpotrf_step without the update: a warp a block (16 blocks an SM in
+   double, 12 in complex; a problem's panel rows 32 a pass) where the
+   slice fills the GPU, else 4 warps (the panel rows 128 a pass: a large
+   problem's chain of passes is what a few problems wait for).  Uniform
+   sizes, 10240 problems, H100 (session 20): d Nmax 128 / 256 23.2-24.0
+   -> 26.4-26.6%, 24.9-25.0 -> 25.7-26.0%, 512 20.3-20.5 -> 20.0-20.1%;
+   skewed d 512 (about 100 problems above 48) 9.5 -> 8.2%.
+   BATCHBLAS_CUDA_VAR_STEP_WARPS=1 or 4 forces one. */
+int step_warps(const vctx &c, int N, int64_t count)
+{
+    if (c.step_warps) return c.step_warps;
+    return N <= VP_FULL_MAX_N && count > VP_FULL_FEW ? 1 : 4;
+}
+
 template <typename T>
 bool potrf_full(const vctx &c, int N, int64_t count)
 {
@@ -818,11 +836,21 @@ cudaError_t potrf_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &
             if (e == cudaSuccess) {
                 const unsigned grid = (unsigned)(n < (1 << 20) ? n : (1 << 20));
                 if (kupd && c0 > 0)
-                    k_vpotrf_step<T, true><<<grid, VP_THREADS, 0, c.q->stream>>>(c.w.vdim, (T *const *)c.w.pa,
-                                                                               (T *const *)c.w.pb, c.w.info, n, up, c0);
-                else
-                    k_vpotrf_step<T, false><<<grid, VP_THREADS, 0, c.q->stream>>>(c.w.vdim, (T *const *)c.w.pa,
-                                                                                (T *const *)c.w.pb, c.w.info, n, up, 0);
+                    k_vpotrf_step<T, true, VP_THREADS><<<grid, VP_THREADS, 0, c.q->stream>>>(
+                        c.w.vdim, (T *const *)c.w.pa, (T *const *)c.w.pb, c.w.info, n, up, c0);
+                else if (step_warps(c, N, n) == 1) {
+                    /* a warp a block: 16 (real) or 12 (complex) of them an SM,
+                       in the shared memory's largest carve-out */
+                    static bool carve = false;
+                    if (!carve)
+                        carve = cudaFuncSetAttribute(k_vpotrf_step<T, false, 32>,
+                                                     cudaFuncAttributePreferredSharedMemoryCarveout,
+                                                     (int)cudaSharedmemCarveoutMaxShared) == cudaSuccess;
+                    k_vpotrf_step<T, false, 32><<<grid, 32, 0, c.q->stream>>>(
+                        c.w.vdim, (T *const *)c.w.pa, (T *const *)c.w.pb, c.w.info, n, up, 0);
+                } else
+                    k_vpotrf_step<T, false, VP_THREADS><<<grid, VP_THREADS, 0, c.q->stream>>>(
+                        c.w.vdim, (T *const *)c.w.pa, (T *const *)c.w.pb, c.w.info, n, up, 0);
                 e = cudaGetLastError();
             }
             if (e == cudaSuccess && d.info) {
@@ -1854,6 +1882,19 @@ int fused_on(int *set)
     return v;
 }
 
+/* BATCHBLAS_CUDA_VAR_STEP_WARPS=1 or 4: the warps of a k_vpotrf_step
+   block without the update; 0 (unset, other values): step_warps's rule */
+int step_warps_on(void)
+{
+    static int v = -1;
+    if (v < 0) {
+        const char *e = getenv("BATCHBLAS_CUDA_VAR_STEP_WARPS");
+        const int x = e ? atoi(e) : 0;
+        v = x == 1 || x == 4 ? x : 0;
+    }
+    return v;
+}
+
 int tc_on(void)
 {
     static int v = -1;
@@ -1898,5 +1939,6 @@ cudaError_t bb_var_driver_launch(bb_op op, bb_prec prec, const bb_problem &p, co
     c.L = bb_small_max(prec);
     c.tc = tc_on();
     c.fused = fused_on(&c.fused_set);
+    c.step_warps = step_warps_on();
     BB_SMALL_BY_PREC(prec, run_T<T>(op, c, p, d));
 }
