@@ -267,6 +267,22 @@ static inline int bb_cu_host_pinned(const void *p) { return bb_cu_pointer(p).typ
 
 static inline size_t align_up(size_t x, size_t a) { return (x + a - 1) / a * a; }
 
+/* The CUDA backend's tuning switches from the environment (README's
+   table): an integer, read once into *cache (a static of the caller,
+   BB_ENV_UNREAD at first); dflt where the variable is unset. */
+#define BB_ENV_UNREAD (-2147483647 - 1)
+static inline int bb_env_int(const char *name, int dflt, int *cache)
+{
+    int v = __atomic_load_n(cache, __ATOMIC_RELAXED);
+    if (v == BB_ENV_UNREAD) {
+        const char *e = getenv(name);
+        v = e ? atoi(e) : dflt;
+        if (v == BB_ENV_UNREAD) v = dflt;
+        __atomic_store_n(cache, v, __ATOMIC_RELAXED);
+    }
+    return v;
+}
+
 /* Alignment of every region in the staging and scratch buffers. */
 static const size_t BB_ALIGN = 128;
 

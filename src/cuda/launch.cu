@@ -94,13 +94,13 @@ static int small_limit(bb_prec prec)
     return lim < bb_small_max(prec) ? lim : bb_small_max(prec);
 }
 
-/* A switch from the environment, read once into *cache: "0" turns it
-   off, any other value on, unset leaves the default. */
+/* A switch from the environment, read once into *cache (-1: not yet):
+   0 turns it off, any other number on, unset leaves the default. */
 static int env_switch(const char *name, int dflt, int *cache)
 {
     if (*cache < 0) {
-        const char *e = getenv(name);
-        *cache = e ? strcmp(e, "0") != 0 : dflt;
+        int v = BB_ENV_UNREAD;
+        *cache = bb_env_int(name, dflt, &v) != 0;
     }
     return *cache;
 }

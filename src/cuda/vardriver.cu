@@ -451,56 +451,75 @@ __device__ __forceinline__ void vg_put(T *C, int64_t ldc, int i, int j, int m, i
 
 /* C = alpha op(A) op(B) + beta C per slot (sizes m, n, k and leading
    dimensions from vdim, operands from the pointer arrays, the modes VM_*
-   ma and mb); tri: VT_*.  A thread block computes a 32 x 32 tile of C (64
+   ma and mb); tri: VT_*.  A thread block computes 32 x 32 tiles of C (64
    threads, 4 x 4 each) over k in chunks of 16 through shared memory; grid
-   x: the tiles of the largest problem, grid y: the slots (blocks outside
-   their problem exit). */
+   x: a column of tiles (of the largest problem) and the first of the
+   block's row tiles, the next ones split apart (vgemm: split > 1 only
+   where the slots alone would not fill the GPU); grid y: the slots.  A
+   slot's code, sizes and operand pointers are read together, once for
+   all its tiles.  (A block a tile, with those reads one after the other
+   and a third of the blocks outside their problem, kept 22% of the warp
+   slots busy in potrf's updates at uniform [1, 128], double: session 20's
+   profile.) */
 const int VG_BM = 32, VG_BN = 32, VG_BK = 16, VG_THREADS = 64;
+/* k_vgemm's split: blocks an SM that a launch is to offer at least, and
+   the most tiles a block walks.  Potrf d uniform [1, 128] / [1, 256] /
+   [1, 512] (10240 problems, H100, session 21): a tile a block (session
+   20's kernel) 26.0-27.0 / 26.0 / 20.4% of the floor; walks of at most
+   2: 27.3 / 26.5 / 21.3%; of 4: 26.1 / 26.3 / 20.9%; of a whole column
+   (15 tiles at 512): 27.2 / 25.6 / 18.6%, the launch's last blocks its
+   tail.  BATCHBLAS_CUDA_VAR_VG_WALK sets the walk, to compare. */
+const int VG_WAVE = 32, VG_WALK = 2;
 
 template <typename T>
 __global__ void __launch_bounds__(VG_THREADS)
 k_vgemm(const bb_vdim *vd, T *const *pa, T *const *pb, T *const *pc, const int *info, int64_t count, int ma, int mb,
-        T alpha, T beta, int alpha_zero, int beta_zero, int tri, int tiles_m)
+        T alpha, T beta, int alpha_zero, int beta_zero, int tri, int tiles_n, int split)
 {
     __shared__ T As[VG_BK][VG_BM + 1];
     __shared__ T Bs[VG_BK][VG_BN + 1];
-    const int tm = blockIdx.x % tiles_m, tn = blockIdx.x / tiles_m;
+    const int tn = blockIdx.x % tiles_n, tm0 = blockIdx.x / tiles_n;
     const int tx = threadIdx.x % 8, ty = threadIdx.x / 8;
-    const int i0 = tm * VG_BM, j0 = tn * VG_BN;
+    const int j0 = tn * VG_BN;
     for (int64_t t = blockIdx.y; t < count; t += gridDim.y) {
-        if (info[t]) continue;
+        const int inf = info[t];
         const bb_vdim v = vd[t];
-        const int m = v.m, n = v.n, k = alpha_zero ? 0 : v.k;
-        if (i0 >= m || j0 >= n || vg_skip_tile(tri, i0, j0, VG_BM, VG_BN)) continue;
         const T *A = pa[t], *B = pb[t];
-        T acc[4][4];
+        T *C = pc[t];
+        if (inf) continue;
+        const int m = v.m, n = v.n, k = alpha_zero ? 0 : v.k;
+        if (j0 >= n) continue;
+        for (int i0 = tm0 * VG_BM; i0 < m; i0 += split * VG_BM) {
+            if (vg_skip_tile(tri, i0, j0, VG_BM, VG_BN)) continue;
+            T acc[4][4];
 #pragma unroll
-        for (int r = 0; r < 4; r++)
+            for (int r = 0; r < 4; r++)
 #pragma unroll
-            for (int c = 0; c < 4; c++) acc[r][c] = bb_zero<T>();
-        for (int k0 = 0; k0 < k; k0 += VG_BK) {
-            vg_stage<T, VG_BM, VG_BK, VG_THREADS>(A, v.lda, ma, i0, m, k0, k, &As[0][0], 1, VG_BM + 1);
-            vg_stage<T, VG_BK, VG_BN, VG_THREADS>(B, v.ldb, mb, k0, k, j0, n, &Bs[0][0], VG_BN + 1, 1);
-            __syncthreads();
+                for (int c = 0; c < 4; c++) acc[r][c] = bb_zero<T>();
+            for (int k0 = 0; k0 < k; k0 += VG_BK) {
+                vg_stage<T, VG_BM, VG_BK, VG_THREADS>(A, v.lda, ma, i0, m, k0, k, &As[0][0], 1, VG_BM + 1);
+                vg_stage<T, VG_BK, VG_BN, VG_THREADS>(B, v.ldb, mb, k0, k, j0, n, &Bs[0][0], VG_BN + 1, 1);
+                __syncthreads();
 #pragma unroll 4
-            for (int kk = 0; kk < VG_BK; kk++) {
-                T a[4], b[4];
+                for (int kk = 0; kk < VG_BK; kk++) {
+                    T a[4], b[4];
 #pragma unroll
-                for (int r = 0; r < 4; r++) a[r] = As[kk][tx + 8 * r];
+                    for (int r = 0; r < 4; r++) a[r] = As[kk][tx + 8 * r];
 #pragma unroll
-                for (int c = 0; c < 4; c++) b[c] = Bs[kk][ty + 8 * c];
+                    for (int c = 0; c < 4; c++) b[c] = Bs[kk][ty + 8 * c];
 #pragma unroll
-                for (int r = 0; r < 4; r++)
+                    for (int r = 0; r < 4; r++)
 #pragma unroll
-                    for (int c = 0; c < 4; c++) acc[r][c] = acc[r][c] + a[r] * b[c];
+                        for (int c = 0; c < 4; c++) acc[r][c] = acc[r][c] + a[r] * b[c];
+                }
+                __syncthreads();
             }
-            __syncthreads();
+#pragma unroll
+            for (int r = 0; r < 4; r++)
+#pragma unroll
+                for (int c = 0; c < 4; c++)
+                    vg_put(C, v.ldc, i0 + tx + 8 * r, j0 + ty + 8 * c, m, n, tri, alpha, acc[r][c], beta, beta_zero);
         }
-#pragma unroll
-        for (int r = 0; r < 4; r++)
-#pragma unroll
-            for (int c = 0; c < 4; c++)
-                vg_put(pc[t], v.ldc, i0 + tx + 8 * r, j0 + ty + 8 * c, m, n, tri, alpha, acc[r][c], beta, beta_zero);
     }
 }
 
@@ -639,12 +658,20 @@ cudaError_t vgemm(const vctx &c, int64_t n, int ma, int mb, const double alpha[2
         return cudaGetLastError();
     }
     const int tiles_m = (mmax + VG_BM - 1) / VG_BM, tiles_n = (nmax + VG_BN - 1) / VG_BN;
-    const int64_t tiles = (int64_t)tiles_m * tiles_n;
-    if (tiles > INT32_MAX) return cudaErrorNotSupported;
-    const dim3 grid((unsigned)tiles, (unsigned)(n < 65535 ? n : 65535));
+    /* a block walks at most VG_WALK tiles of a column (its problem's
+       pointers read once); the column is split over more blocks where the
+       slots alone would not give every SM VG_WAVE blocks */
+    const int64_t want = (int64_t)VG_WAVE * (c.q->sm_count > 0 ? c.q->sm_count : 132);
+    const int64_t per = (int64_t)tiles_n * (n < 65535 ? n : 65535);
+    static int walk_env = BB_ENV_UNREAD;
+    const int walk = std::max(1, bb_env_int("BATCHBLAS_CUDA_VAR_VG_WALK", VG_WALK, &walk_env));
+    const int64_t fill = std::max<int64_t>((want + per - 1) / per, (tiles_m + walk - 1) / walk);
+    const int split = (int)std::min<int64_t>(tiles_m, fill);
+    if ((int64_t)tiles_n * split > INT32_MAX) return cudaErrorNotSupported;
+    const dim3 grid((unsigned)(tiles_n * split), (unsigned)(n < 65535 ? n : 65535));
     k_vgemm<T><<<grid, VG_THREADS, 0, c.q->stream>>>(c.w.vdim, (T *const *)c.w.pa, (T *const *)c.w.pb, (T *const *)c.w.pc,
                                             c.w.info, n, ma, mb, bb_make<T>(alpha[0], alpha[1]),
-                                            bb_make<T>(beta[0], beta[1]), az, bz, tri, tiles_m);
+                                            bb_make<T>(beta[0], beta[1]), az, bz, tri, tiles_n, split);
     return cudaGetLastError();
 }
 
@@ -777,10 +804,14 @@ const int64_t VP_FULL_FEW = 1024;
    -> 26.4-26.6%, 24.9-25.0 -> 25.7-26.0%, 512 20.3-20.5 -> 20.0-20.1%;
    skewed d 512 (about 100 problems above 48) 9.5 -> 8.2%.
    BATCHBLAS_CUDA_VAR_STEP_WARPS=1 or 4 forces one. */
+/* the slice fills the GPU: many problems, none above VP_FULL_MAX_N (the
+   rules of step_warps and potrf_full) */
+bool fills_gpu(int N, int64_t count) { return N <= VP_FULL_MAX_N && count > VP_FULL_FEW; }
+
 int step_warps(const vctx &c, int N, int64_t count)
 {
     if (c.step_warps) return c.step_warps;
-    return N <= VP_FULL_MAX_N && count > VP_FULL_FEW ? 1 : 4;
+    return fills_gpu(N, count) ? 1 : 4;
 }
 
 template <typename T>
@@ -790,7 +821,7 @@ bool potrf_full(const vctx &c, int N, int64_t count)
     if (c.fused != 1 || c.fused_set) return false;
     if (bb_small_cap<T>::value == 16) return true;
     if (std::is_same<T, float>::value) return N <= VP_FULL_MAX_N;
-    return N <= VP_FULL_MAX_N && count <= VP_FULL_FEW;
+    return N <= VP_FULL_MAX_N && !fills_gpu(N, count);
 }
 
 template <typename T>
@@ -840,12 +871,17 @@ cudaError_t potrf_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &
                         c.w.vdim, (T *const *)c.w.pa, (T *const *)c.w.pb, c.w.info, n, up, c0);
                 else if (step_warps(c, N, n) == 1) {
                     /* a warp a block: 16 (real) or 12 (complex) of them an SM,
-                       in the shared memory's largest carve-out */
-                    static bool carve = false;
-                    if (!carve)
-                        carve = cudaFuncSetAttribute(k_vpotrf_step<T, false, 32>,
-                                                     cudaFuncAttributePreferredSharedMemoryCarveout,
-                                                     (int)cudaSharedmemCarveoutMaxShared) == cudaSuccess;
+                       in the shared memory's largest carve-out (an attribute
+                       of the device's context: set once a device) */
+                    static unsigned long long carved = 0; /* devices 0..63 */
+                    const int dv = c.q->device;
+                    const bool known = dv >= 0 && dv < 64;
+                    if (!known || !((__atomic_load_n(&carved, __ATOMIC_RELAXED) >> dv) & 1)) {
+                        if (cudaFuncSetAttribute(k_vpotrf_step<T, false, 32>,
+                                                 cudaFuncAttributePreferredSharedMemoryCarveout,
+                                                 (int)cudaSharedmemCarveoutMaxShared) == cudaSuccess && known)
+                            __atomic_fetch_or(&carved, 1ull << dv, __ATOMIC_RELAXED);
+                    }
                     k_vpotrf_step<T, false, 32><<<grid, 32, 0, c.q->stream>>>(
                         c.w.vdim, (T *const *)c.w.pa, (T *const *)c.w.pb, c.w.info, n, up, 0);
                 } else
@@ -1650,13 +1686,9 @@ cudaError_t poti_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &d
    else 1 GiB */
 size_t var_work(void)
 {
-    static size_t v = 0;
-    if (!v) {
-        const char *e = getenv("BATCHBLAS_CUDA_VAR_WORK_MB");
-        const long mb = e ? atol(e) : 0;
-        v = (size_t)(mb > 0 ? mb : 1024) << 20;
-    }
-    return v;
+    static int mb = BB_ENV_UNREAD;
+    const int x = bb_env_int("BATCHBLAS_CUDA_VAR_WORK_MB", 1024, &mb);
+    return (size_t)(x > 0 ? x : 1024) << 20;
 }
 
 /* column-major getri on d (out of place: into B) */
@@ -1871,39 +1903,29 @@ cudaError_t run_T(bb_op op, const vctx &c0, const bb_problem &p, const bb_dev_ba
    variable chose. */
 int fused_on(int *set)
 {
-    static int v = -1, s = 0;
-    if (v < 0) {
-        const char *e = getenv("BATCHBLAS_CUDA_VAR_FUSED");
-        const int x = e ? atoi(e) : -1;
-        s = x >= 0 && x <= 3;
-        v = s ? x : 1;
-    }
-    *set = s;
-    return v;
+    static int v = BB_ENV_UNREAD;
+    const int x = bb_env_int("BATCHBLAS_CUDA_VAR_FUSED", -1, &v);
+    *set = x >= 0 && x <= 3;
+    return *set ? x : 1;
 }
 
 /* BATCHBLAS_CUDA_VAR_STEP_WARPS=1 or 4: the warps of a k_vpotrf_step
    block without the update; 0 (unset, other values): step_warps's rule */
 int step_warps_on(void)
 {
-    static int v = -1;
-    if (v < 0) {
-        const char *e = getenv("BATCHBLAS_CUDA_VAR_STEP_WARPS");
-        const int x = e ? atoi(e) : 0;
-        v = x == 1 || x == 4 ? x : 0;
-    }
-    return v;
+    static int v = BB_ENV_UNREAD;
+    const int x = bb_env_int("BATCHBLAS_CUDA_VAR_STEP_WARPS", 0, &v);
+    return x == 1 || x == 4 ? x : 0;
 }
 
 int tc_on(void)
 {
-    static int v = -1;
+    static int v = -1, env = BB_ENV_UNREAD;
     if (v < 0) {
-        const char *e = getenv("BATCHBLAS_CUDA_VAR_TC");
         int dev = 0, major = 0;
         const bool ok = cudaGetDevice(&dev) == cudaSuccess &&
                         cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) == cudaSuccess;
-        v = (!e || atoi(e) != 0) && ok && major >= 8;
+        v = bb_env_int("BATCHBLAS_CUDA_VAR_TC", 1, &env) != 0 && ok && major >= 8;
     }
     return v;
 }
