@@ -451,8 +451,8 @@ __device__ __forceinline__ void vg_put(T *C, int64_t ldc, int i, int j, int m, i
 
 /* C = alpha op(A) op(B) + beta C per slot (sizes m, n, k and leading
    dimensions from vdim, operands from the pointer arrays, the modes VM_*
-   ma and mb); tri: VT_*.  A thread block computes 32 x 32 tiles of C (64
-   threads, 4 x 4 each) over k in chunks of 16 through shared memory; grid
+   ma and mb); tri: VT_*.  A thread block computes 32 x 32 tiles of C (a
+   thread TR x TC of each: vg_shape) over k in chunks of 16 through shared memory; grid
    x: a column of tiles (of the largest problem) and the first of the
    block's row tiles, the next ones split apart (vgemm: split > 1 only
    where the slots alone would not fill the GPU); grid y: the slots.  A
@@ -461,7 +461,23 @@ __device__ __forceinline__ void vg_put(T *C, int64_t ldc, int i, int j, int m, i
    and a third of the blocks outside their problem, kept 22% of the warp
    slots busy in potrf's updates at uniform [1, 128], double: session 20's
    profile.) */
-const int VG_BM = 32, VG_BN = 32, VG_BK = 16, VG_THREADS = 64;
+const int VG_BM = 32, VG_BN = 32, VG_BK = 16;
+/* A thread's TR x TC elements of C, the threads a block and the blocks an
+   SM (__launch_bounds__).  Real types: 2 x 4 in blocks of 128 threads,
+   as many blocks as ptxas fits without spills (sm_90: d 72 registers, 7
+   blocks of 4 warps; s 64, 8).  The 4 x 4 of 64 threads took 128
+   registers in double, 8 blocks of 2 warps an SM, and potrf's updates ran
+   at that 25% of the warp slots; 2 x 4 runs at 41%: potrf d uniform
+   [1, 256] 26.9 -> 30.6% of the floor (session 21).  Complex types keep
+   4 x 4 of 64 threads (z 164 registers): at 2 x 4 (z 80 registers with
+   spills, twice the shared-memory reads a multiply) complex double gemm
+   uniform [1, 128] lost 15.3-15.5 -> 13.5-13.8%. */
+template <typename T> struct vg_shape {
+    static constexpr bool cplx = bb_small_cap<T>::value == 16;
+    static constexpr int TR = cplx ? 4 : 2, TC = 4;
+    static constexpr int threads = (VG_BM / TR) * (VG_BN / TC);
+    static constexpr int minb = cplx ? 0 : sizeof(T) == 4 ? 8 : 7;
+};
 /* k_vgemm's split: blocks an SM that a launch is to offer at least, and
    the most tiles a block walks.  Potrf d uniform [1, 128] / [1, 256] /
    [1, 512] (10240 problems, H100, session 21): a tile a block (session
@@ -472,14 +488,16 @@ const int VG_BM = 32, VG_BN = 32, VG_BK = 16, VG_THREADS = 64;
 const int VG_WAVE = 32, VG_WALK = 2;
 
 template <typename T>
-__global__ void __launch_bounds__(VG_THREADS)
+__global__ void __launch_bounds__(vg_shape<T>::threads, vg_shape<T>::minb)
 k_vgemm(const bb_vdim *vd, T *const *pa, T *const *pb, T *const *pc, const int *info, int64_t count, int ma, int mb,
         T alpha, T beta, int alpha_zero, int beta_zero, int tri, int tiles_n, int split)
 {
     __shared__ T As[VG_BK][VG_BM + 1];
     __shared__ T Bs[VG_BK][VG_BN + 1];
     const int tn = blockIdx.x % tiles_n, tm0 = blockIdx.x / tiles_n;
-    const int tx = threadIdx.x % 8, ty = threadIdx.x / 8;
+    constexpr int VG_TR = vg_shape<T>::TR, VG_TC = vg_shape<T>::TC, VG_THREADS = vg_shape<T>::threads;
+    constexpr int XS = VG_BM / VG_TR, YS = VG_BN / VG_TC; /* a thread's rows and columns are XS and YS apart */
+    const int tx = threadIdx.x % XS, ty = threadIdx.x / XS;
     const int j0 = tn * VG_BN;
     for (int64_t t = blockIdx.y; t < count; t += gridDim.y) {
         const int inf = info[t];
@@ -491,34 +509,34 @@ k_vgemm(const bb_vdim *vd, T *const *pa, T *const *pb, T *const *pc, const int *
         if (j0 >= n) continue;
         for (int i0 = tm0 * VG_BM; i0 < m; i0 += split * VG_BM) {
             if (vg_skip_tile(tri, i0, j0, VG_BM, VG_BN)) continue;
-            T acc[4][4];
+            T acc[VG_TR][VG_TC];
 #pragma unroll
-            for (int r = 0; r < 4; r++)
+            for (int r = 0; r < VG_TR; r++)
 #pragma unroll
-                for (int c = 0; c < 4; c++) acc[r][c] = bb_zero<T>();
+                for (int c = 0; c < VG_TC; c++) acc[r][c] = bb_zero<T>();
             for (int k0 = 0; k0 < k; k0 += VG_BK) {
                 vg_stage<T, VG_BM, VG_BK, VG_THREADS>(A, v.lda, ma, i0, m, k0, k, &As[0][0], 1, VG_BM + 1);
                 vg_stage<T, VG_BK, VG_BN, VG_THREADS>(B, v.ldb, mb, k0, k, j0, n, &Bs[0][0], VG_BN + 1, 1);
                 __syncthreads();
 #pragma unroll 4
                 for (int kk = 0; kk < VG_BK; kk++) {
-                    T a[4], b[4];
+                    T a[VG_TR], b[VG_TC];
 #pragma unroll
-                    for (int r = 0; r < 4; r++) a[r] = As[kk][tx + 8 * r];
+                    for (int r = 0; r < VG_TR; r++) a[r] = As[kk][tx + XS * r];
 #pragma unroll
-                    for (int c = 0; c < 4; c++) b[c] = Bs[kk][ty + 8 * c];
+                    for (int c = 0; c < VG_TC; c++) b[c] = Bs[kk][ty + YS * c];
 #pragma unroll
-                    for (int r = 0; r < 4; r++)
+                    for (int r = 0; r < VG_TR; r++)
 #pragma unroll
-                        for (int c = 0; c < 4; c++) acc[r][c] = acc[r][c] + a[r] * b[c];
+                        for (int c = 0; c < VG_TC; c++) acc[r][c] = acc[r][c] + a[r] * b[c];
                 }
                 __syncthreads();
             }
 #pragma unroll
-            for (int r = 0; r < 4; r++)
+            for (int r = 0; r < VG_TR; r++)
 #pragma unroll
-                for (int c = 0; c < 4; c++)
-                    vg_put(C, v.ldc, i0 + tx + 8 * r, j0 + ty + 8 * c, m, n, tri, alpha, acc[r][c], beta, beta_zero);
+                for (int c = 0; c < VG_TC; c++)
+                    vg_put(C, v.ldc, i0 + tx + XS * r, j0 + ty + YS * c, m, n, tri, alpha, acc[r][c], beta, beta_zero);
         }
     }
 }
@@ -669,7 +687,7 @@ cudaError_t vgemm(const vctx &c, int64_t n, int ma, int mb, const double alpha[2
     const int split = (int)std::min<int64_t>(tiles_m, fill);
     if ((int64_t)tiles_n * split > INT32_MAX) return cudaErrorNotSupported;
     const dim3 grid((unsigned)(tiles_n * split), (unsigned)(n < 65535 ? n : 65535));
-    k_vgemm<T><<<grid, VG_THREADS, 0, c.q->stream>>>(c.w.vdim, (T *const *)c.w.pa, (T *const *)c.w.pb, (T *const *)c.w.pc,
+    k_vgemm<T><<<grid, vg_shape<T>::threads, 0, c.q->stream>>>(c.w.vdim, (T *const *)c.w.pa, (T *const *)c.w.pb, (T *const *)c.w.pc,
                                             c.w.info, n, ma, mb, bb_make<T>(alpha[0], alpha[1]),
                                             bb_make<T>(beta[0], beta[1]), az, bz, tri, tiles_n, split);
     return cudaGetLastError();
