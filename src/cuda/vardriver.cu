@@ -480,7 +480,8 @@ template <typename T> struct vg_shape {
 };
 /* k_vgemm's split: blocks an SM that a launch is to offer at least, and
    the most tiles a block walks.  Potrf d uniform [1, 128] / [1, 256] /
-   [1, 512] (10240 problems, H100, session 21): a tile a block (session
+   [1, 512] (10240 problems, H100, session 21, measured with the 4 x 4
+   thread tile of 64 threads, before vg_shape): a tile a block (session
    20's kernel) 26.0-27.0 / 26.0 / 20.4% of the floor; walks of at most
    2: 27.3 / 26.5 / 21.3%; of 4: 26.1 / 26.3 / 20.9%; of a whole column
    (15 tiles at 512): 27.2 / 25.6 / 18.6%, the launch's last blocks its
