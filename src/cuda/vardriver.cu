@@ -815,6 +815,10 @@ int chunks(const vctx &c, int w)
 const int VP_FULL_MAX_N = 256;
 const int64_t VP_FULL_FEW = 1024;
 
+/* the slice fills the GPU: many problems, none above VP_FULL_MAX_N (the
+   rules of step_warps and potrf_full) */
+bool fills_gpu(int N, int64_t count) { return N <= VP_FULL_MAX_N && count > VP_FULL_FEW; }
+
 /* k_vpotrf_step without the update: a warp a block (16 blocks an SM in
    double, 12 in complex; a problem's panel rows 32 a pass) where the
    slice fills the GPU, else 4 warps (the panel rows 128 a pass: a large
@@ -823,10 +827,6 @@ const int64_t VP_FULL_FEW = 1024;
    -> 26.4-26.6%, 24.9-25.0 -> 25.7-26.0%, 512 20.3-20.5 -> 20.0-20.1%;
    skewed d 512 (about 100 problems above 48) 9.5 -> 8.2%.
    BATCHBLAS_CUDA_VAR_STEP_WARPS=1 or 4 forces one. */
-/* the slice fills the GPU: many problems, none above VP_FULL_MAX_N (the
-   rules of step_warps and potrf_full) */
-bool fills_gpu(int N, int64_t count) { return N <= VP_FULL_MAX_N && count > VP_FULL_FEW; }
-
 int step_warps(const vctx &c, int N, int64_t count)
 {
     if (c.step_warps) return c.step_warps;
