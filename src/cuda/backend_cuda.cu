@@ -827,6 +827,8 @@ static void run_device(bb_batch *b)
             if (var && vp.launch[k].cls) {
                 db.vdim = (const bb_vdim *)(scr + off_vdim) + sfirst;
                 db.vdriver = vp.launch[k].cls == BB_VAR_DRIVER;
+                const double top = bb_var_size3(vp.launch[k].gp);
+                db.vwork = db.vdriver && top > 0 ? vp.launch[k].work3 / top : 0;
             }
             bb_problem lp = sgp;
             lp.a = lp.b = lp.c = lp.x = lp.y = NULL;

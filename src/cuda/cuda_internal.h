@@ -61,6 +61,9 @@ struct bb_dev_batch {
     int vdriver;         /* with vdim: the launch is the variable-size
                             driver's (problems above the register bound,
                             vardriver.cu) */
+    double vwork;        /* with vdriver: the launch's work in units of its
+                            largest problem's, sum of (s / smax)^3 (s: the
+                            largest of a problem's m, n, k); 0: unknown */
 };
 
 template <typename E>
@@ -453,7 +456,15 @@ struct var_launch {
                        bound, BB_VAR_MID or BB_VAR_DRIVER); 0: a launch of
                        equal sizes */
     double cost;
+    double work3;   /* the sum over its problems of s^3, s the largest of
+                       a problem's m, n, k: vwork's numerator */
 };
+/* s^3, s the largest of a problem's m, n, k (var_launch.work3) */
+static inline double bb_var_size3(const bb_problem &q)
+{
+    const double s = q.m > q.n ? (q.m > q.k ? q.m : q.k) : (q.n > q.k ? q.n : q.k);
+    return s * s * s;
+}
 struct var_run {    /* slots from start on (to the next run) have sizes dim */
     int64_t start;
     bb_vdim dim;

@@ -94,26 +94,20 @@ static int small_limit(bb_prec prec)
     return lim < bb_small_max(prec) ? lim : bb_small_max(prec);
 }
 
-/* A switch from the environment, read once into *cache (-1: not yet):
-   0 turns it off, any other number on, unset leaves the default. */
-static int env_switch(const char *name, int dflt, int *cache)
-{
-    if (*cache < 0) {
-        int v = BB_ENV_UNREAD;
-        *cache = bb_env_int(name, dflt, &v) != 0;
-    }
-    return *cache;
-}
+/* A switch from the environment, read once into *cache (a static of the
+   caller, BB_ENV_UNREAD at first; bb_env_int): 0 turns it off, any other
+   number on, unset leaves the default. */
+static int env_switch(const char *name, int dflt, int *cache) { return bb_env_int(name, dflt, cache) != 0; }
 
 static int small_enabled(void)
 {
-    static int v = -1;
+    static int v = BB_ENV_UNREAD;
     return env_switch("BATCHBLAS_CUDA_SMALL", 1, &v);
 }
 
 static int blocked_on(void)
 {
-    static int v = -1;
+    static int v = BB_ENV_UNREAD;
     return env_switch("BATCHBLAS_CUDA_BLOCKED", 1, &v);
 }
 
@@ -122,7 +116,7 @@ static int blocked_on(void)
    sizes to the generic kernels (to compare). */
 static int blocked_lu_on(void)
 {
-    static int v = -1;
+    static int v = BB_ENV_UNREAD;
     return blocked_on() && env_switch("BATCHBLAS_CUDA_BLOCKED_LU", 1, &v);
 }
 
@@ -133,7 +127,7 @@ static int blocked_lu_on(void)
    of the blocked drivers that factors with them. */
 static int mid_on(void)
 {
-    static int v = -1;
+    static int v = BB_ENV_UNREAD;
     return blocked_on() && env_switch("BATCHBLAS_CUDA_MID", 1, &v);
 }
 
@@ -144,7 +138,7 @@ static int mid_limit(bb_op op, bb_prec prec) { return mid_on() ? bb_mid_max(op, 
    BATCHBLAS_CUDA_RECURSIVE=0 (generic kernels there, to compare). */
 static int recursive_on(void)
 {
-    static int v = -1;
+    static int v = BB_ENV_UNREAD;
     return blocked_on() && env_switch("BATCHBLAS_CUDA_RECURSIVE", 1, &v);
 }
 
@@ -386,7 +380,7 @@ cudaError_t bb_cuda_launch(bb_op op, bb_prec prec, const bb_problem &p, const bb
    compare). */
 static int var_classes_on(void)
 {
-    static int v = -1;
+    static int v = BB_ENV_UNREAD;
     return env_switch("BATCHBLAS_CUDA_VAR_CLASSES", 1, &v);
 }
 

@@ -20,8 +20,7 @@
  *
  *   potrf  left-looking by block columns of L (lower; upper mirrors it):
  *          A(j:n, j) -= A(j:n, <j) A(j, <j)^H  (k_vgemm, only the lower
- *          part of the diagonal block written; in single precision inside
- *          the next kernel, vp_update), then one launch (k_vpotrf_step, a
+ *          part of the diagonal block written), then one launch (k_vpotrf_step, a
  *          thread block a problem, of one warp or four: step_warps):
  *          A(j, j) = chol(A(j, j))
  *          (bb_potrf_rows; a failure at k sets info = j + k and the later
@@ -30,8 +29,9 @@
  *          memory.  Or the whole factorisation in one launch
  *          (k_vpotrf_full: a thread block walks its problem's block
  *          columns, the update inside, the idle warps of the last columns
- *          taking parts of it), where potrf_full says (complex; float up
- *          to 256; double up to 256 in slices of few problems).
+ *          taking parts of it), where potrf_full says (slices that do not
+ *          fill the GPU: up to 256 in real types, any order in z; single
+ *          complex always).
  *          BATCHBLAS_CUDA_VAR_FUSED (fused_on) picks one path, to compare.
  *   trsm   M = op(A) in diagonal blocks of L, forward from the top or
  *          backward from the bottom of each problem's own triangle: block
@@ -625,6 +625,7 @@ struct vctx {
     int fused;    /* potrf (BATCHBLAS_CUDA_VAR_FUSED, fused_on): 0 .. 3 */
     int fused_set; /* fused was set by the variable (1: the block columns' launches, never the whole) */
     int step_warps; /* k_vpotrf_step without the update: warps a block (1 or 4; 0: step_warps's rule) */
+    int vg_walk;  /* k_vgemm: the most tiles of a column a block walks (vg_walk_on) */
     vstep sv;     /* [slice]: a sub-call's problems (sub_batch) */
     void *wk[2];  /* [slice]: per-problem workspace matrices of order p.n (getri in place: W; geinv, gecond: LU, X) */
     int *piv;     /* [slice][p.n]: geinv's and gecond's pivots */
@@ -682,9 +683,7 @@ cudaError_t vgemm(const vctx &c, int64_t n, int ma, int mb, const double alpha[2
        slots alone would not give every SM VG_WAVE blocks */
     const int64_t want = (int64_t)VG_WAVE * (c.q->sm_count > 0 ? c.q->sm_count : 132);
     const int64_t per = (int64_t)tiles_n * (n < 65535 ? n : 65535);
-    static int walk_env = BB_ENV_UNREAD;
-    const int walk = std::max(1, bb_env_int("BATCHBLAS_CUDA_VAR_VG_WALK", VG_WALK, &walk_env));
-    const int64_t fill = std::max<int64_t>((want + per - 1) / per, (tiles_m + walk - 1) / walk);
+    const int64_t fill = std::max<int64_t>((want + per - 1) / per, (tiles_m + c.vg_walk - 1) / c.vg_walk);
     const int split = (int)std::min<int64_t>(tiles_m, fill);
     if ((int64_t)tiles_n * split > INT32_MAX) return cudaErrorNotSupported;
     const dim3 grid((unsigned)(tiles_n * split), (unsigned)(n < 65535 ? n : 65535));
@@ -802,45 +801,62 @@ int chunks(const vctx &c, int w)
     return n < 1 ? per : (n + per - 1) / per * per;
 }
 
-/* Whether a slice of potrf (count problems, the largest of order N) takes
-   k_vpotrf_full (the whole factorisation in one launch) rather than a
-   launch (or two) a block column: where it measured faster (uniform and
-   skewed sizes, Nmax 128..512, 10240 problems, H100; doc/performance.md,
-   session 20).  The per-column launches spread a large problem's update
-   over many thread blocks (k_vgemm, double), the whole factorisation
-   saves their launches and their waits: complex types always; float up
-   to 256; double up to 256 where the slice is few problems (a wave or
-   two: the launches' latency is what it waits for).
-   BATCHBLAS_CUDA_VAR_FUSED=3: always. */
-const int VP_FULL_MAX_N = 256;
-const int64_t VP_FULL_FEW = 1024;
+/* The slice's work in problems of its largest order (the planner's
+   vwork; the count of problems where it is unknown), and whether it fills
+   the GPU: more than VP_FULL_FEW such problems, twice that in complex
+   (blocks of 16 columns: twice the launches a problem).  The measured
+   rows (H100, session 22): skewed batches give about 100 (a few problems
+   at Nmax, thousands of small ones: complex types send 17..25 to the
+   driver, and z skewed [1, 256] lost 35% when the rule counted problems
+   of any size, as it did until session 22); uniform [1, Nmax] of 3000 /
+   10240 problems about 735 / 2500.  d uniform [1, 128] of 3000 problems
+   runs 18.6-19.2% a launch a column against 15.5-17.1% in one launch, z
+   16.5% against 17.4-17.8%. */
+const double VP_FULL_FEW = 512;
 
-/* the slice fills the GPU: many problems, none above VP_FULL_MAX_N (the
-   rules of step_warps and potrf_full) */
-bool fills_gpu(int N, int64_t count) { return N <= VP_FULL_MAX_N && count > VP_FULL_FEW; }
+template <typename T>
+bool fills_gpu(const bb_dev_batch &d)
+{
+    const double work = d.vwork > 0 ? d.vwork : (double)d.count;
+    return work > VP_FULL_FEW * (bb_small_cap<T>::value == 16 ? 2 : 1);
+}
 
 /* k_vpotrf_step without the update: a warp a block (16 blocks an SM in
    double, 12 in complex; a problem's panel rows 32 a pass) where the
-   slice fills the GPU, else 4 warps (the panel rows 128 a pass: a large
-   problem's chain of passes is what a few problems wait for).  Uniform
-   sizes, 10240 problems, H100 (session 20): d Nmax 128 / 256 23.2-24.0
-   -> 26.4-26.6%, 24.9-25.0 -> 25.7-26.0%, 512 20.3-20.5 -> 20.0-20.1%;
-   skewed d 512 (about 100 problems above 48) 9.5 -> 8.2%.
-   BATCHBLAS_CUDA_VAR_STEP_WARPS=1 or 4 forces one. */
-int step_warps(const vctx &c, int N, int64_t count)
-{
-    if (c.step_warps) return c.step_warps;
-    return fills_gpu(N, count) ? 1 : 4;
-}
+   slice fills the GPU and no problem is above VP_FULL_MAX_N, else 4 warps
+   (the panel rows 128 a pass: a large problem's chain of passes is what a
+   few problems wait for).  Uniform sizes, 10240 problems, H100 (session
+   20): d Nmax 128 / 256 23.2-24.0 -> 26.4-26.6%, 24.9-25.0 -> 25.7-26.0%,
+   512 20.3-20.5 -> 20.0-20.1%; skewed d 512 (about 100 problems above 48)
+   9.5 -> 8.2%.  BATCHBLAS_CUDA_VAR_STEP_WARPS=1 or 4 forces one. */
+const int VP_FULL_MAX_N = 256;
 
 template <typename T>
-bool potrf_full(const vctx &c, int N, int64_t count)
+int step_warps(const vctx &c, int N, const bb_dev_batch &d)
 {
-    if (c.fused >= 3) return true;
-    if (c.fused != 1 || c.fused_set) return false;
-    if (bb_small_cap<T>::value == 16) return true;
-    if (std::is_same<T, float>::value) return N <= VP_FULL_MAX_N;
-    return N <= VP_FULL_MAX_N && !fills_gpu(N, count);
+    if (c.step_warps) return c.step_warps;
+    return N <= VP_FULL_MAX_N && fills_gpu<T>(d) ? 1 : 4;
+}
+
+/* Whether a slice of potrf (the largest of order N) takes k_vpotrf_full
+   (the whole factorisation in one launch) rather than a launch a block
+   column and a k_vgemm launch for each column's update: where it measured
+   faster (uniform and skewed sizes, Nmax 128..512, H100; doc/performance.md,
+   sessions 20 and 22).  The per-column launches spread a large problem's
+   update over many thread blocks; the whole factorisation saves their
+   launches and their waits, which is what a slice that does not fill the
+   GPU waits for.  So: where the slice does not fill the GPU, up to order
+   256 in real types (d skewed [1, 512]: 9.6-9.8% a launch a column
+   against 6.0-6.1%) and at every order in z (skewed [1, 512]: 5.6%
+   against 5.1-5.2%); single complex always (its per-column path lost at
+   Nmax 128 and 512).  BATCHBLAS_CUDA_VAR_FUSED=3: always; 0..2: never. */
+template <typename T>
+bool potrf_full(const vctx &c, int N, const bb_dev_batch &d)
+{
+    if (c.fused_set) return c.fused == 3;
+    if (std::is_same<T, cuFloatComplex>::value) return true;
+    if (fills_gpu<T>(d)) return false;
+    return bb_small_cap<T>::value == 16 || N <= VP_FULL_MAX_N;
 }
 
 template <typename T>
@@ -850,7 +866,7 @@ cudaError_t potrf_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &
     const double m1[2] = {-1, 0}, one[2] = {1, 0};
     const int ct = sizeof(T) == 2 * sizeof(typename bb_real<T>::type) ? BblasConjTrans : BblasTrans;
     cudaError_t e = cudaSuccess;
-    if (potrf_full<T>(c, N, d.count)) { /* every block column in one launch */
+    if (potrf_full<T>(c, N, d)) { /* every block column in one launch */
         const int64_t n = d.count;
         e = view<T>(c, f_potrf_full{}, d, 1);
         if (e == cudaSuccess) {
@@ -866,13 +882,14 @@ cudaError_t potrf_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &
     }
     for (int c0 = 0; c0 < N && e == cudaSuccess; c0 += L) {
         const int64_t n = d.count;
-        /* the update inside k_vpotrf_step: single precision (uniform [1,
-           256] and [1, 512], 10240 problems, H100: 14.6 -> 15.9% and 12.2
-           -> 14.1% of the floor); double lost there (24.6 -> 21.8%, 20.4 ->
-           16.9%: 3 blocks an SM, and c0 x L FMAs a row in one thread), z
-           was even; BATCHBLAS_CUDA_VAR_FUSED=2: in the kernel for every
-           precision, to compare */
-        const int kupd = c.fused == 2 || (c.fused == 1 && std::is_same<T, float>::value);
+        /* the update inside k_vpotrf_step (BATCHBLAS_CUDA_VAR_FUSED=2, to
+           compare): single precision took it until session 22, when
+           k_vgemm's 2 x 4 tile made the GEMM launch faster there too
+           (uniform [1, 128] / [1, 256] / [1, 512], H100: 14.0-14.7 ->
+           18.0-18.2%, 16.8 -> 20.5-20.9%, 14.1 -> 16.0-16.1%); double
+           lost there (session 19: 3 blocks an SM, and c0 x L FMAs a row
+           in one thread) */
+        const int kupd = c.fused == 2;
         if (c0 > 0 && !kupd) {
             e = view<T>(c, f_potrf_upd{c0, L, up}, d, 1);
             if (e == cudaSuccess)
@@ -888,7 +905,7 @@ cudaError_t potrf_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &
                 if (kupd && c0 > 0)
                     k_vpotrf_step<T, true, VP_THREADS><<<grid, VP_THREADS, 0, c.q->stream>>>(
                         c.w.vdim, (T *const *)c.w.pa, (T *const *)c.w.pb, c.w.info, n, up, c0);
-                else if (step_warps(c, N, n) == 1) {
+                else if (step_warps<T>(c, N, d) == 1) {
                     /* a warp a block: 16 (real) or 12 (complex) of them an SM,
                        in the shared memory's largest carve-out (an attribute
                        of the device's context: set once a device) */
@@ -1881,7 +1898,8 @@ cudaError_t run_T(bb_op op, const vctx &c0, const bb_problem &p, const bb_dev_ba
     c.entry = lu ? (int *)(w + bpv) : NULL;
     for (int64_t first = 0; first < d.count; first += slice) {
         const int64_t cnt = d.count - first < slice ? d.count - first : slice;
-        const bb_dev_batch s = bb_slice(d, first, cnt, c.prec);
+        bb_dev_batch s = bb_slice(d, first, cnt, c.prec);
+        s.vwork = d.vwork * ((double)cnt / (double)d.count); /* about: the slots are largest first */
         cudaError_t e;
         switch (op) {
         case BB_OP_POTRF: e = potrf_slice<T>(c, p, s); break;
@@ -1915,8 +1933,8 @@ cudaError_t run_T(bb_op op, const vctx &c0, const bb_problem &p, const bb_dev_ba
 /* BATCHBLAS_CUDA_VAR_FUSED, to compare potrf's paths (potrf_slice): 0:
    its block columns as three launches (register potrf, register trsm in
    chunks) instead of k_vpotrf_step; 1: a launch a block column
-   (k_vpotrf_step; its update inside it in single precision, else
-   k_vgemm); 2: the update inside k_vpotrf_step in every precision; 3:
+   (k_vpotrf_step, its update a k_vgemm launch); 2: the update inside
+   k_vpotrf_step; 3:
    the whole factorisation in one launch (k_vpotrf_full).  Unset (or
    another value): 1 or 3 by potrf_full's rule.  *set: whether the
    variable chose. */
@@ -1935,6 +1953,13 @@ int step_warps_on(void)
     static int v = BB_ENV_UNREAD;
     const int x = bb_env_int("BATCHBLAS_CUDA_VAR_STEP_WARPS", 0, &v);
     return x == 1 || x == 4 ? x : 0;
+}
+
+/* BATCHBLAS_CUDA_VAR_VG_WALK=N: k_vgemm's walk (at least 1; default VG_WALK) */
+int vg_walk_on(void)
+{
+    static int v = BB_ENV_UNREAD;
+    return std::max(1, bb_env_int("BATCHBLAS_CUDA_VAR_VG_WALK", VG_WALK, &v));
 }
 
 int tc_on(void)
@@ -1981,5 +2006,6 @@ cudaError_t bb_var_driver_launch(bb_op op, bb_prec prec, const bb_problem &p, co
     c.tc = tc_on();
     c.fused = fused_on(&c.fused_set);
     c.step_warps = step_warps_on();
+    c.vg_walk = vg_walk_on();
     BB_SMALL_BY_PREC(prec, run_T<T>(op, c, p, d));
 }

@@ -151,9 +151,10 @@ static int runs_plan(const bb_batch *b, var_plan *pl)
             L.gp = segs[order[a]].gp;
             L.first = slot;
             L.cls = cls[(size_t)order[a]];
-            L.cost = 0;
+            L.cost = L.work3 = 0;
             for (size_t j = a; j < e; j++) {
                 const segment &s = segs[order[j]];
+                L.work3 += (double)s.n * bb_var_size3(s.gp);
                 L.gp.m = std::max(L.gp.m, s.gp.m);
                 L.gp.n = std::max(L.gp.n, s.gp.n);
                 L.gp.k = std::max(L.gp.k, s.gp.k);
@@ -186,6 +187,7 @@ static int runs_plan(const bb_batch *b, var_plan *pl)
             L.n = s.n;
             L.cls = 0;
             L.cost = s.cost;
+            L.work3 = (double)s.n * bb_var_size3(s.gp);
             var_run r;
             r.start = slot;
             r.dim = dims_of(s.gp);
@@ -518,7 +520,7 @@ static int fast_plan(const bb_batch *b, var_plan *pl, var_devcount *dc)
             L.gp.m = L.gp.n = L.gp.k = L.gp.nrhs = 0;
             L.first = slot;
             L.cls = bound;
-            L.cost = 0;
+            L.cost = L.work3 = 0;
             for (int64_t x : nz) {
                 if (bcls[(size_t)x] != bound) continue;
                 const bb_problem &q = bucket_problem(x);
@@ -530,6 +532,7 @@ static int fast_plan(const bb_batch *b, var_plan *pl, var_devcount *dc)
                 slot += (cnt[(size_t)x] + gran - 1) / gran * gran;
                 const double s = bound == BB_VAR_DRIVER || bound == BB_VAR_MID ? std::max(q.m, std::max(q.n, q.k)) : bound;
                 L.cost += (double)cnt[(size_t)x] * s * s * s;
+                L.work3 += (double)cnt[(size_t)x] * bb_var_size3(q);
             }
             L.n = slot - L.first;
             if (L.n > 0) launch.push_back(L);
@@ -568,9 +571,10 @@ static int fast_plan(const bb_batch *b, var_plan *pl, var_devcount *dc)
             L.gp = segs[dseg[0]].gp;
             L.first = slot;
             L.cls = BB_VAR_DRIVER;
-            L.cost = 0;
+            L.cost = L.work3 = 0;
             for (int64_t k : dseg) {
                 const bb_problem &q = segs[k].gp;
+                L.work3 += (double)segs[k].n * bb_var_size3(q);
                 L.gp.m = std::max(L.gp.m, q.m);
                 L.gp.n = std::max(L.gp.n, q.n);
                 L.gp.k = std::max(L.gp.k, q.k);
@@ -590,6 +594,7 @@ static int fast_plan(const bb_batch *b, var_plan *pl, var_devcount *dc)
             L.n = segs[k].n;
             L.cls = 0;
             L.cost = segs[k].cost;
+            L.work3 = (double)segs[k].n * bb_var_size3(segs[k].gp);
             seg_at[(size_t)k] = slot;
             slot += segs[k].n;
             launch.push_back(L);
