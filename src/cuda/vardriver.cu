@@ -623,7 +623,7 @@ struct vctx {
     vstep w;
     int tc;       /* double GEMMs on the tensor cores (k_vgemm_tc) */
     int fused;    /* potrf (BATCHBLAS_CUDA_VAR_FUSED, fused_on): 0 .. 3 */
-    int fused_set; /* fused was set by the variable (1: the block columns' launches, never the whole) */
+    int fused_set; /* fused was set by the variable (3: always the whole factorisation, else never) */
     int step_warps; /* k_vpotrf_step without the update: warps a block (1 or 4; 0: step_warps's rule) */
     int vg_walk;  /* k_vgemm: the most tiles of a column a block walks (vg_walk_on) */
     vstep sv;     /* [slice]: a sub-call's problems (sub_batch) */
@@ -1934,10 +1934,9 @@ cudaError_t run_T(bb_op op, const vctx &c0, const bb_problem &p, const bb_dev_ba
    its block columns as three launches (register potrf, register trsm in
    chunks) instead of k_vpotrf_step; 1: a launch a block column
    (k_vpotrf_step, its update a k_vgemm launch); 2: the update inside
-   k_vpotrf_step; 3:
-   the whole factorisation in one launch (k_vpotrf_full).  Unset (or
-   another value): 1 or 3 by potrf_full's rule.  *set: whether the
-   variable chose. */
+   k_vpotrf_step; 3: the whole factorisation in one launch
+   (k_vpotrf_full).  Unset (or another value): 1 or 3 by potrf_full's
+   rule.  *set: whether the variable chose. */
 int fused_on(int *set)
 {
     static int v = BB_ENV_UNREAD;
