@@ -168,13 +168,9 @@ constexpr int bb_small_threads(int N, int smem_per_group)
    -> 126, 4 blocks of 128 an SM instead of the fixed-size launch's 5); the
    VAR one is asked for as many as the fixed one gets.  At 6 (80
    registers, 244 bytes of spill stores) d uniform [1, 32] at 10^6 fell
-   from 64-66% to 60% of the floor (H100, session 22); building with
-   -DBB_VAR_MINB_D32=6 repeats it. */
-#ifndef BB_VAR_MINB_D32
-#define BB_VAR_MINB_D32 5
-#endif
+   from 64-66% to 60% of the floor (H100, session 22). */
 template <typename T, int N, bool VAR> struct bb_var_minb {
-    static constexpr int value = VAR && N == 32 && sizeof(T) == 8 ? BB_VAR_MINB_D32 : 0;
+    static constexpr int value = VAR && N == 32 && sizeof(T) == 8 ? 5 : 0;
 };
 
 /* Runs f<T>() for the element type of prec. */
