@@ -71,12 +71,8 @@ static const int GEMM_THIN = 16;             /* ... unless min(m, n) <= this (an
 static int log_on(void)
 {
     if (bb_verbose) return bb_verbose();
-    static int v = -1;
-    if (v < 0) {
-        const char *e = getenv("BATCHBLAS_VERBOSE");
-        v = e && atoi(e) > 0;
-    }
-    return v;
+    static int v = BB_ENV_UNREAD;
+    return bb_env_int("BATCHBLAS_VERBOSE", 0, &v) > 0;
 }
 
 static void log_line(const char *msg)

@@ -17,6 +17,7 @@
  * direction) and a 16-byte aligned row buffer for broadcasts.
  */
 #pragma once
+#include <type_traits>
 #include "cuda_internal.h"
 
 /* ---- entry points (host) ----------------------------------------------
@@ -476,20 +477,35 @@ template <typename T, int N, bool LU> struct bb_tile_rows {
 
 /*
  * Cholesky A = L L^H of the rows held by a group (right-looking, step k
- * unrolled): thread i holds row i of A's lower triangle (zeros elsewhere)
- * and ends with row i of L.  (The upper case is the same on A^H: the
- * kernels load conj(A(j,i)).)  Returns LAPACK's info (first column whose
- * pivot is not positive, or NaN; a +Inf pivot is not a failure: L(k,k) = Inf
- * and the column below is scaled by 0, as LAPACK); the factorisation stops there, leaving
- * the columns before it factored.  rb: [2][N] row buffer.  M <= N: the
- * columns the loops cover (n <= M; bb_small_cols picks it), so a problem
- * smaller than the kernel's bound skips the FMAs and shared-memory reads
- * of columns it does not have.
+ * unrolled): thread i holds row i of A's lower triangle and ends with row i
+ * of L.  (The upper case is the same on A^H: the kernels load conj(A(j,i)).)
+ * Returns LAPACK's info (first column whose pivot is not positive, or NaN;
+ * a +Inf pivot is not a failure: L(k,k) = Inf and the column below is
+ * scaled by 0, as LAPACK); the factorisation stops there, leaving the
+ * columns before it factored and the columns after it updated by them.
+ * rb: [2][N] row buffer.  M <= N: the columns the loops cover (n <= M;
+ * bb_small_cols picks it), so a problem smaller than the kernel's bound
+ * skips the FMAs and shared-memory reads of columns it does not have.
+ * The entries above the diagonal (j > i) end with values of no meaning:
+ * the callers read and store only j <= i.
+ *
+ * A step costs a warp about 50 instructions besides its multiply-adds (the
+ * pivot's shuffle, rsqrt, the scaling, the tests, the barrier), paid n
+ * times a problem.  From bb_potrf_free<T>::value columns on, every lane
+ * runs the step without tests on its row index (about 35 instructions:
+ * the rows above k scale and update entries above their diagonal); below
+ * it, where the kernels are at the copy roof, the rows above k sit the
+ * step out.  Measured on the H100 (doc/performance.md, session 23).
  */
+template <typename T> struct bb_potrf_free {
+    static constexpr int value = std::is_same<T, double>::value ? 24 : 16;
+};
+
 template <typename T, int N, int M = N>
 __device__ __forceinline__ int bb_potrf_rows(T (&r)[N], int i, int n, T *rb)
 {
     typedef typename bb_real<T>::type R;
+    constexpr bool CPLX = sizeof(T) > sizeof(R), FREE = M >= bb_potrf_free<T>::value;
     int info = 0;
     bool ok = true;
 #pragma unroll
@@ -499,16 +515,31 @@ __device__ __forceinline__ int bb_potrf_rows(T (&r)[N], int i, int n, T *rb)
             const R dkk = bb_re(bb_shfl(r[k], k, N));
             if (ok && !(dkk > 0)) { ok = false; info = k + 1; }
             /* dkk = +Inf (LAPACK: L(k,k) = sqrt(Inf) = Inf, the column
-               below scaled by 1/Inf = 0): rsqrt gives 0, and dkk * rs would
-               be Inf * 0 = NaN, so L(k,k) takes dkk itself */
-            const R rs = ok ? bb_rsqrt(dkk) : R(0);
-            if (ok) {
-                if (i == k) r[k] = bb_make<T>(rs > R(0) ? dkk * rs : dkk, 0.0);
-                else if (i > k) r[k] = bb_rmul(rs, r[k]);
+               below scaled by 1/Inf = 0): rsqrt gives 0, and Inf * 0 would
+               be NaN, so L(k,k) takes dkk itself.  Complex: L(k,k) is real
+               (the imaginary part of A(k,k) is not read). */
+            if constexpr (FREE) {
+                if (ok) {
+                    const R rs = bb_rsqrt(dkk);
+                    /* real: r[k] of row k is dkk, so r[k] * rs is L(k,k) */
+                    if (CPLX) {
+                        if (i == k) r[k] = bb_make<T>(rs > R(0) ? dkk * rs : dkk, 0.0);
+                        else if (i > k) r[k] = bb_rmul(rs, r[k]);
+                    } else {
+                        r[k] = i == k && !(rs > R(0)) ? bb_make<T>(dkk, 0.0) : bb_rmul(rs, r[k]);
+                    }
+                    buf[i] = r[k];
+                }
+            } else {
+                const R rs = ok ? bb_rsqrt(dkk) : R(0);
+                if (ok) {
+                    if (i == k) r[k] = bb_make<T>(rs > R(0) ? dkk * rs : dkk, 0.0);
+                    else if (i > k) r[k] = bb_rmul(rs, r[k]);
+                }
+                if (i > k) buf[i] = r[k];
             }
-            if (i > k) buf[i] = r[k];
             __syncwarp();
-            if (ok && i > k) {
+            if (ok && (FREE || i > k)) {
                 T col[N];
                 bb_row_get<T, N, M>(buf, col, k + 1);
                 const T l = r[k];

@@ -530,9 +530,11 @@ static int fast_plan(const bb_batch *b, var_plan *pl, var_devcount *dc)
                 L.gp.nrhs = std::max(L.gp.nrhs, q.nrhs);
                 at[(size_t)x] = slot;
                 slot += (cnt[(size_t)x] + gran - 1) / gran * gran;
-                const double s = bound == BB_VAR_DRIVER || bound == BB_VAR_MID ? std::max(q.m, std::max(q.n, q.k)) : bound;
-                L.cost += (double)cnt[(size_t)x] * s * s * s;
-                L.work3 += (double)cnt[(size_t)x] * bb_var_size3(q);
+                const double w = (double)cnt[(size_t)x] * bb_var_size3(q);
+                /* the cost of a register class is its bound's (the
+                   kernel's loops run to it) */
+                L.cost += bound == BB_VAR_DRIVER || bound == BB_VAR_MID ? w : (double)cnt[(size_t)x] * bound * bound * bound;
+                L.work3 += w;
             }
             L.n = slot - L.first;
             if (L.n > 0) launch.push_back(L);
