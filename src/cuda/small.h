@@ -518,26 +518,14 @@ __device__ __forceinline__ int bb_potrf_rows(T (&r)[N], int i, int n, T *rb)
                below scaled by 1/Inf = 0): rsqrt gives 0, and Inf * 0 would
                be NaN, so L(k,k) takes dkk itself.  Complex: L(k,k) is real
                (the imaginary part of A(k,k) is not read). */
-            if constexpr (FREE) {
-                if (ok) {
-                    const R rs = bb_rsqrt(dkk);
-                    /* real: r[k] of row k is dkk, so r[k] * rs is L(k,k) */
-                    if (CPLX) {
-                        if (i == k) r[k] = bb_make<T>(rs > R(0) ? dkk * rs : dkk, 0.0);
-                        else if (i > k) r[k] = bb_rmul(rs, r[k]);
-                    } else {
-                        r[k] = i == k && !(rs > R(0)) ? bb_make<T>(dkk, 0.0) : bb_rmul(rs, r[k]);
-                    }
-                    buf[i] = r[k];
-                }
-            } else {
-                const R rs = ok ? bb_rsqrt(dkk) : R(0);
-                if (ok) {
-                    if (i == k) r[k] = bb_make<T>(rs > R(0) ? dkk * rs : dkk, 0.0);
-                    else if (i > k) r[k] = bb_rmul(rs, r[k]);
-                }
-                if (i > k) buf[i] = r[k];
+            const R rs = ok ? bb_rsqrt(dkk) : R(0);
+            if (ok) {
+                if (FREE && !CPLX) /* r[k] of row k is dkk, so r[k] * rs is L(k,k) there */
+                    r[k] = i == k && !(rs > R(0)) ? bb_make<T>(dkk, 0.0) : bb_rmul(rs, r[k]);
+                else if (i == k) r[k] = bb_make<T>(rs > R(0) ? dkk * rs : dkk, 0.0);
+                else if (i > k) r[k] = bb_rmul(rs, r[k]);
             }
+            if (FREE ? ok : i > k) buf[i] = r[k];
             __syncwarp();
             if (ok && (FREE || i > k)) {
                 T col[N];
