@@ -132,15 +132,10 @@ __global__ void __launch_bounds__(MID_ROWS) k_mid_getrf_rows(const bb_dev_batch 
                 bool me = false; /* my row is the pivot row */
                 if (pivot) {
                     R v = bb_abs1(r[k]);
-                    int bp = pos, bl = lane;
+                    int bp = pos, bl;
                     if (v != v) v = (R)INFINITY, bp -= BB_NAN_FIRST;
                     if (!(pos >= k && mine)) v = -1;
-#pragma unroll
-                    for (int o = 1; o < 32; o <<= 1) {
-                        const R ov = bb_shfl_xor(v, o, 32);
-                        const int op = bb_shfl_xor(bp, o, 32), ol = bb_shfl_xor(bl, o, 32);
-                        if (ov > v || (ov == v && op < bp)) v = ov, bp = op, bl = ol;
-                    }
+                    bp = bb_group_argmax<32, true>(v, bp, bl);
                     if (lane == bl) {
                         bb_row_put<T, M>(rows[k & 1][w], r, k);
                         cval[k & 1][w] = v;
@@ -232,6 +227,15 @@ __device__ __forceinline__ typename bb_real<T>::type mid_norm(const T (&r)[M], i
     return mid_block_max(v, red);
 }
 
+/* Whether k_mid_gecond keeps the pivot search by shuffles: as a warp
+   reduction (bb_group_argmax, as the other instantiations), d gecond M = 48
+   took 208 registers instead of 168 (4 blocks of 64 threads an SM instead
+   of 6) and ran 0.93 -> 1.27 ms at n = 48, 10240 problems (H200, session
+   24); held to 6 blocks an SM (__launch_bounds__), ptxas spilled 276 bytes. */
+template <typename T, int M, bool INV> struct mid_cond_shfl {
+    static constexpr bool value = sizeof(T) == 8 && M == 48 && !INV;
+};
+
 /* gecond / geinv (INV): small_cond.cu's Gauss-Jordan with implicit partial
    pivoting (rows never move; the pivot of step k: the first NaN, else the
    first largest |a| by row among the rows not yet pivot rows) across two
@@ -274,11 +278,16 @@ __global__ void __launch_bounds__(MID_ROWS) k_mid_gecond(const bb_dev_batch d, i
                 if (v != v) v = (R)INFINITY; /* a NaN is taken first */
                 if (used || !mine) v = -1;
                 int bl = i;
+                if (mid_cond_shfl<T, M, INV>::value) {
 #pragma unroll
-                for (int o = 1; o < 32; o <<= 1) {
-                    const R ov = bb_shfl_xor(v, o, 32);
-                    const int ol = bb_shfl_xor(bl, o, 32);
-                    if (ov > v || (ov == v && ol < bl)) v = ov, bl = ol;
+                    for (int o = 1; o < 32; o <<= 1) {
+                        const R ov = bb_shfl_xor(v, o, 32);
+                        const int ol = bb_shfl_xor(bl, o, 32);
+                        if (ov > v || (ov == v && ol < bl)) v = ov, bl = ol;
+                    }
+                } else { /* the block's row: lanes are in row order within a warp */
+                    bb_group_argmax<32, false>(v, 0, bl);
+                    bl += 32 * w;
                 }
                 if (i == bl) {
                     bb_row_put<T, M>(rows[k & 1][w], r, 0);

@@ -278,6 +278,63 @@ template <int N, typename R> __device__ __forceinline__ R bb_group_max(R v)
     return v;
 }
 
+/* The pivot searches' argmax over the N lanes of my group: the largest v,
+   ties to the smallest key.  v >= 0 (a candidate's magnitude, NaN already
+   mapped to Inf) or v = -1 (no candidate); the keys of the lanes that tie
+   must differ.  Returns the winning key in every lane of the group and its
+   lane (0..N-1) in lane.  keyed = false: the key is the lane itself (no
+   key reduction).  A non-negative double (float) orders as its bits do, so
+   the search is a warp reduction (redux.sync) of the high word, of the low
+   word among the lanes that tie there (double), of the key among the lanes
+   that tie on v, and a ballot: at most four instructions on the critical
+   path, where log2(N) rounds of shuffles cost three shuffles (four in
+   double), two compares and three selects each (getrf d 32 at 10^6
+   problems: 10.56 -> 7.96 ms, H200).  That is for a whole warp (N = 32);
+   smaller groups keep the shuffles (below).  Every lane of the warp must
+   call it. */
+__device__ __forceinline__ bool bb_argmax_top(float v, unsigned gm)
+{
+    const int b = __float_as_int(v);
+    return b == __reduce_max_sync(gm, b);
+}
+__device__ __forceinline__ bool bb_argmax_top(double v, unsigned gm)
+{
+    const long long b = __double_as_longlong(v);
+    const int hi = (int)(b >> 32);
+    const unsigned lo = (unsigned)b;
+    const bool th = hi == __reduce_max_sync(gm, hi);
+    const unsigned ml = __reduce_max_sync(gm, th ? lo : 0u); /* every lane of gm: no short circuit */
+    return th && lo == ml;
+}
+template <int N, bool KEYED, typename R> __device__ __forceinline__ int bb_group_argmax(R v, int key, int &lane)
+{
+    if (N < 32) {
+        /* groups inside a warp: redux.sync with a group's mask measured
+           slower than these shuffles (getrf d 16: 1.73 -> 2.39 ms, z 16
+           3.42 -> 5.58 ms at 10^6 problems, H200) */
+        int l = threadIdx.x & (N - 1), kk = KEYED ? key : l;
+#pragma unroll
+        for (int o = 1; o < N; o <<= 1) {
+            const R ov = bb_shfl_xor(v, o, N);
+            const int ok = bb_shfl_xor(kk, o, N), ol = KEYED ? bb_shfl_xor(l, o, N) : ok;
+            if (ov > v || (ov == v && ok < kk)) { v = ov; kk = ok; l = ol; }
+        }
+        lane = l;
+        return kk;
+    }
+    const unsigned gm = 0xffffffffu;
+    bool top = bb_argmax_top(v, gm);
+    if (KEYED) {
+        const int mk = __reduce_min_sync(gm, top ? key : 0x7fffffff);
+        top = top && key == mk;
+        key = mk;
+    }
+    const unsigned w = __ballot_sync(gm, top) & gm;
+    const int l = __ffs(w) - 1;
+    lane = l & (N - 1);
+    return KEYED ? key : lane;
+}
+
 /* Elements per 16-byte vector and 16-byte copies between registers and
    16-byte aligned shared memory.  p must be 16-byte aligned. */
 template <typename T> struct bb_vec { static constexpr int E = 16 / (int)sizeof(T); };
@@ -584,17 +641,11 @@ __device__ __forceinline__ int bb_getrf_rows(T (&r)[N], int i, int m, int mn, in
                    it counts as Inf and its position as below every
                    other (BB_NAN_FIRST), so it also beats a true Inf */
                 R v = bb_abs1(r[k]);
-                int bp = pos, bl = i;
+                int bp = pos;
                 if (v != v) v = (R)INFINITY, bp -= BB_NAN_FIRST;
                 if (!(pos >= k && i < m)) v = -1;
-#pragma unroll
-                for (int o = 1; o < N; o <<= 1) {
-                    R ov = bb_shfl_xor(v, o, N);
-                    int op = bb_shfl_xor(bp, o, N), ol = bb_shfl_xor(bl, o, N);
-                    if (ov > v || (ov == v && op < bp)) { v = ov; bp = op; bl = ol; }
-                }
+                bp = bb_group_argmax<N, true>(v, bp, plane);
                 if (bp < 0) bp += BB_NAN_FIRST;
-                plane = bl;
                 ppos = bp;
             }
             T *buf = sbuf[k & 1];

@@ -66,13 +66,8 @@ __device__ __forceinline__ int gj_rows(T (&r)[N], int i, int n, int &mystep, int
             R v = bb_abs1(r[k]);
             if (v != v) v = (R)INFINITY; /* a NaN is taken first, so it is flagged as the CPU does */
             if (used || i >= n) v = -1;
-            int bl = i;
-#pragma unroll
-            for (int o = 1; o < N; o <<= 1) {
-                const R ov = bb_shfl_xor(v, o, N);
-                const int ol = bb_shfl_xor(bl, o, N);
-                if (ov > v || (ov == v && ol < bl)) { v = ov; bl = ol; }
-            }
+            int bl;
+            bb_group_argmax<N, false>(v, 0, bl);
             T *buf = rb + (k & 1) * N;
             const bool isp = i == bl;
             pk[k] = bl;

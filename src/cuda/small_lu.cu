@@ -1,6 +1,6 @@
 /*
  * Register kernels for the LU family, m, n <= 32 (seed 003):
- *   getrf / getrfnp  a row per thread, pivot search by shuffles over the
+ *   getrf / getrfnp  a row per thread, pivot search by a warp reduction over the
  *                    group, lazy swap (rows never move in registers; each
  *                    thread tracks the position of its row and writes it
  *                    there at the end), 1-based LAPACK ipiv
@@ -200,7 +200,7 @@ cudaError_t getri_T(const bb_problem &p, const bb_dev_batch &d, batchblas_queue 
  * The panel of the blocked LU (blocked.cu): an m x jb panel (jb <= NC, m up
  * to R * 256 rows), one problem per block, R rows per thread in registers,
  * the same lazy-swap algorithm as k_getrf with the pivot search reduced over
- * the block (warp shuffles, then one candidate per warp in shared memory).
+ * the block (a warp reduction, then one candidate per warp in shared memory).
  * Pivots and the code are relative to the panel (the driver's merge step
  * adds the panel offset).  The interchanges are applied to the other
  * columns of the matrix too (ncols columns in all, the panel starting at
@@ -259,13 +259,11 @@ __global__ void __launch_bounds__(256) k_getrf_panel(const bb_dev_batch d, int m
                     if (!(row < m && pos[q] >= k)) v = -1;
                     if (v > bv || (v == bv && kp < bp)) { bv = v; bp = kp; bo = row; }
                 }
-#pragma unroll
-                for (int o = 1; o < 32; o <<= 1) {
-                    const R ov = bb_shfl_xor(bv, o, 32);
-                    const int op = bb_shfl_xor(bp, o, 32), oo = bb_shfl_xor(bo, o, 32);
-                    if (ov > bv || (ov == bv && op < bp)) { bv = ov; bp = op; bo = oo; }
-                }
-                if (lane == 0) cand[k & 1][wid] = panel_cand<R>{bv, bp, bo};
+                /* the warp's best: its lane writes it (a lane's own
+                   candidate, below its warp's, never wins the loop after) */
+                int wl;
+                bb_group_argmax<32, true>(bv, bp, wl);
+                if (lane == wl) cand[k & 1][wid] = panel_cand<R>{bv, bp, bo};
                 __syncthreads();
                 for (int w = 0; w < nw; w++) {
                     const panel_cand<R> c = cand[k & 1][w];
