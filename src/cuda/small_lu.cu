@@ -1,9 +1,9 @@
 /*
  * Register kernels for the LU family, m, n <= 32 (seed 003):
- *   getrf / getrfnp  a row per thread, pivot search by a warp reduction over the
- *                    group, lazy swap (rows never move in registers; each
- *                    thread tracks the position of its row and writes it
- *                    there at the end), 1-based LAPACK ipiv
+ *   getrf / getrfnp  a row per thread, pivot search over the group
+ *                    (bb_group_argmax), lazy swap (rows never move in
+ *                    registers; each thread tracks the position of its row
+ *                    and writes it there at the end), 1-based LAPACK ipiv
  *   getri / _oop     inv(A) = inv(U) inv(L) P: thread j solves
  *                    U L x = e_sigma(j) for column j of the inverse, reading
  *                    the factors from shared memory, then the inverse is
