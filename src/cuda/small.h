@@ -280,8 +280,8 @@ template <int N, typename R> __device__ __forceinline__ R bb_group_max(R v)
 
 /* The pivot searches' argmax over the N lanes of my group: the largest v,
    ties to the smallest key.  v >= 0 (a candidate's magnitude, NaN already
-   mapped to Inf) or v = -1 (no candidate); the keys of the lanes that tie
-   must differ.  Returns the winning key in every lane of the group and its
+   mapped to Inf) or v = -1 (no candidate); the keys of lanes that tie
+   with v >= 0 must differ.  Returns the winning key in every lane of the group and its
    lane (0..N-1) in lane.  keyed = false: the key is the lane itself (no
    key reduction).  A non-negative double (float) orders as its bits do, so
    the search is a warp reduction (redux.sync) of the high word, of the low
