@@ -292,18 +292,18 @@ template <int N, typename R> __device__ __forceinline__ R bb_group_max(R v)
    problems: 10.56 -> 7.96 ms, H200).  That is for a whole warp (N = 32);
    smaller groups keep the shuffles (below).  Every lane of the warp must
    call it. */
-__device__ __forceinline__ bool bb_argmax_top(float v, unsigned gm)
+__device__ __forceinline__ bool bb_argmax_top(float v)
 {
     const int b = __float_as_int(v);
-    return b == __reduce_max_sync(gm, b);
+    return b == __reduce_max_sync(0xffffffffu, b);
 }
-__device__ __forceinline__ bool bb_argmax_top(double v, unsigned gm)
+__device__ __forceinline__ bool bb_argmax_top(double v)
 {
     const long long b = __double_as_longlong(v);
     const int hi = (int)(b >> 32);
     const unsigned lo = (unsigned)b;
-    const bool th = hi == __reduce_max_sync(gm, hi);
-    const unsigned ml = __reduce_max_sync(gm, th ? lo : 0u); /* every lane of gm: no short circuit */
+    const bool th = hi == __reduce_max_sync(0xffffffffu, hi);
+    const unsigned ml = __reduce_max_sync(0xffffffffu, th ? lo : 0u); /* every lane: no short circuit */
     return th && lo == ml;
 }
 template <int N, bool KEYED, typename R> __device__ __forceinline__ int bb_group_argmax(R v, int key, int &lane)
@@ -322,15 +322,13 @@ template <int N, bool KEYED, typename R> __device__ __forceinline__ int bb_group
         lane = l;
         return kk;
     }
-    const unsigned gm = 0xffffffffu;
-    bool top = bb_argmax_top(v, gm);
+    bool top = bb_argmax_top(v);
     if (KEYED) {
-        const int mk = __reduce_min_sync(gm, top ? key : 0x7fffffff);
+        const int mk = __reduce_min_sync(0xffffffffu, top ? key : 0x7fffffff);
         top = top && key == mk;
         key = mk;
     }
-    const unsigned w = __ballot_sync(gm, top) & gm;
-    const int l = __ffs(w) - 1;
+    const int l = __ffs(__ballot_sync(0xffffffffu, top)) - 1;
     lane = l & (N - 1);
     return KEYED ? key : lane;
 }
