@@ -198,9 +198,23 @@ cudaError_t getri_T(const bb_problem &p, const bb_dev_batch &d, batchblas_queue 
 
 /*
  * The panel of the blocked LU (blocked.cu): an m x jb panel (jb <= NC, m up
- * to R * 256 rows), one problem per block, R rows per thread in registers,
- * the same lazy-swap algorithm as k_getrf with the pivot search reduced over
- * the block (a warp reduction, then one candidate per warp in shared memory).
+ * to RPT * 256 rows), one problem per block, RPT rows per thread in
+ * registers, the lazy-swap algorithm of k_getrf (rows never move while the
+ * panel is factored; pos tracks a row's position) with the pivot search
+ * reduced over the block: each warp's best row by bb_group_argmax, its
+ * lane putting the whole row in the warp's slot of shared memory, one
+ * barrier, then the best of the warps' candidates by one more warp
+ * reduction, read from that slot.  One barrier a step.
+ *
+ * The step loop is not unrolled (the unrolled one, 280 KB of code for
+ * double, spent half its cycles waiting for instructions, H200 session 25):
+ * a thread's row is held rotated, w[c] = column k + c at step k, so the
+ * pivot column is always w[0] and the update shifts the row by one as it
+ * goes (w[c] = w[c + 1] - l p[c + 1]), every index a constant.  What leaves
+ * the registers goes to the row's own place in A: the multiplier l of
+ * column k at step k, and a pivot row's U part at its step; at the end the
+ * rows are read back and stored at their final positions.
+ *
  * Pivots and the code are relative to the panel (the driver's merge step
  * adds the panel offset).  The interchanges are applied to the other
  * columns of the matrix too (ncols columns in all, the panel starting at
@@ -208,18 +222,14 @@ cudaError_t getri_T(const bb_problem &p, const bb_dev_batch &d, batchblas_queue 
  * is LAPACK's laswp on the left and right blocks.  A problem whose info is
  * nonzero on entry is skipped.
  */
-template <typename R> struct panel_cand {
-    R v;
-    int pos, owner;
-};
-
 template <typename T, int NC, int RPT, bool VAR>
 __global__ void __launch_bounds__(256) k_getrf_panel(const bb_dev_batch d, int m_, int jb_, int64_t lda_, int pivot,
                                                      int ncols_, int c0, int poff, int rlo)
 {
     typedef typename bb_real<T>::type R;
-    __shared__ panel_cand<R> cand[2][8];
-    __shared__ __align__(16) T prow[2][NC];
+    __shared__ __align__(16) T crow[2][8][NC]; /* [step & 1][warp]: the warp's candidate row, rotated */
+    __shared__ R cval[2][8];
+    __shared__ int cpos[2][8];
     const int tid = threadIdx.x, nt = blockDim.x, lane = tid & 31, wid = tid >> 5, nw = (nt + 31) >> 5;
     for (int64_t pid = blockIdx.x; pid < d.count; pid += gridDim.x) {
         if (d.info && d.info[pid] != 0) continue; /* uniform over the block */
@@ -233,77 +243,115 @@ __global__ void __launch_bounds__(256) k_getrf_panel(const bb_dev_batch d, int m
         }
         const int mn = m < jb ? m : jb;
         T *A = bb_dev_ptr<T>(d.opd[BB_A], pid);
-        T r[RPT][NC];
+        int *ipiv = pivot ? bb_dev_ptr<int>(d.opd[BB_IPIV], pid) : NULL;
+        T w[RPT][NC];
         int pos[RPT];
 #pragma unroll
         for (int q = 0; q < RPT; q++) {
             const int row = tid + q * nt;
             pos[q] = row;
 #pragma unroll
-            for (int c = 0; c < NC; c++) r[q][c] = (row < m && c < jb) ? A[row + c * lda] : bb_zero<T>();
+            for (int c = 0; c < NC; c++) w[q][c] = (row < m && c < jb) ? A[row + c * lda] : bb_zero<T>();
         }
         int info = 0;
+#pragma unroll 1
+        for (int k = 0; k < mn; k++) {
+            /* this thread's candidate among its rows not yet pivoted: the
+               first NaN wins (as the CPU backend), ties go to the lower
+               position */
+            R bv = -1;
+            int bp = 0x7fffffff, bq = 0;
 #pragma unroll
-        for (int k = 0; k < NC; k++) {
-            if (k < mn) {
-                /* candidate of this thread: not yet pivoted rows; the first
-                   NaN wins (as the CPU backend), ties go to the lower position */
-                R bv = -1;
-                int bp = 0x7fffffff, bo = -1;
-#pragma unroll
-                for (int q = 0; q < RPT; q++) {
-                    const int row = tid + q * nt;
-                    R v = pivot ? bb_abs1(r[q][k]) : (pos[q] == k ? R(1) : R(-1));
-                    int kp = pos[q];
-                    if (v != v) v = (R)INFINITY, kp -= BB_NAN_FIRST; /* a NaN beats a true Inf */
-                    if (!(row < m && pos[q] >= k)) v = -1;
-                    if (v > bv || (v == bv && kp < bp)) { bv = v; bp = kp; bo = row; }
-                }
-                /* the warp's best: its lane writes it (a lane's own
-                   candidate, below its warp's, never wins the loop after) */
-                int wl;
-                bb_group_argmax<32, true>(bv, bp, wl);
-                if (lane == wl) cand[k & 1][wid] = panel_cand<R>{bv, bp, bo};
-                __syncthreads();
-                for (int w = 0; w < nw; w++) {
-                    const panel_cand<R> c = cand[k & 1][w];
-                    if (c.v > bv || (c.v == bv && c.pos < bp)) { bv = c.v; bp = c.pos; bo = c.owner; }
-                }
-                if (bp < 0) bp += BB_NAN_FIRST;
-                /* the pivot row to shared memory, by its owner */
+            for (int q = 0; q < RPT; q++) {
+                const int row = tid + q * nt;
+                R v = pivot ? bb_abs1(w[q][0]) : (pos[q] == k ? R(1) : R(-1));
+                int kp = pos[q];
+                if (v != v) v = (R)INFINITY, kp -= BB_NAN_FIRST; /* a NaN beats a true Inf */
+                if (!(row < m && pos[q] >= k)) v = -1;
+                if (v > bv || (v == bv && kp < bp)) { bv = v; bp = kp; bq = q; }
+            }
+            /* the warp's best: its lane puts the row in the warp's slot */
+            int wl;
+            bp = bb_group_argmax<32, true>(bv, bp, wl);
+            if (lane == wl) {
 #pragma unroll
                 for (int q = 0; q < RPT; q++)
-                    if (tid + q * nt == bo) bb_row_put<T, NC>(prow[k & 1], r[q], k);
-                __syncthreads();
-                const T piv = prow[k & 1][k];
-                const bool nz = bb_abs1(piv) > 0; /* false for 0 and NaN */
-                if (!nz && info == 0) info = k + 1;
-                const T inv = nz ? bb_inv(piv) : bb_one<T>();
-                if (pivot && tid == 0) bb_dev_ptr<int>(d.opd[BB_IPIV], pid)[k] = bp + 1 + poff;
+                    if (q == bq) bb_row_put<T, NC>(crow[k & 1][wid], w[q], 0);
+                cval[k & 1][wid] = bv;
+                cpos[k & 1][wid] = bp;
+            }
+            __syncthreads();
+            /* the best of the warps' candidates (lane x reads warp x's) */
+            R xv = -1;
+            int xp = 0x7fffffff, bw;
+            if (lane < nw) xv = cval[k & 1][lane], xp = cpos[k & 1][lane];
+            int ppos = bb_group_argmax<32, true>(xv, xp, bw);
+            if (ppos < 0) ppos += BB_NAN_FIRST;
+            const T *prow = crow[k & 1][bw];
+            const T piv = prow[0];
+            const bool nz = bb_abs1(piv) > 0; /* false for 0 and NaN */
+            if (!nz && info == 0) info = k + 1;
+            const T inv = nz ? bb_inv(piv) : bb_one<T>();
+            if (pivot && tid == 0) ipiv[k] = ppos + 1 + poff;
 #pragma unroll
-                for (int q = 0; q < RPT; q++) {
-                    const int row = tid + q * nt;
-                    int np = pos[q];
-                    if (pos[q] == k) np = bp;
-                    if (row == bo) np = k;
-                    pos[q] = np;
-                    if (np > k && row < m) { /* the pivot row read in 16-byte pieces, not held */
-                        const T l = r[q][k] * inv;
-                        r[q][k] = l;
-                        bb_row_update<T, NC>(r[q], prow[k & 1], l, k);
+            for (int q = 0; q < RPT; q++) {
+                const int row = tid + q * nt;
+                const bool me = wid == bw && lane == wl && q == bq; /* my row is the pivot row */
+                int np = pos[q];
+                if (pos[q] == k) np = ppos;
+                if (me) np = k;
+                pos[q] = np;
+                if (me) { /* U(k, k..jb-1), final: to the row's own place */
+                    const int64_t ld = bb_opaque(lda); /* (the offsets c * lda not held in registers) */
+                    T *u = A + row + k * ld;
+#pragma unroll
+                    for (int c = 0; c < NC; c++)
+                        if (c < jb - k) u[0] = w[q][c], u += ld;
+                }
+                if (np > k && row < m) {
+                    const T l = w[q][0] * inv;
+                    A[row + (int64_t)k * lda] = l; /* L(row, k), final */
+                    /* the update, shifting the row by one column */
+#pragma unroll
+                    for (int j0 = 0; j0 < NC; j0 += bb_vec<T>::E) {
+                        T pv[bb_vec<T>::E];
+                        bb_ld16(prow + j0, pv);
+#pragma unroll
+                        for (int e = 0; e < bb_vec<T>::E; e++)
+                            if (j0 + e > 0) w[q][j0 + e - 1] = w[q][j0 + e] - l * pv[e];
                     }
+                    w[q][NC - 1] = bb_zero<T>();
                 }
             }
         }
-        /* the panel's rows to their final positions (all of the panel was
-           read at the start, so no other thread reads what is written) */
+        /* every row's final values are in its own place in A: read back,
+           then (after every thread has read) stored at their positions */
+        __syncthreads();
+        { /* (the addresses recomputed, not held from the first loads) */
+            const T *src = bb_launder(A);
+            const int64_t ld = bb_opaque(lda);
 #pragma unroll
-        for (int q = 0; q < RPT; q++) {
-            const int row = tid + q * nt;
-            if (row < m) {
+            for (int q = 0; q < RPT; q++) {
+                const int row = tid + q * nt;
+                if (row < m && pos[q] != row) {
 #pragma unroll
-                for (int c = 0; c < NC; c++)
-                    if (c < jb) A[pos[q] + c * lda] = r[q][c];
+                    for (int c = 0; c < NC; c++)
+                        if (c < jb) w[q][c] = src[row + c * ld];
+                }
+            }
+        }
+        __syncthreads();
+        {
+            T *dst = bb_launder(A);
+            const int64_t ld = bb_opaque(lda);
+#pragma unroll
+            for (int q = 0; q < RPT; q++) {
+                const int row = tid + q * nt;
+                if (row < m && pos[q] != row) {
+#pragma unroll
+                    for (int c = 0; c < NC; c++)
+                        if (c < jb) dst[pos[q] + c * ld] = w[q][c];
+                }
             }
         }
         /* the other columns follow their rows, in chunks of CH columns */
@@ -311,22 +359,18 @@ __global__ void __launch_bounds__(256) k_getrf_panel(const bb_dev_batch d, int m
             constexpr int CH = NC / RPT; /* the panel's registers are free again: few barriers */
             const int other = ncols - jb;
             for (int x0 = 0; x0 < other; x0 += CH) {
-                /* offset (from the panel) of the chunk's e-th other column */
-                int64_t col[CH];
-                bool in[CH];
-#pragma unroll
-                for (int e = 0; e < CH; e++) {
-                    const int x = x0 + e;
-                    in[e] = x < other;
-                    col[e] = (int64_t)((x < c0 ? x : x + jb) - c0) * lda;
-                }
+                /* the chunk's e-th other column, as an offset from the panel
+                   (computed where used, not held: the chunk's values are
+                   what lives across the barrier) */
+                const int64_t ld = bb_opaque(lda);
+#define BB_PANEL_COL(e) ((int64_t)((x0 + (e) < c0 ? x0 + (e) : x0 + (e) + jb) - c0) * ld)
                 T v[RPT][CH];
 #pragma unroll
                 for (int q = 0; q < RPT; q++) {
                     const bool moved = tid + q * nt < m && pos[q] != tid + q * nt;
 #pragma unroll
                     for (int e = 0; e < CH; e++)
-                        v[q][e] = moved && in[e] ? A[tid + q * nt + col[e]] : bb_zero<T>();
+                        v[q][e] = moved && x0 + e < other ? A[tid + q * nt + BB_PANEL_COL(e)] : bb_zero<T>();
                 }
                 __syncthreads();
 #pragma unroll
@@ -334,13 +378,14 @@ __global__ void __launch_bounds__(256) k_getrf_panel(const bb_dev_batch d, int m
                     const bool moved = tid + q * nt < m && pos[q] != tid + q * nt;
 #pragma unroll
                     for (int e = 0; e < CH; e++)
-                        if (moved && in[e]) A[pos[q] + col[e]] = v[q][e];
+                        if (moved && x0 + e < other) A[pos[q] + BB_PANEL_COL(e)] = v[q][e];
                 }
+#undef BB_PANEL_COL
                 __syncthreads();
             }
         }
         if (tid == 0 && d.info) d.info[pid] = info;
-        __syncthreads(); /* cand and prow are reused by the next problem */
+        __syncthreads(); /* the slots are reused by the next problem */
     }
 }
 
