@@ -210,7 +210,9 @@ cudaError_t getri_T(const bb_problem &p, const bb_dev_batch &d, batchblas_queue 
  * double, spent half its cycles waiting for instructions, H200 session 25):
  * a thread's row is held rotated, w[c] = column k + c at step k, so the
  * pivot column is always w[0] and the update shifts the row by one as it
- * goes (w[c] = w[c + 1] - l p[c + 1]), every index a constant.  What leaves
+ * goes (w[c] = w[c + 1] - l p[c + 1]), every index a constant.  The steps
+ * run as two loops of one body (panel_step): the first half on all NC
+ * columns, the second on the NC / 2 that are left by then.  What leaves
  * the registers goes to the row's own place in A: the multiplier l of
  * column k at step k, and a pivot row's U part at its step; at the end the
  * rows are read back and stored at their final positions.
@@ -222,6 +224,85 @@ cudaError_t getri_T(const bb_problem &p, const bb_dev_batch &d, batchblas_queue 
  * is LAPACK's laswp on the left and right blocks.  A problem whose info is
  * nonzero on entry is skipped.
  */
+/* One step k of k_getrf_panel on the first W columns of the rotated rows
+   (the columns k.. that are left: W = NC while k < NC / 2, then NC / 2). */
+template <typename T, int NC, int RPT, int W>
+__device__ __forceinline__ void panel_step(T (&w)[RPT][NC], int (&pos)[RPT], int &info, const int k, const int m,
+                                           const int jb, const int64_t lda, T *A, int *ipiv, const int pivot,
+                                           const int poff, T (*crow)[8][NC], typename bb_real<T>::type (*cval)[8],
+                                           int (*cpos)[8])
+{
+    typedef typename bb_real<T>::type R;
+    const int tid = threadIdx.x, nt = blockDim.x, lane = tid & 31, wid = tid >> 5, nw = (nt + 31) >> 5;
+    /* this thread's candidate among its rows not yet pivoted: the
+       first NaN wins (as the CPU backend), ties go to the lower
+       position */
+    R bv = -1;
+    int bp = 0x7fffffff, bq = 0;
+#pragma unroll
+    for (int q = 0; q < RPT; q++) {
+        const int row = tid + q * nt;
+        R v = pivot ? bb_abs1(w[q][0]) : (pos[q] == k ? R(1) : R(-1));
+        int kp = pos[q];
+        if (v != v) v = (R)INFINITY, kp -= BB_NAN_FIRST; /* a NaN beats a true Inf */
+        if (!(row < m && pos[q] >= k)) v = -1;
+        if (v > bv || (v == bv && kp < bp)) { bv = v; bp = kp; bq = q; }
+    }
+    /* the warp's best: its lane puts the row in the warp's slot */
+    int wl;
+    bp = bb_group_argmax<32, true>(bv, bp, wl);
+    if (lane == wl) {
+#pragma unroll
+        for (int q = 0; q < RPT; q++)
+            if (q == bq) bb_row_put<T, NC, W>(crow[k & 1][wid], w[q], 0);
+        cval[k & 1][wid] = bv;
+        cpos[k & 1][wid] = bp;
+    }
+    __syncthreads();
+    /* the best of the warps' candidates (lane x reads warp x's) */
+    R xv = -1;
+    int xp = 0x7fffffff, bw;
+    if (lane < nw) xv = cval[k & 1][lane], xp = cpos[k & 1][lane];
+    int ppos = bb_group_argmax<32, true>(xv, xp, bw);
+    if (ppos < 0) ppos += BB_NAN_FIRST;
+    const T *prow = crow[k & 1][bw];
+    const T piv = prow[0];
+    const bool nz = bb_abs1(piv) > 0; /* false for 0 and NaN */
+    if (!nz && info == 0) info = k + 1;
+    const T inv = nz ? bb_inv(piv) : bb_one<T>();
+    if (pivot && tid == 0) ipiv[k] = ppos + 1 + poff;
+#pragma unroll
+    for (int q = 0; q < RPT; q++) {
+        const int row = tid + q * nt;
+        const bool me = wid == bw && lane == wl && q == bq; /* my row is the pivot row */
+        int np = pos[q];
+        if (pos[q] == k) np = ppos;
+        if (me) np = k;
+        pos[q] = np;
+        if (me) { /* U(k, k..jb-1), final: to the row's own place */
+            const int64_t ld = bb_opaque(lda); /* (the offsets c * lda not held in registers) */
+            T *u = A + row + k * ld;
+#pragma unroll
+            for (int c = 0; c < W; c++)
+                if (c < jb - k) u[0] = w[q][c], u += ld;
+        }
+        if (np > k && row < m) {
+            const T l = w[q][0] * inv;
+            A[row + (int64_t)k * lda] = l; /* L(row, k), final */
+            /* the update, shifting the row by one column */
+#pragma unroll
+            for (int j0 = 0; j0 < W; j0 += bb_vec<T>::E) {
+                T pv[bb_vec<T>::E];
+                bb_ld16(prow + j0, pv);
+#pragma unroll
+                for (int e = 0; e < bb_vec<T>::E; e++)
+                    if (j0 + e > 0) w[q][j0 + e - 1] = w[q][j0 + e] - l * pv[e];
+            }
+            w[q][W - 1] = bb_zero<T>();
+        }
+    }
+}
+
 template <typename T, int NC, int RPT, bool VAR>
 __global__ void __launch_bounds__(256) k_getrf_panel(const bb_dev_batch d, int m_, int jb_, int64_t lda_, int pivot,
                                                      int ncols_, int c0, int poff, int rlo)
@@ -230,7 +311,7 @@ __global__ void __launch_bounds__(256) k_getrf_panel(const bb_dev_batch d, int m
     __shared__ __align__(16) T crow[2][8][NC]; /* [step & 1][warp]: the warp's candidate row, rotated */
     __shared__ R cval[2][8];
     __shared__ int cpos[2][8];
-    const int tid = threadIdx.x, nt = blockDim.x, lane = tid & 31, wid = tid >> 5, nw = (nt + 31) >> 5;
+    const int tid = threadIdx.x, nt = blockDim.x;
     for (int64_t pid = blockIdx.x; pid < d.count; pid += gridDim.x) {
         if (d.info && d.info[pid] != 0) continue; /* uniform over the block */
         int m = m_, jb = jb_, ncols = ncols_;
@@ -254,76 +335,15 @@ __global__ void __launch_bounds__(256) k_getrf_panel(const bb_dev_batch d, int m
             for (int c = 0; c < NC; c++) w[q][c] = (row < m && c < jb) ? A[row + c * lda] : bb_zero<T>();
         }
         int info = 0;
+        /* the first half of the steps on all NC columns, the second on the
+           NC / 2 that are left (half the update's FMAs there) */
+        const int k1 = mn < NC / 2 ? mn : NC / 2;
 #pragma unroll 1
-        for (int k = 0; k < mn; k++) {
-            /* this thread's candidate among its rows not yet pivoted: the
-               first NaN wins (as the CPU backend), ties go to the lower
-               position */
-            R bv = -1;
-            int bp = 0x7fffffff, bq = 0;
-#pragma unroll
-            for (int q = 0; q < RPT; q++) {
-                const int row = tid + q * nt;
-                R v = pivot ? bb_abs1(w[q][0]) : (pos[q] == k ? R(1) : R(-1));
-                int kp = pos[q];
-                if (v != v) v = (R)INFINITY, kp -= BB_NAN_FIRST; /* a NaN beats a true Inf */
-                if (!(row < m && pos[q] >= k)) v = -1;
-                if (v > bv || (v == bv && kp < bp)) { bv = v; bp = kp; bq = q; }
-            }
-            /* the warp's best: its lane puts the row in the warp's slot */
-            int wl;
-            bp = bb_group_argmax<32, true>(bv, bp, wl);
-            if (lane == wl) {
-#pragma unroll
-                for (int q = 0; q < RPT; q++)
-                    if (q == bq) bb_row_put<T, NC>(crow[k & 1][wid], w[q], 0);
-                cval[k & 1][wid] = bv;
-                cpos[k & 1][wid] = bp;
-            }
-            __syncthreads();
-            /* the best of the warps' candidates (lane x reads warp x's) */
-            R xv = -1;
-            int xp = 0x7fffffff, bw;
-            if (lane < nw) xv = cval[k & 1][lane], xp = cpos[k & 1][lane];
-            int ppos = bb_group_argmax<32, true>(xv, xp, bw);
-            if (ppos < 0) ppos += BB_NAN_FIRST;
-            const T *prow = crow[k & 1][bw];
-            const T piv = prow[0];
-            const bool nz = bb_abs1(piv) > 0; /* false for 0 and NaN */
-            if (!nz && info == 0) info = k + 1;
-            const T inv = nz ? bb_inv(piv) : bb_one<T>();
-            if (pivot && tid == 0) ipiv[k] = ppos + 1 + poff;
-#pragma unroll
-            for (int q = 0; q < RPT; q++) {
-                const int row = tid + q * nt;
-                const bool me = wid == bw && lane == wl && q == bq; /* my row is the pivot row */
-                int np = pos[q];
-                if (pos[q] == k) np = ppos;
-                if (me) np = k;
-                pos[q] = np;
-                if (me) { /* U(k, k..jb-1), final: to the row's own place */
-                    const int64_t ld = bb_opaque(lda); /* (the offsets c * lda not held in registers) */
-                    T *u = A + row + k * ld;
-#pragma unroll
-                    for (int c = 0; c < NC; c++)
-                        if (c < jb - k) u[0] = w[q][c], u += ld;
-                }
-                if (np > k && row < m) {
-                    const T l = w[q][0] * inv;
-                    A[row + (int64_t)k * lda] = l; /* L(row, k), final */
-                    /* the update, shifting the row by one column */
-#pragma unroll
-                    for (int j0 = 0; j0 < NC; j0 += bb_vec<T>::E) {
-                        T pv[bb_vec<T>::E];
-                        bb_ld16(prow + j0, pv);
-#pragma unroll
-                        for (int e = 0; e < bb_vec<T>::E; e++)
-                            if (j0 + e > 0) w[q][j0 + e - 1] = w[q][j0 + e] - l * pv[e];
-                    }
-                    w[q][NC - 1] = bb_zero<T>();
-                }
-            }
-        }
+        for (int k = 0; k < k1; k++)
+            panel_step<T, NC, RPT, NC>(w, pos, info, k, m, jb, lda, A, ipiv, pivot, poff, crow, cval, cpos);
+#pragma unroll 1
+        for (int k = k1; k < mn; k++)
+            panel_step<T, NC, RPT, NC / 2>(w, pos, info, k, m, jb, lda, A, ipiv, pivot, poff, crow, cval, cpos);
         /* every row's final values are in its own place in A: read back,
            then (after every thread has read) stored at their positions */
         __syncthreads();
