@@ -614,6 +614,25 @@ __device__ __forceinline__ void bb_row_update(T (&r)[N], const T *x, T c, int k)
         }
 }
 
+/* The same update on a row held rotated by the rolled LU panel
+   (k_getrf_panel: r[j] is column k + j at step k): r[j - 1] = r[j] - c x[j]
+   for 0 < j < W, the row shifted by one column as it is updated, then
+   r[W - 1] = 0 (past the columns left). */
+template <typename T, int N, int W = N>
+__device__ __forceinline__ void bb_row_update_shift(T (&r)[N], const T *x, T c)
+{
+    constexpr int E = bb_vec<T>::E;
+#pragma unroll
+    for (int j0 = 0; j0 < W; j0 += E) {
+        T pv[E];
+        bb_ld16(x + j0, pv);
+#pragma unroll
+        for (int e = 0; e < E; e++)
+            if (j0 + e > 0) r[j0 + e - 1] = r[j0 + e] - c * pv[e];
+    }
+    r[W - 1] = bb_zero<T>();
+}
+
 /* LU with partial pivoting of the rows held by a group (thread i: row r of
    an m x n matrix, mn = min(m, n)), columns below M (n <= M <= N, see
    bb_potrf_rows), lazy swap: rows never move; pos is my row's position,

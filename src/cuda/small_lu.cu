@@ -206,7 +206,7 @@ cudaError_t getri_T(const bb_problem &p, const bb_dev_batch &d, batchblas_queue 
  * barrier, then the best of the warps' candidates by one more warp
  * reduction, read from that slot.  One barrier a step.
  *
- * The step loop is not unrolled (the unrolled one, 280 KB of code for
+ * The step loop is not unrolled (the unrolled one, 284 KB of code for
  * double, spent half its cycles waiting for instructions, H200 session 25):
  * a thread's row is held rotated, w[c] = column k + c at step k, so the
  * pivot column is always w[0] and the update shifts the row by one as it
@@ -289,16 +289,7 @@ __device__ __forceinline__ void panel_step(T (&w)[RPT][NC], int (&pos)[RPT], int
         if (np > k && row < m) {
             const T l = w[q][0] * inv;
             A[row + (int64_t)k * lda] = l; /* L(row, k), final */
-            /* the update, shifting the row by one column */
-#pragma unroll
-            for (int j0 = 0; j0 < W; j0 += bb_vec<T>::E) {
-                T pv[bb_vec<T>::E];
-                bb_ld16(prow + j0, pv);
-#pragma unroll
-                for (int e = 0; e < bb_vec<T>::E; e++)
-                    if (j0 + e > 0) w[q][j0 + e - 1] = w[q][j0 + e] - l * pv[e];
-            }
-            w[q][W - 1] = bb_zero<T>();
+            bb_row_update_shift<T, NC, W>(w[q], prow, l);
         }
     }
 }
@@ -383,14 +374,14 @@ __global__ void __launch_bounds__(256) k_getrf_panel(const bb_dev_batch d, int m
                    (computed where used, not held: the chunk's values are
                    what lives across the barrier) */
                 const int64_t ld = bb_opaque(lda);
-#define BB_PANEL_COL(e) ((int64_t)((x0 + (e) < c0 ? x0 + (e) : x0 + (e) + jb) - c0) * ld)
+                const auto col = [&](int e) { return (int64_t)((x0 + e < c0 ? x0 + e : x0 + e + jb) - c0) * ld; };
                 T v[RPT][CH];
 #pragma unroll
                 for (int q = 0; q < RPT; q++) {
                     const bool moved = tid + q * nt < m && pos[q] != tid + q * nt;
 #pragma unroll
                     for (int e = 0; e < CH; e++)
-                        v[q][e] = moved && x0 + e < other ? A[tid + q * nt + BB_PANEL_COL(e)] : bb_zero<T>();
+                        v[q][e] = moved && x0 + e < other ? A[tid + q * nt + col(e)] : bb_zero<T>();
                 }
                 __syncthreads();
 #pragma unroll
@@ -398,9 +389,8 @@ __global__ void __launch_bounds__(256) k_getrf_panel(const bb_dev_batch d, int m
                     const bool moved = tid + q * nt < m && pos[q] != tid + q * nt;
 #pragma unroll
                     for (int e = 0; e < CH; e++)
-                        if (moved && x0 + e < other) A[pos[q] + BB_PANEL_COL(e)] = v[q][e];
+                        if (moved && x0 + e < other) A[pos[q] + col(e)] = v[q][e];
                 }
-#undef BB_PANEL_COL
                 __syncthreads();
             }
         }
