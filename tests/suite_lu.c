@@ -760,6 +760,38 @@ START_TEST(t_var_big)
 }
 END_TEST
 
+/*
+ * Fixed-size batches at the blocked LU's recursion bounds (the GPU's
+ * getrf_core, src/cuda/blocked.cu: panels of 32 columns, complex 16,
+ * split at powers of two, interchanges deferred up to 1024 rows): n = 127,
+ * 128, 129, 255, 256, 257 and, for getrf / getrfnp, shapes with m > n and
+ * m < n (a wide matrix's last update, a panel of more than 256 rows); three
+ * problems a size, the middle one singular.
+ */
+static void fixed_big(int op, int form, int layout)
+{
+    static const int ns[] = {127, 128, 129, 255, 256, 257};
+    static const int shp[][2] = {{300, 129}, {129, 300}, {257, 100}, {100, 257}, {520, 70}};
+    const int nsq = (int)(sizeof ns / sizeof ns[0]), nsh = op == OP_GETRF || op == OP_GETRFNP ? 5 : 0;
+    for (int s = 0; s < nsq + nsh; s++) {
+        const int m = s < nsq ? ns[s] : shp[s - nsq][0], n = s < nsq ? ns[s] : shp[s - nsq][1];
+        pset p = make_pset(op, layout, m, n, s, s);
+        int cnt = 3;
+        defect d[3] = {{D_NONE, 0, 0}, make_defect(op, p.m, p.n, s), {D_NONE, 0, 0}};
+        run(op, form, layout, 1, &cnt, &p, d);
+    }
+}
+
+/* loop index: op (getrf, getrfnp, gesv, getri, geinv) x form (fixed,
+   strided) x layout */
+START_TEST(t_fixed_big)
+{
+    static const int ops[5] = {OP_GETRF, OP_GETRFNP, OP_GESV, OP_GETRI, OP_GEINV};
+    tu_seed(7300 + (uint64_t)_i);
+    fixed_big(ops[_i / 4], (_i / 2) % 2 ? F_STRIDED : F_FIXED, _i % 2 ? BblasRowMajor : BblasColMajor);
+}
+END_TEST
+
 static void sweep_test(int op, int i)
 {
     tu_seed(2000 + 31 * op + i);
@@ -1155,5 +1187,6 @@ void X(add_lu_tests)(Suite *s)
     TCase *vb = tcase_create("lu_var_big_" TU_PNAME); /* its own case: a sanitizer run can take it alone */
     tcase_set_timeout(vb, 60);
     BB_ADD_LOOP(vb, t_var_big, 0, 16);
+    BB_ADD_LOOP(vb, t_fixed_big, 0, 20);
     suite_add_tcase(s, vb);
 }

@@ -30,9 +30,9 @@
  *          (the others keep B unchanged, as LAPACK).
  *   getri  X = P^T I, then the blocked trsm with L and U: inv(A) as the
  *          solution of A X = I (bb_k_getri_prep, views.h).
- *   getrf  right-looking blocked LU, panels by a register kernel that also
- *          swaps the rest of the rows (getrf_core below); zero pivots do not
- *          stop it (LAPACK).
+ *   getrf  recursive LU over panels of L columns (a register kernel), the
+ *          row interchanges of a half applied to the other half at once
+ *          (getrf_core below); zero pivots do not stop it (LAPACK).
  *   gecond ||A|| ||inv(A)|| on a workspace copy of A: getrf, then getri out
  *          of place, then both norms (gecond_T below); geinv the same with
  *          getri writing the caller's Ainv.
@@ -273,15 +273,34 @@ cudaError_t potrs(const ctx &c, const bb_problem &p, const bb_dev_batch &d)
     return trsm(c, tp, d);
 }
 
-/* getrf / getrfnp, column-major (LAPACK's right-looking blocked LU): for
-   each panel of jb <= L columns starting at j:
-     1. the register panel kernel (bb_panel_getrf; the generic getrf kernel
-        for panels of more than 512 rows) factors the (m - j) x jb panel
-        (pivots and code relative to row j: k_lu_merge makes them global);
-     2. the panel's interchanges on the other columns: done by the register
-        panel itself, else by k_laswp;
-     3. the register trsm: A(j:j+jb, j+jb:n) = L11^-1 A(j:j+jb, j+jb:n);
-     4. GEMM: A(j+jb:m, j+jb:n) -= A(j+jb:m, j:j+jb) A(j:j+jb, j+jb:n).
+/* getrf / getrfnp, column-major: the recursive LU (seed 004's recursion,
+   Toledo's LU) over the column blocks, or LAPACK's right-looking order
+   (BATCHBLAS_CUDA_LU_RECURSIVE=0, to compare).  Both are made of two steps:
+     panel (lu_panel): the register panel kernel (bb_panel_getrf; the
+        generic getrf kernel for panels of more than 512 rows) factors the
+        (m - j) x jb panel at column j (pivots and code relative to row j:
+        k_lu_merge makes them global) and applies its interchanges to every
+        other column of the matrix (the generic kernel: k_laswp after it);
+     update (lu_update): the rows j..j+jb of columns [c0, c1) become
+        L11^-1 A(j:j+jb, c0:c1) (blocked trsm, unit lower), then the rows
+        below lose A(j+jb:m, j:j+jb) A(j:j+jb, c0:c1) (one GEMM, k = jb).
+   Right-looking: a panel of L columns, then the update of every column to
+   its right, for each panel: the trailing matrix is read and written once
+   per panel (k = L).  Recursive: columns [j, j + w) are split w = w1 + w2
+   (w1 the largest power of two below w); the left half recursively, then
+   the update of the right half by the left (k = w1), then the right half
+   recursively.  Same panels, the same interchanges (applying a panel's
+   interchanges to columns not yet updated commutes with nothing pending on
+   them), fewer and larger GEMMs: at n = 256 the GEMMs read and write about
+   a third of the right-looking order's trailing-matrix elements.
+   Deferred interchanges (lu_perm, where LU_PERM_PANELS says): the panel
+   swaps only its own columns; the left half's interchanges reach the
+   right half at once before its update (k_lu_perm: a row that moves is
+   read and written once, whole sectors), and the right half's reach the
+   left half at the end.  In column-major storage a panel's own swaps touch
+   one 32-byte sector per element of every other column (H200, getrf d 256:
+   33 of the panels' 39 GB); deferred, 18 GB in all.
+   A wide matrix's columns past min(m, n) get one last update.
    As LAPACK, a zero pivot does not stop the factorisation: the steps skip
    only the problems flagged with argument errors (negative codes, kept in
    the workspace array t), and info gets the first zero pivot. */
@@ -330,72 +349,234 @@ __global__ void k_laswp(const bb_dev_batch d, const int *t, int n, int j, int jb
     }
 }
 
+/* The interchanges of rows j..j+w-1 (global pivots, as LAPACK applies
+   them: in order) on the columns [c0, c1), rows j..m, column-major, all at
+   once.  The composed permutation (src[r]: the row whose values end in row
+   r) is built in shared memory; then, cw columns at a time, every row that
+   changes is read into a shared tile (by its own row: the reads are
+   coalesced), and after a barrier every such row takes its new values from
+   the tile (the writes coalesced too).  A row moves once however many of
+   the w interchanges touch it, and the rows that do not change are neither
+   read nor written.  A block per problem, RPT rows per thread (m - j <=
+   RPT * blockDim.x); dynamic shared memory: m - j + w ints, then the tile
+   of (m - j) x cw elements (lu_perm). */
+template <typename T, int RPT>
+__global__ void __launch_bounds__(256) k_lu_perm(const bb_dev_batch d, const int *t, int m, int j, int w, int c0,
+                                                 int c1, int64_t lda, int cw, size_t tile_off)
+{
+    extern __shared__ __align__(16) unsigned char perm_sh[];
+    const int R = m - j, tid = threadIdx.x, nt = blockDim.x;
+    int *src = (int *)perm_sh, *piv = src + R;
+    T *tile = (T *)(perm_sh + tile_off); /* tile[e * R + r]: row r of the chunk's column e */
+    for (int64_t pid = blockIdx.x; pid < d.count; pid += gridDim.x) {
+        if (t[pid] < 0) continue; /* uniform over the block */
+        T *A = bb_dev_ptr<T>(d.opd[BB_A], pid) + j;
+        const int *ip = bb_dev_ptr<int>(d.opd[BB_IPIV], pid) + j;
+        for (int i = tid; i < R; i += nt) src[i] = i;
+        for (int i = tid; i < w; i += nt) piv[i] = ip[i] - 1 - j;
+        __syncthreads();
+        if (tid == 0)
+            for (int k = 0; k < w; k++) {
+                const int p = piv[k];
+                if (p != k && p >= 0 && p < R) {
+                    const int x = src[k];
+                    src[k] = src[p];
+                    src[p] = x;
+                }
+            }
+        __syncthreads();
+        int from[RPT]; /* the rows that change are also the rows read */
+#pragma unroll
+        for (int q = 0; q < RPT; q++) {
+            const int r = tid + q * nt;
+            from[q] = r < R ? src[r] : r;
+        }
+        for (int c = c0; c < c1; c += cw) {
+            const int ce = c1 - c < cw ? c1 - c : cw;
+#pragma unroll
+            for (int q = 0; q < RPT; q++) {
+                const int r = tid + q * nt;
+                if (from[q] != r)
+                    for (int e = 0; e < ce; e++) tile[e * R + r] = A[r + (c + e) * lda];
+            }
+            __syncthreads();
+#pragma unroll
+            for (int q = 0; q < RPT; q++) {
+                const int r = tid + q * nt;
+                if (from[q] != r)
+                    for (int e = 0; e < ce; e++) A[r + (c + e) * lda] = tile[e * R + from[q]];
+            }
+            __syncthreads();
+        }
+    }
+}
+
+/* The deferred interchanges take rows up to this many (k_lu_perm's
+   registers); taller matrices swap in the panel (all columns at once).
+   Their tile: at most this many bytes (with the rows' indices, within the
+   48 KB of shared memory a launch gets without asking). */
+const int LU_PERM_ROWS = 1024;
+/* ... and only where there are more panels than this: each level of the
+   recursion then reads and writes the rows that move once, where the
+   panels' own interchanges move each row of theirs across every column
+   (H200, session 26: getrf d 256 1.07x, z 256 1.24x, d 512 1.53x; with 4
+   panels or fewer, d 96 / 128, 0.92x / 0.97x). */
+const int LU_PERM_PANELS = 4;
+/* The recursion itself where there are more panels than this (3 panels:
+   one more trsm and GEMM launch than the right-looking order, getrf d 96
+   0.90-1.0x, H200 session 26). */
+const int LU_REC_PANELS = 3;
+const size_t LU_PERM_TILE = 36 * 1024;
+
+/* One LU's state: the problem, the batch (d: info and ipiv as the caller's;
+   s: the steps' view, info = the codes t, GEMMs masked). */
+struct lu_run {
+    const ctx &c;
+    const bb_problem &p;
+    const bb_dev_batch &d;
+    bb_dev_batch s;
+    int pivot;
+    int *t;
+    bool defer; /* interchanges on the other columns by lu_perm, not by the panel */
+};
+
+/* The panel of columns [j, j + jb), jb <= L, rows j..m. */
+template <typename T>
+cudaError_t lu_panel(const lu_run &r, int j, int jb)
+{
+    const ctx &c = r.c;
+    const int64_t lda = r.p.lda;
+    bb_problem pp = r.p;
+    pp.m = r.p.m - j;
+    pp.n = jb;
+    bb_dev_batch pd = r.s;
+    pd.opd[BB_A] = view(c, r.d.opd[BB_A], j + j * lda);
+    if (r.pivot) {
+        pd.opd[BB_IPIV] = r.d.opd[BB_IPIV];
+        if (pd.opd[BB_IPIV].ptr) pd.opd[BB_IPIV].off += j;
+        else pd.opd[BB_IPIV].base += (size_t)j * sizeof(int);
+    }
+    /* the register panel applies the interchanges to the other columns
+       itself; the generic kernel (panels too tall for it) does not */
+    bool swapped = true;
+    cudaError_t e = r.defer ? bb_panel_getrf(c.prec, pp, pd, c.q, r.pivot, jb, 0)
+                            : bb_panel_getrf(c.prec, pp, pd, c.q, r.pivot, r.p.n, j);
+    if (e == cudaErrorNotSupported) {
+        swapped = false;
+        e = bb_generic_launch(r.pivot ? BB_OP_GETRF : BB_OP_GETRFNP, c.prec, pp, pd, c.q);
+    }
+    if (e != cudaSuccess) return e;
+    bb_dev_batch md = r.d;
+    if (!r.pivot) md.opd[BB_IPIV].ptr = NULL, md.opd[BB_IPIV].base = NULL;
+    k_lu_merge<<<bb_grid(r.d.count, 256), 256, 0, c.q->stream>>>(md, r.t, j, jb);
+    if ((e = cudaGetLastError()) != cudaSuccess) return e;
+    if (r.pivot && r.p.n > jb && !swapped && !r.defer) {
+        k_laswp<T><<<bb_grid(r.d.count, 1), 128, 0, c.q->stream>>>(r.s, r.t, r.p.n, j, jb, lda);
+        e = cudaGetLastError();
+    }
+    return e;
+}
+
+/* The columns [c0, c1) by the factored columns [j, j + jb) (rows j.. of
+   those columns final). */
+cudaError_t lu_update(const lu_run &r, int j, int jb, int c0, int c1)
+{
+    const ctx &c = r.c;
+    const int64_t lda = r.p.lda;
+    const int q = c1 - c0, rows = r.p.m - j - jb;
+    if (q <= 0 || jb <= 0) return cudaSuccess;
+    bb_problem tp = blank();
+    tp.side = BblasLeft;
+    tp.uplo = BblasLower;
+    tp.trans = BblasNoTrans;
+    tp.diag = BblasUnit;
+    tp.m = jb;
+    tp.n = q;
+    tp.lda = tp.ldb = lda;
+    tp.alpha[0] = 1;
+    bb_dev_batch td = r.s;
+    const bb_dev_opd A = r.d.opd[BB_A];
+    td.opd[BB_A] = view(c, A, j + j * lda);
+    td.opd[BB_B] = view(c, A, j + c0 * lda);
+    cudaError_t e = trsm(c, tp, td);
+    if (e != cudaSuccess || rows <= 0) return e;
+    const double one[2] = {1, 0};
+    return gemm(c, r.s, view(c, A, (j + jb) + j * lda), BblasNoTrans, lda, view(c, A, j + c0 * lda), BblasNoTrans,
+                lda, view(c, A, (j + jb) + c0 * lda), lda, rows, q, jb, -1.0, one);
+}
+
+/* The interchanges of rows j..j+w-1 on the columns [c0, c1) (deferred). */
+template <typename T>
+cudaError_t lu_perm(const lu_run &r, int j, int w, int c0, int c1)
+{
+    if (!r.defer || c1 <= c0 || w <= 0) return cudaSuccess;
+    const int R = r.p.m - j, nt = R < 256 ? (R + 31) / 32 * 32 : 256, rpt = (R + nt - 1) / nt;
+    const size_t toff = round256((size_t)(R + w) * sizeof(int)), row = (size_t)R * sizeof(T);
+    int cw = (int)(LU_PERM_TILE / row); /* columns a chunk */
+    cw = cw < 1 ? 1 : cw > 8 ? 8 : cw;
+    const size_t sh = toff + (size_t)cw * row;
+    bb_dev_batch pd = r.s;
+    pd.opd[BB_IPIV] = r.d.opd[BB_IPIV];
+    const unsigned g = bb_grid(r.d.count, 1);
+    cudaStream_t st = r.c.q->stream;
+    if (rpt == 1) k_lu_perm<T, 1><<<g, nt, sh, st>>>(pd, r.t, r.p.m, j, w, c0, c1, r.p.lda, cw, toff);
+    else if (rpt == 2) k_lu_perm<T, 2><<<g, nt, sh, st>>>(pd, r.t, r.p.m, j, w, c0, c1, r.p.lda, cw, toff);
+    else k_lu_perm<T, 4><<<g, nt, sh, st>>>(pd, r.t, r.p.m, j, w, c0, c1, r.p.lda, cw, toff);
+    return cudaGetLastError();
+}
+
+/* Columns [j, j + w) factored, recursively; deferred, the left half's
+   interchanges reach the right half just before its update, and the right
+   half's reach the left half at the end (the columns outside [j, j + w)
+   get both from the levels above). */
+template <typename T>
+cudaError_t lu_rec(const lu_run &r, int j, int w)
+{
+    if (w <= r.c.L) return lu_panel<T>(r, j, w);
+    int w1 = r.c.L;
+    while (2 * w1 < w) w1 *= 2;
+    cudaError_t e = lu_rec<T>(r, j, w1);
+    if (e == cudaSuccess) e = lu_perm<T>(r, j, w1, j + w1, j + w);
+    if (e == cudaSuccess) e = lu_update(r, j, w1, j + w1, j + w);
+    if (e == cudaSuccess) e = lu_rec<T>(r, j + w1, w - w1);
+    if (e == cudaSuccess) e = lu_perm<T>(r, j + w1, w - w1, j, j + w1);
+    return e;
+}
+
+/* BATCHBLAS_CUDA_LU_RECURSIVE: 1 (default) the recursive order where
+   LU_REC_PANELS says, the interchanges deferred where LU_PERM_PANELS says;
+   2 the recursive order with the panels' interchanges; 3 deferred wherever
+   k_lu_perm takes the rows; 0 LAPACK's right-looking order (to compare). */
+int lu_recursive(void)
+{
+    static int v = BB_ENV_UNREAD;
+    return bb_env_int("BATCHBLAS_CUDA_LU_RECURSIVE", 1, &v);
+}
 
 /* t: workspace for d.count codes */
 template <typename T>
 cudaError_t getrf_core(const ctx &c, const bb_problem &p, const bb_dev_batch &d, int pivot, int *t)
 {
     const int m = p.m, n = p.n, mn = m < n ? m : n, L = c.L;
-    const int64_t lda = p.lda;
-    const double one[2] = {1, 0};
     if (!d.info) return cudaErrorInvalidValue;
     if (m <= mid(c, BB_OP_GETRF) && n <= mid(c, BB_OP_GETRF)) return bb_mid_getrf(c.prec, p, d, c.q, pivot);
     k_lu_flags<<<bb_grid(d.count, 256), 256, 0, c.q->stream>>>(d.info, t, d.count);
     cudaError_t e = cudaGetLastError();
-    bb_dev_batch s = d; /* the update steps: skip only argument errors */
-    s.info = t;
-    s.masked = 1;
-    const bb_dev_opd A = d.opd[BB_A];
+    lu_run r = {c, p, d, d, pivot, t, false};
+    r.s.info = t; /* the steps skip only argument errors */
+    r.s.masked = 1;
+    if (e != cudaSuccess) return e;
+    const int mode = lu_recursive();
+    if (mode && mn > LU_REC_PANELS * L) {
+        r.defer = pivot && m <= LU_PERM_ROWS && (mode == 3 || (mode == 1 && mn > LU_PERM_PANELS * L));
+        e = lu_rec<T>(r, 0, mn);
+        if (e == cudaSuccess) e = lu_perm<T>(r, 0, mn, mn, n);
+        return e == cudaSuccess ? lu_update(r, 0, mn, mn, n) : e;
+    }
     for (int j = 0; j < mn && e == cudaSuccess; j += L) {
-        const int jb = mn - j < L ? mn - j : L, r = m - j - jb, q = n - j - jb;
-        /* 1. the panel */
-        bb_problem pp = p;
-        pp.m = m - j;
-        pp.n = jb;
-        bb_dev_batch pd = s;
-        pd.opd[BB_A] = view(c, A, j + j * lda);
-        if (pivot) {
-            pd.opd[BB_IPIV] = d.opd[BB_IPIV];
-            if (pd.opd[BB_IPIV].ptr) pd.opd[BB_IPIV].off += j;
-            else pd.opd[BB_IPIV].base += (size_t)j * sizeof(int);
-        }
-        /* the register panel applies the interchanges to the other columns
-           itself; the generic kernel (panels too tall for it) does not */
-        bool swapped = true;
-        e = bb_panel_getrf(c.prec, pp, pd, c.q, pivot, n, j);
-        if (e == cudaErrorNotSupported) {
-            swapped = false;
-            e = bb_generic_launch(pivot ? BB_OP_GETRF : BB_OP_GETRFNP, c.prec, pp, pd, c.q);
-        }
-        if (e != cudaSuccess) break;
-        bb_dev_batch md = d;
-        if (!pivot) md.opd[BB_IPIV].ptr = NULL, md.opd[BB_IPIV].base = NULL;
-        k_lu_merge<<<bb_grid(d.count, 256), 256, 0, c.q->stream>>>(md, t, j, jb);
-        if ((e = cudaGetLastError()) != cudaSuccess) break;
-        /* 2. the interchanges, on the other columns */
-        if (pivot && n > jb && !swapped) {
-            k_laswp<T><<<bb_grid(d.count, 1), 128, 0, c.q->stream>>>(s, t, n, j, jb, lda);
-            if ((e = cudaGetLastError()) != cudaSuccess) break;
-        }
-        if (q <= 0) continue;
-        /* 3. the block row right of the panel */
-        bb_problem tp = blank();
-        tp.side = BblasLeft;
-        tp.uplo = BblasLower;
-        tp.trans = BblasNoTrans;
-        tp.diag = BblasUnit;
-        tp.m = jb;
-        tp.n = q;
-        tp.lda = tp.ldb = lda;
-        tp.alpha[0] = 1;
-        bb_dev_batch td = s;
-        td.opd[BB_A] = view(c, A, j + j * lda);
-        td.opd[BB_B] = view(c, A, j + (j + jb) * lda);
-        if ((e = trsm(c, tp, td)) != cudaSuccess) break;
-        /* 4. the trailing matrix */
-        if (r > 0)
-            e = gemm(c, s, view(c, A, (j + jb) + j * lda), BblasNoTrans, lda, view(c, A, j + (j + jb) * lda),
-                     BblasNoTrans, lda, view(c, A, (j + jb) + (j + jb) * lda), lda, r, q, jb, -1.0, one);
+        const int jb = mn - j < L ? mn - j : L;
+        e = lu_panel<T>(r, j, jb);
+        if (e == cudaSuccess) e = lu_update(r, j, jb, j + jb, n);
     }
     return e;
 }
