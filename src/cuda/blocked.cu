@@ -412,10 +412,11 @@ __global__ void __launch_bounds__(256) k_lu_perm(const bb_dev_batch d, const int
 }
 
 /* The deferred interchanges take rows up to this many (k_lu_perm's
-   registers); taller matrices swap in the panel (all columns at once).
-   Their tile: at most this many bytes (with the rows' indices, within the
-   48 KB of shared memory a launch gets without asking). */
+   registers); taller matrices swap in the panel (all columns at once). */
 const int LU_PERM_ROWS = 1024;
+/* k_lu_perm's tile: at most this many bytes (with the rows' indices,
+   within the 48 KB of shared memory a launch gets without asking). */
+const size_t LU_PERM_TILE = 36 * 1024;
 /* ... and only where there are more panels than this: each level of the
    recursion then reads and writes the rows that move once, where the
    panels' own interchanges move each row of theirs across every column
@@ -426,7 +427,6 @@ const int LU_PERM_PANELS = 4;
    one more trsm and GEMM launch than the right-looking order, getrf d 96
    0.90-1.0x, H200 session 26). */
 const int LU_REC_PANELS = 3;
-const size_t LU_PERM_TILE = 36 * 1024;
 
 /* One LU's state: the problem, the batch (d: info and ipiv as the caller's;
    s: the steps' view, info = the codes t, GEMMs masked). */
