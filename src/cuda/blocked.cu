@@ -214,16 +214,8 @@ cudaError_t potrf_core(const ctx &c, const bb_problem &p, bb_dev_batch d, void *
                          view(c, A, c1 + c0 * lda), lda, r, bt, c0, -1.0, one);
             if (e != cudaSuccess) return e;
         }
-        bb_problem tp = blank();
-        tp.side = upper ? BblasLeft : BblasRight;
-        tp.uplo = p.uplo;
-        tp.trans = BblasConjTrans;
-        tp.diag = BblasNonUnit;
-        tp.m = upper ? bt : r;
-        tp.n = upper ? r : bt;
-        tp.lda = lda;
-        tp.ldb = lda;
-        tp.alpha[0] = 1;
+        const bb_problem tp = bb_tri_problem(upper ? BblasLeft : BblasRight, p.uplo, BblasConjTrans, BblasNonUnit,
+                                             upper ? bt : r, upper ? r : bt, lda, lda, 1);
         bb_dev_batch td = d;
         td.opd[BB_A] = view(c, A, c0 + c0 * lda);
         td.opd[BB_B] = view(c, A, upper ? c0 + c1 * lda : c1 + c0 * lda);
@@ -255,18 +247,10 @@ cudaError_t potrs(const ctx &c, const bb_problem &p, const bb_dev_batch &d)
 {
     if (p.n <= 0 || p.nrhs <= 0) return cudaSuccess;
     const bool upper = p.uplo == BblasUpper, right = p.rhs_right != 0;
-    bb_problem tp = blank();
-    tp.side = right ? BblasRight : BblasLeft;
-    tp.uplo = p.uplo;
-    tp.diag = BblasNonUnit;
-    tp.m = right ? p.nrhs : p.n;
-    tp.n = right ? p.n : p.nrhs;
-    tp.lda = p.lda;
-    tp.ldb = p.ldb;
-    tp.alpha[0] = 1;
     /* first solve: the factor met first from the side of B */
     const bool conj_first = upper != right;
-    tp.trans = conj_first ? BblasConjTrans : BblasNoTrans;
+    bb_problem tp = bb_tri_problem(right ? BblasRight : BblasLeft, p.uplo, conj_first ? BblasConjTrans : BblasNoTrans,
+                                   BblasNonUnit, right ? p.nrhs : p.n, right ? p.n : p.nrhs, p.lda, p.ldb, 1);
     cudaError_t e = trsm(c, tp, d);
     if (e != cudaSuccess) return e;
     tp.trans = conj_first ? BblasNoTrans : BblasConjTrans;
@@ -293,9 +277,9 @@ cudaError_t potrs(const ctx &c, const bb_problem &p, const bb_dev_batch &d)
    interchanges to columns not yet updated commutes with nothing pending on
    them), fewer and larger GEMMs: at n = 256 the GEMMs read and write about
    a third of the right-looking order's trailing-matrix elements.
-   Deferred interchanges (lu_perm, where LU_PERM_PANELS says): the panel
+   Deferred interchanges (lu_perm, where bb_lu_deferred says, small.h): the panel
    swaps only its own columns; the left half's interchanges reach the
-   right half at once before its update (k_lu_perm: a row that moves is
+   right half at once before its update (bb_lu_perm, small_lu.cu: a row that moves is
    read and written once, whole sectors), and the right half's reach the
    left half at the end.  In column-major storage a panel's own swaps touch
    one 32-byte sector per element of every other column (H200, getrf d 256:
@@ -348,85 +332,6 @@ __global__ void k_laswp(const bb_dev_batch d, const int *t, int n, int j, int jb
         }
     }
 }
-
-/* The interchanges of rows j..j+w-1 (global pivots, as LAPACK applies
-   them: in order) on the columns [c0, c1), rows j..m, column-major, all at
-   once.  The composed permutation (src[r]: the row whose values end in row
-   r) is built in shared memory; then, cw columns at a time, every row that
-   changes is read into a shared tile (by its own row: the reads are
-   coalesced), and after a barrier every such row takes its new values from
-   the tile (the writes coalesced too).  A row moves once however many of
-   the w interchanges touch it, and the rows that do not change are neither
-   read nor written.  A block per problem, RPT rows per thread (m - j <=
-   RPT * blockDim.x); dynamic shared memory: m - j + w ints, then the tile
-   of (m - j) x cw elements (lu_perm). */
-template <typename T, int RPT>
-__global__ void __launch_bounds__(256) k_lu_perm(const bb_dev_batch d, const int *t, int m, int j, int w, int c0,
-                                                 int c1, int64_t lda, int cw, size_t tile_off)
-{
-    extern __shared__ __align__(16) unsigned char perm_sh[];
-    const int R = m - j, tid = threadIdx.x, nt = blockDim.x;
-    int *src = (int *)perm_sh, *piv = src + R;
-    T *tile = (T *)(perm_sh + tile_off); /* tile[e * R + r]: row r of the chunk's column e */
-    for (int64_t pid = blockIdx.x; pid < d.count; pid += gridDim.x) {
-        if (t[pid] < 0) continue; /* uniform over the block */
-        T *A = bb_dev_ptr<T>(d.opd[BB_A], pid) + j;
-        const int *ip = bb_dev_ptr<int>(d.opd[BB_IPIV], pid) + j;
-        for (int i = tid; i < R; i += nt) src[i] = i;
-        for (int i = tid; i < w; i += nt) piv[i] = ip[i] - 1 - j;
-        __syncthreads();
-        if (tid == 0)
-            for (int k = 0; k < w; k++) {
-                const int p = piv[k];
-                if (p != k && p >= 0 && p < R) {
-                    const int x = src[k];
-                    src[k] = src[p];
-                    src[p] = x;
-                }
-            }
-        __syncthreads();
-        int from[RPT]; /* the rows that change are also the rows read */
-#pragma unroll
-        for (int q = 0; q < RPT; q++) {
-            const int r = tid + q * nt;
-            from[q] = r < R ? src[r] : r;
-        }
-        for (int c = c0; c < c1; c += cw) {
-            const int ce = c1 - c < cw ? c1 - c : cw;
-#pragma unroll
-            for (int q = 0; q < RPT; q++) {
-                const int r = tid + q * nt;
-                if (from[q] != r)
-                    for (int e = 0; e < ce; e++) tile[e * R + r] = A[r + (c + e) * lda];
-            }
-            __syncthreads();
-#pragma unroll
-            for (int q = 0; q < RPT; q++) {
-                const int r = tid + q * nt;
-                if (from[q] != r)
-                    for (int e = 0; e < ce; e++) A[r + (c + e) * lda] = tile[e * R + from[q]];
-            }
-            __syncthreads();
-        }
-    }
-}
-
-/* The deferred interchanges take rows up to this many (k_lu_perm's
-   registers); taller matrices swap in the panel (all columns at once). */
-const int LU_PERM_ROWS = 1024;
-/* k_lu_perm's tile: at most this many bytes (with the rows' indices,
-   within the 48 KB of shared memory a launch gets without asking). */
-const size_t LU_PERM_TILE = 36 * 1024;
-/* ... and only where there are more panels than this: each level of the
-   recursion then reads and writes the rows that move once, where the
-   panels' own interchanges move each row of theirs across every column
-   (H200, session 26: getrf d 256 1.07x, z 256 1.24x, d 512 1.53x; with 4
-   panels or fewer, d 96 / 128, 0.92x / 0.97x). */
-const int LU_PERM_PANELS = 4;
-/* The recursion itself where there are more panels than this (3 panels:
-   one more trsm and GEMM launch than the right-looking order, getrf d 96
-   0.90-1.0x, H200 session 26). */
-const int LU_REC_PANELS = 3;
 
 /* One LU's state: the problem, the batch (d: info and ipiv as the caller's;
    s: the steps' view, info = the codes t, GEMMs masked). */
@@ -485,15 +390,7 @@ cudaError_t lu_update(const lu_run &r, int j, int jb, int c0, int c1)
     const int64_t lda = r.p.lda;
     const int q = c1 - c0, rows = r.p.m - j - jb;
     if (q <= 0 || jb <= 0) return cudaSuccess;
-    bb_problem tp = blank();
-    tp.side = BblasLeft;
-    tp.uplo = BblasLower;
-    tp.trans = BblasNoTrans;
-    tp.diag = BblasUnit;
-    tp.m = jb;
-    tp.n = q;
-    tp.lda = tp.ldb = lda;
-    tp.alpha[0] = 1;
+    const bb_problem tp = bb_tri_problem(BblasLeft, BblasLower, BblasNoTrans, BblasUnit, jb, q, lda, lda, 1);
     bb_dev_batch td = r.s;
     const bb_dev_opd A = r.d.opd[BB_A];
     td.opd[BB_A] = view(c, A, j + j * lda);
@@ -510,19 +407,9 @@ template <typename T>
 cudaError_t lu_perm(const lu_run &r, int j, int w, int c0, int c1)
 {
     if (!r.defer || c1 <= c0 || w <= 0) return cudaSuccess;
-    const int R = r.p.m - j, nt = R < 256 ? (R + 31) / 32 * 32 : 256, rpt = (R + nt - 1) / nt;
-    const size_t toff = round256((size_t)(R + w) * sizeof(int)), row = (size_t)R * sizeof(T);
-    int cw = (int)(LU_PERM_TILE / row); /* columns a chunk */
-    cw = cw < 1 ? 1 : cw > 8 ? 8 : cw;
-    const size_t sh = toff + (size_t)cw * row;
     bb_dev_batch pd = r.s;
     pd.opd[BB_IPIV] = r.d.opd[BB_IPIV];
-    const unsigned g = bb_grid(r.d.count, 1);
-    cudaStream_t st = r.c.q->stream;
-    if (rpt == 1) k_lu_perm<T, 1><<<g, nt, sh, st>>>(pd, r.t, r.p.m, j, w, c0, c1, r.p.lda, cw, toff);
-    else if (rpt == 2) k_lu_perm<T, 2><<<g, nt, sh, st>>>(pd, r.t, r.p.m, j, w, c0, c1, r.p.lda, cw, toff);
-    else k_lu_perm<T, 4><<<g, nt, sh, st>>>(pd, r.t, r.p.m, j, w, c0, c1, r.p.lda, cw, toff);
-    return cudaGetLastError();
+    return bb_lu_perm(r.c.prec, pd, r.t, r.p.m, j, w, c0, c1, r.p.lda, 0, r.c.q);
 }
 
 /* Columns [j, j + w) factored, recursively; deferred, the left half's
@@ -543,16 +430,6 @@ cudaError_t lu_rec(const lu_run &r, int j, int w)
     return e;
 }
 
-/* BATCHBLAS_CUDA_LU_RECURSIVE: 1 (default) the recursive order where
-   LU_REC_PANELS says, the interchanges deferred where LU_PERM_PANELS says;
-   2 the recursive order with the panels' interchanges; 3 deferred wherever
-   k_lu_perm takes the rows; 0 LAPACK's right-looking order (to compare). */
-int lu_recursive(void)
-{
-    static int v = BB_ENV_UNREAD;
-    return bb_env_int("BATCHBLAS_CUDA_LU_RECURSIVE", 1, &v);
-}
-
 /* t: workspace for d.count codes */
 template <typename T>
 cudaError_t getrf_core(const ctx &c, const bb_problem &p, const bb_dev_batch &d, int pivot, int *t)
@@ -566,9 +443,9 @@ cudaError_t getrf_core(const ctx &c, const bb_problem &p, const bb_dev_batch &d,
     r.s.info = t; /* the steps skip only argument errors */
     r.s.masked = 1;
     if (e != cudaSuccess) return e;
-    const int mode = lu_recursive();
-    if (mode && mn > LU_REC_PANELS * L) {
-        r.defer = pivot && m <= LU_PERM_ROWS && (mode == 3 || (mode == 1 && mn > LU_PERM_PANELS * L));
+    const int mode = bb_lu_rec_mode();
+    if (bb_lu_recursive(mode, mn, L)) {
+        r.defer = bb_lu_deferred(mode, pivot, m, mn, L);
         e = lu_rec<T>(r, 0, mn);
         if (e == cudaSuccess) e = lu_perm<T>(r, 0, mn, mn, n);
         return e == cudaSuccess ? lu_update(r, 0, mn, mn, n) : e;
@@ -710,15 +587,7 @@ cudaError_t getri_T(const ctx &c, const bb_problem &p, const bb_dev_batch &d, in
             ldf = n;
         }
         t.opd[BB_B] = oop ? s.opd[BB_B] : s.opd[BB_A];
-        bb_problem tp = blank();
-        tp.side = BblasLeft;
-        tp.uplo = BblasLower;
-        tp.trans = BblasNoTrans;
-        tp.diag = BblasUnit;
-        tp.m = tp.n = n;
-        tp.lda = ldf;
-        tp.ldb = ldx;
-        tp.alpha[0] = 1;
+        bb_problem tp = bb_tri_problem(BblasLeft, BblasLower, BblasNoTrans, BblasUnit, n, n, ldf, ldx, 1);
         if ((e = trsm(c, tp, t)) != cudaSuccess) return e;
         tp.uplo = BblasUpper;
         tp.diag = BblasNonUnit;

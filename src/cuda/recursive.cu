@@ -335,16 +335,7 @@ cudaError_t tri_op(const rctx &c, bb_op op, const bb_dev_batch &d, int side, int
                    double alpha, const bb_dev_opd &T, int64_t ldt, const bb_dev_opd &X, int64_t ldx, int m, int n)
 {
     if (m <= 0 || n <= 0) return cudaSuccess;
-    bb_problem p = blank();
-    p.side = side;
-    p.uplo = uplo;
-    p.trans = trans;
-    p.diag = diag;
-    p.m = m;
-    p.n = n;
-    p.lda = ldt;
-    p.ldb = ldx;
-    p.alpha[0] = alpha;
+    const bb_problem p = bb_tri_problem(side, uplo, trans, diag, m, n, ldt, ldx, alpha);
     bb_dev_batch g = d;
     g.opd[BB_A] = T;
     g.opd[BB_B] = X;

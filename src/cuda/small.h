@@ -39,6 +39,37 @@ cudaError_t bb_small_getrf(bb_prec prec, const bb_problem &p, const bb_dev_batch
    cudaErrorNotSupported if the shape does not fit. */
 cudaError_t bb_panel_getrf(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int pivot,
                            int ncols, int c0);
+/* The blocked LUs' deferred row interchanges (blocked.cu, and the
+   variable-size driver, vardriver.cu): ipiv[j .. j+w) (global, 1-based)
+   applied to the columns [c0, c1) of rows j..m of each problem
+   (column-major, ld lda), all w at once, each row that moves read and
+   written once; problems with skip[i] != 0 are left alone.  With d.vdim,
+   each problem's m, n and lda are its vdim's, w is cut to its min(m, n) - j
+   and c1 to min(m, n) (m, w: the launch's largest); with tail, each
+   problem's columns past min(m, n) take all its interchanges.  Rows m - j
+   <= BB_LU_PERM_ROWS, else cudaErrorNotSupported. */
+#define BB_LU_PERM_ROWS 1024
+cudaError_t bb_lu_perm(bb_prec prec, const bb_dev_batch &d, const int *skip, int m, int j, int w, int c0, int c1,
+                       int64_t lda, int tail, batchblas_queue *q);
+/* The order of both blocked LUs (BATCHBLAS_CUDA_LU_RECURSIVE): 1 (default)
+   recursive above BB_LU_REC_PANELS panels of L columns, the interchanges
+   deferred (bb_lu_perm) above BB_LU_PERM_PANELS; 2 recursive, the panels'
+   own interchanges; 3 deferred wherever bb_lu_perm takes the rows; 0
+   LAPACK's right-looking order (to compare).
+   The recursion: 3 panels take one more trsm and GEMM launch than the
+   right-looking order (getrf d 96 0.90-1.0x, H200 session 26).  Deferral:
+   each level of the recursion then reads and writes the rows that move
+   once, where the panels' own interchanges move each row of theirs across
+   every column (getrf d 256 1.07x, z 256 1.24x, d 512 1.53x; with 4
+   panels or fewer, d 96 / 128, 0.92x / 0.97x). */
+#define BB_LU_REC_PANELS 3
+#define BB_LU_PERM_PANELS 4
+int bb_lu_rec_mode(void);
+static inline bool bb_lu_recursive(int mode, int mn, int L) { return mode && mn > BB_LU_REC_PANELS * L; }
+static inline bool bb_lu_deferred(int mode, int pivot, int m, int mn, int L)
+{
+    return pivot && m <= BB_LU_PERM_ROWS && (mode == 3 || (mode == 1 && mn > BB_LU_PERM_PANELS * L));
+}
 /* getri (in place, oop = 0) / getri_oop (A -> B, oop = 1): n <= 32 */
 cudaError_t bb_small_getri(bb_prec prec, const bb_problem &p, const bb_dev_batch &d,
                            batchblas_queue *q, int oop);

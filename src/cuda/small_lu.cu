@@ -428,6 +428,112 @@ cudaError_t run_getrf_panel(const bb_problem &p, const bb_dev_batch &d, batchbla
     return cudaGetLastError();
 }
 
+/* ------------------------------------ the blocked LUs' deferred interchanges */
+
+/*
+ * The interchanges of rows j..j+w-1 (global pivots, as LAPACK applies them:
+ * in order) on the columns [c0, c1), rows j..m, column-major, all at once.
+ * The composed permutation (src[r]: the row whose values end in row r) is
+ * built in shared memory; then, cw columns at a time, every row that
+ * changes is read into a shared tile (by its own row: the reads are
+ * coalesced), and after a barrier every such row takes its new values from
+ * the tile (the writes coalesced too).  A row moves once however many of
+ * the w interchanges touch it, and the rows that do not change are neither
+ * read nor written.  A block per problem, RPT rows per thread (m - j <=
+ * RPT * blockDim.x); dynamic shared memory: m - j + w ints, then the tile
+ * of (m - j) x cw elements (the launch's largest).  skip[i] != 0: problem
+ * i is left alone.
+ * VAR (the variable-size driver): each problem's m, n, lda from d.vdim; w
+ * is cut to its min(m, n) - j pivots and c1 to min(m, n) (its columns past
+ * that take the tail), or, with tail, all its interchanges (j = 0, w =
+ * min(m, n)) on its columns [min(m, n), n).
+ */
+template <typename T, int RPT, bool VAR>
+__global__ void __launch_bounds__(256) k_lu_perm(const bb_dev_batch d, const int *skip, int m_, int j_, int w_, int c0_,
+                                                 int c1_, int64_t lda_, int tail, int cw, size_t tile_off)
+{
+    extern __shared__ __align__(16) unsigned char perm_sh[];
+    const int tid = threadIdx.x, nt = blockDim.x;
+    for (int64_t pid = blockIdx.x; pid < d.count; pid += gridDim.x) {
+        if (skip[pid] != 0) continue; /* uniform over the block */
+        int m = m_, j = j_, w = w_, c0 = c0_, c1 = c1_;
+        int64_t lda = lda_;
+        if (VAR) {
+            const bb_vdim v = d.vdim[pid];
+            const int mn = v.m < v.n ? v.m : v.n;
+            m = v.m, lda = v.lda;
+            if (tail) j = 0, w = mn, c0 = mn, c1 = v.n;
+            else w = w < mn - j ? w : mn - j, c1 = c1 < mn ? c1 : mn;
+            if (w <= 0 || c1 <= c0) continue; /* uniform too */
+        }
+        const int R = m - j;
+        int *src = (int *)perm_sh, *piv = src + R;
+        T *tile = (T *)(perm_sh + tile_off); /* tile[e * R + r]: row r of the chunk's column e */
+        T *A = bb_dev_ptr<T>(d.opd[BB_A], pid) + j;
+        const int *ip = bb_dev_ptr<int>(d.opd[BB_IPIV], pid) + j;
+        for (int i = tid; i < R; i += nt) src[i] = i;
+        for (int i = tid; i < w; i += nt) piv[i] = ip[i] - 1 - j;
+        __syncthreads();
+        if (tid == 0)
+            for (int k = 0; k < w; k++) {
+                const int p = piv[k];
+                if (p != k && p >= 0 && p < R) {
+                    const int x = src[k];
+                    src[k] = src[p];
+                    src[p] = x;
+                }
+            }
+        __syncthreads();
+        int from[RPT]; /* the rows that change are also the rows read */
+#pragma unroll
+        for (int q = 0; q < RPT; q++) {
+            const int r = tid + q * nt;
+            from[q] = r < R ? src[r] : r;
+        }
+        for (int c = c0; c < c1; c += cw) {
+            const int ce = c1 - c < cw ? c1 - c : cw;
+#pragma unroll
+            for (int q = 0; q < RPT; q++) {
+                const int r = tid + q * nt;
+                if (from[q] != r)
+                    for (int e = 0; e < ce; e++) tile[e * R + r] = A[r + (c + e) * lda];
+            }
+            __syncthreads();
+#pragma unroll
+            for (int q = 0; q < RPT; q++) {
+                const int r = tid + q * nt;
+                if (from[q] != r)
+                    for (int e = 0; e < ce; e++) A[r + (c + e) * lda] = tile[e * R + from[q]];
+            }
+            __syncthreads();
+        }
+    }
+}
+
+/* k_lu_perm's tile: at most this many bytes (with the rows' indices,
+   within the 48 KB of shared memory a launch gets without asking). */
+const size_t LU_PERM_TILE = 36 * 1024;
+
+template <typename T, bool VAR>
+cudaError_t lu_perm_T(const bb_dev_batch &d, const int *skip, int m, int j, int w, int c0, int c1, int64_t lda,
+                      int tail, batchblas_queue *q)
+{
+    const int R = m - j;
+    if (R <= 0 || w <= 0 || (!tail && c1 <= c0)) return cudaSuccess;
+    if (R > BB_LU_PERM_ROWS) return cudaErrorNotSupported;
+    const int nt = R < 256 ? (R + 31) / 32 * 32 : 256, rpt = (R + nt - 1) / nt;
+    const size_t toff = ((size_t)(R + w) * sizeof(int) + 255) / 256 * 256, row = (size_t)R * sizeof(T);
+    int cw = (int)(LU_PERM_TILE / row); /* columns a chunk */
+    cw = cw < 1 ? 1 : cw > 8 ? 8 : cw;
+    const size_t sh = toff + (size_t)cw * row;
+    const unsigned g = bb_grid(d.count, 1);
+    cudaStream_t st = q->stream;
+    if (rpt == 1) k_lu_perm<T, 1, VAR><<<g, nt, sh, st>>>(d, skip, m, j, w, c0, c1, lda, tail, cw, toff);
+    else if (rpt == 2) k_lu_perm<T, 2, VAR><<<g, nt, sh, st>>>(d, skip, m, j, w, c0, c1, lda, tail, cw, toff);
+    else k_lu_perm<T, 4, VAR><<<g, nt, sh, st>>>(d, skip, m, j, w, c0, c1, lda, tail, cw, toff);
+    return cudaGetLastError();
+}
+
 template <typename T>
 cudaError_t getrf_panel_T(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int pivot, int ncols, int c0)
 {
@@ -453,4 +559,24 @@ cudaError_t bb_panel_getrf(bb_prec prec, const bb_problem &p, const bb_dev_batch
                            int ncols, int c0)
 {
     BB_SMALL_BY_PREC(prec, getrf_panel_T<T>(p, d, q, pivot, ncols, c0));
+}
+
+template <bool VAR>
+static cudaError_t lu_perm_prec(bb_prec prec, const bb_dev_batch &d, const int *skip, int m, int j, int w, int c0,
+                                int c1, int64_t lda, int tail, batchblas_queue *q)
+{
+    BB_SMALL_BY_PREC(prec, (lu_perm_T<T, VAR>(d, skip, m, j, w, c0, c1, lda, tail, q)));
+}
+
+cudaError_t bb_lu_perm(bb_prec prec, const bb_dev_batch &d, const int *skip, int m, int j, int w, int c0, int c1,
+                       int64_t lda, int tail, batchblas_queue *q)
+{
+    return d.vdim ? lu_perm_prec<true>(prec, d, skip, m, j, w, c0, c1, lda, tail, q)
+                  : lu_perm_prec<false>(prec, d, skip, m, j, w, c0, c1, lda, 0, q);
+}
+
+int bb_lu_rec_mode(void)
+{
+    static int v = BB_ENV_UNREAD;
+    return bb_env_int("BATCHBLAS_CUDA_LU_RECURSIVE", 1, &v);
 }

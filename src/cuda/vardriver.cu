@@ -694,21 +694,11 @@ cudaError_t vgemm(const vctx &c, int64_t n, int ma, int mb, const double alpha[2
 }
 
 
-/* A triangle step's problem (trsm, trmm): side, uplo, trans, diag, order
-   and free dimension m = n (the launch's bound; the slots carry their
-   own), leading dimensions ld, alpha real. */
+/* A triangle step's problem (trsm, trmm): m = n the launch's bound (the
+   slots carry their own), leading dimensions ld. */
 bb_problem tri_step(int side, int uplo, int trans, int diag, int m, int n, int64_t ld, double alpha)
 {
-    bb_problem tp = bb_blank_problem();
-    tp.side = side;
-    tp.uplo = uplo;
-    tp.trans = trans;
-    tp.diag = diag;
-    tp.m = m;
-    tp.n = n;
-    tp.lda = tp.ldb = ld;
-    tp.alpha[0] = alpha;
-    return tp;
+    return bb_tri_problem(side, uplo, trans, diag, m, n, ld, ld, alpha);
 }
 
 /* ---- potrf */
@@ -984,12 +974,24 @@ struct trsm_geo {
     }
 };
 
+/* The problem a trsm or trmm walk takes from a slot: the slot's own
+   (sub_all), or a part of it (sub_lu, the recursive LU's update): v, A, B
+   become the part's sizes and operands; false: no part. */
+struct sub_all {
+    template <typename T>
+    __device__ bool operator()(bb_vdim &, T *&, T *&) const { return true; }
+};
+
+template <typename S = sub_all>
 struct f_trsm_upd {
     trsm_geo g;
     int tr;
+    S sub;
     template <typename T>
-    __device__ bool operator()(const bb_vdim &v, int, T *A, T *B, T *, int *, bb_vdim &o, T *&pa, T *&pb, T *&pc) const
+    __device__ bool operator()(const bb_vdim &v0, int, T *A, T *B, T *, int *, bb_vdim &o, T *&pa, T *&pb, T *&pc) const
     {
+        bb_vdim v = v0;
+        if (!sub(v, A, B)) return false;
         int t, f, r0, r1, s0, s1;
         if (!g.at(v, t, f, r0, r1, s0, s1) || s1 <= s0) return false;
         const int64_t lda = v.lda, ldb = v.ldb;
@@ -1011,11 +1013,15 @@ struct f_trsm_upd {
     }
 };
 
+template <typename S = sub_all>
 struct f_trsm_diag {
     trsm_geo g;
+    S sub;
     template <typename T>
-    __device__ bool operator()(const bb_vdim &v, int c, T *A, T *B, T *, int *, bb_vdim &o, T *&pa, T *&pb, T *&) const
+    __device__ bool operator()(const bb_vdim &v0, int c, T *A, T *B, T *, int *, bb_vdim &o, T *&pa, T *&pb, T *&) const
     {
+        bb_vdim v = v0;
+        if (!sub(v, A, B)) return false;
         int t, f, r0, r1, s0, s1;
         if (!g.at(v, t, f, r0, r1, s0, s1) || c * g.L >= f) return false;
         const int64_t lda = v.lda, ldb = v.ldb;
@@ -1023,14 +1029,15 @@ struct f_trsm_diag {
         o.m = g.left ? bt : w;
         o.n = g.left ? w : bt;
         o.k = o.nrhs = 0;
+        o.lda = lda, o.ldb = ldb;
         pa = A + r0 + r0 * lda;
         pb = g.left ? B + r0 + (int64_t)c * g.L * ldb : B + c * g.L + r0 * ldb;
         return true;
     }
 };
 
-template <typename T>
-cudaError_t trsm_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &d)
+template <typename T, typename S = sub_all>
+cudaError_t trsm_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &d, const S &sub = S())
 {
     const int left = p.side == BblasLeft, tr = p.trans != BblasNoTrans;
     const bool mlower = (p.uplo == BblasLower) != (tr != 0);
@@ -1044,14 +1051,14 @@ cudaError_t trsm_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &d
     for (int s = 0; s * L < tmax && e == cudaSuccess; s++) {
         const trsm_geo g = {left, forward, L, s, 0};
         if (s > 0 && !az) {
-            e = view<T>(c, f_trsm_upd{g, tr}, d, 1);
+            e = view<T>(c, f_trsm_upd<S>{g, tr, sub}, d, 1);
             const int mm = left ? L : fmax, nn = left ? fmax : L;
             if (e == cudaSuccess)
                 e = vgemm<T>(c, n, left ? vm_trans(p.trans) : VM_N, left ? VM_N : vm_trans(p.trans), m1, p.alpha, VT_ALL,
                              mm, nn);
             if (e != cudaSuccess) break;
         }
-        e = view<T>(c, f_trsm_diag{g}, d, nch);
+        e = view<T>(c, f_trsm_diag<S>{g, sub}, d, nch);
         bb_problem lp = p;
         lp.m = lp.n = L;
         if (s > 0 && !az) lp.alpha[0] = 1, lp.alpha[1] = 0;
@@ -1074,12 +1081,12 @@ cudaError_t trmm_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &d
     cudaError_t e = cudaSuccess;
     for (int s = 0; s * L < tmax && e == cudaSuccess; s++) {
         const trsm_geo g = {left, forward, L, s, 1};
-        e = view<T>(c, f_trsm_diag{g}, d, nch);
+        e = view<T>(c, f_trsm_diag<>{g}, d, nch);
         bb_problem lp = p;
         lp.m = lp.n = L;
         if (e == cudaSuccess) e = bb_small_blas3(BB_OP_TRMM, c.prec, lp, step_batch(c, n * nch, 2), c.q);
         if (e != cudaSuccess || az || (s + 1) * L >= tmax) continue;
-        e = view<T>(c, f_trsm_upd{g, tr}, d, 1);
+        e = view<T>(c, f_trsm_upd<>{g, tr}, d, 1);
         const int mm = left ? L : fmax, nn = left ? fmax : L;
         if (e == cudaSuccess)
             e = vgemm<T>(c, n, left ? vm_trans(p.trans) : VM_N, left ? VM_N : vm_trans(p.trans), p.alpha, one, VT_ALL,
@@ -1287,17 +1294,28 @@ __global__ void __launch_bounds__(VL_THREADS) k_vlaswp(const bb_dev_batch d, int
     }
 }
 
-/* getrf / getrfnp, column-major, by LAPACK's right-looking blocked LU (the
-   blocked driver's steps, blocked.cu, with per-problem sizes): for each
-   panel of L columns starting at j,
-     1. the register panel (bb_panel_getrf) factors rows j.. of the panel,
-        writes global pivots and applies the interchanges to the rest of
-        the problem's row (both sides of the panel);
-     2. the register trsm: U(j, >j) = L(j, j)^-1 A(j, >j), in chunks of L;
-     3. k_vgemm: A(>j, >j) -= L(>j, j) U(j, >j).
-   A zero pivot gives info (the first one) and does not stop the problem. */
+/* getrf / getrfnp, column-major: the blocked driver's LU (blocked.cu,
+   getrf_core) with per-problem sizes, the same two steps walking the
+   slice's largest min(m, n):
+     panel (vlu_panel): the register panel (bb_panel_getrf) factors rows j..
+        of each problem's panel, writes global pivots and, unless the
+        interchanges are deferred, applies them to the rest of the
+        problem's row (both sides of the panel);
+     update (vlu_update, lu_geo): the columns [a, b) of rows r0..r0+k
+        become L(r0.., r0..)^-1 of themselves (trsm_slice on that part of
+        each problem, sub_lu), then the rows below lose L A (k_vgemm).
+   Recursive where bb_lu_recursive says (small.h): columns [j, j + w) split
+   as in blocked.cu (the left half, the update of the right half by it,
+   the right half), the interchanges deferred (bb_lu_perm) where
+   bb_lu_deferred says.  Each problem takes the part of the walk that lies
+   within its own min(m, n) (lu_geo); a wide problem's columns past it
+   get all its interchanges and one trsm at the end (the tail), as
+   blocked.cu's.  Else LAPACK's right-looking order: a panel of L, then
+   the update of everything right of the problem's own panel.
+   A zero pivot gives info (the first one) and does not stop the problem:
+   the steps skip only the problems flagged on entry (c.skip). */
 struct f_lu_panel {
-    int j, L;
+    int j, w, defer;
     template <typename T>
     __device__ bool operator()(const bb_vdim &v, int, T *A, T *, T *, int *P, bb_vdim &o, T *&pa, T *&pb,
                                T *&) const
@@ -1305,8 +1323,8 @@ struct f_lu_panel {
         const int mn = imin(v.m, v.n);
         if (j >= mn) return false;
         o.m = v.m - j;
-        o.n = imin(L, mn - j);
-        o.k = v.n;
+        o.n = imin(w, mn - j);
+        o.k = defer ? o.n : v.n; /* the columns the panel's interchanges reach */
         o.nrhs = 0;
         pa = A + j + j * v.lda;
         pb = P ? reinterpret_cast<T *>(P + j) : NULL;
@@ -1314,51 +1332,130 @@ struct f_lu_panel {
     }
 };
 
-struct f_lu_row { /* chunk c of the block row right of the panel */
-    int j, L;
-    template <typename T>
-    __device__ bool operator()(const bb_vdim &v, int c, T *A, T *, T *, int *, bb_vdim &o, T *&pa, T *&pb,
-                               T *&) const
+/* One update's part of a problem: its columns [a, b) by its factored
+   columns [r0, r0 + k).  Recursive (c1 >= 0): r0 = j, the left half's k =
+   w columns, [j + w, c1) cut to min(m, n) (nothing where the problem's
+   factorisation ends in the left half); right-looking (c1 < 0): the
+   problem's own panel of at most w columns at j, and every column right of
+   it; tail: k = min(m, n), [min(m, n), n). */
+struct lu_geo {
+    int j, w, c1, tail;
+    __device__ bool at(const bb_vdim &v, int &r0, int &k, int &a, int &b) const
     {
         const int mn = imin(v.m, v.n);
-        if (j >= mn) return false;
-        const int jb = imin(L, mn - j), c0 = j + jb + c * L;
-        if (c0 >= v.n) return false;
-        o.m = jb;
-        o.n = imin(L, v.n - c0);
-        o.k = o.nrhs = 0;
-        o.lda = o.ldb = v.lda;
-        pa = A + j + j * v.lda;
-        pb = A + j + c0 * v.lda;
+        if (tail) {
+            r0 = 0, k = mn, a = mn, b = v.n;
+        } else {
+            r0 = j, k = imin(w, mn - j), a = j + k;
+            b = c1 < 0 ? v.n : imin(c1, mn);
+        }
+        return k > 0 && b > a;
+    }
+};
+
+struct sub_lu { /* the update's trsm: L(r0.., r0..), unit lower, k x k, on A(r0.., a:b) */
+    lu_geo g;
+    template <typename T>
+    __device__ bool operator()(bb_vdim &v, T *&A, T *&B) const
+    {
+        int r0, k, a, b;
+        if (!g.at(v, r0, k, a, b)) return false;
+        const int64_t lda = v.lda;
+        B = A + r0 + a * lda;
+        A = A + r0 + r0 * lda;
+        v.m = k;
+        v.n = b - a;
+        v.ldb = lda;
         return true;
     }
 };
 
-struct f_lu_upd { /* the trailing matrix */
-    int j, L;
+struct f_lu_gemm { /* the update's GEMM: A(r0+k.., a:b) -= A(r0+k.., r0:r0+k) A(r0:r0+k, a:b) */
+    lu_geo g;
     template <typename T>
     __device__ bool operator()(const bb_vdim &v, int, T *A, T *, T *, int *, bb_vdim &o, T *&pa, T *&pb,
                                T *&pc) const
     {
-        const int mn = imin(v.m, v.n);
-        if (j >= mn) return false;
-        const int jb = imin(L, mn - j), r = v.m - j - jb, q = v.n - j - jb;
-        if (r <= 0 || q <= 0) return false;
+        int r0, k, a, b;
+        if (!g.at(v, r0, k, a, b) || v.m <= r0 + k) return false;
         const int64_t lda = v.lda;
-        o.m = r, o.n = q, o.k = jb;
+        o.m = v.m - r0 - k, o.n = b - a, o.k = k;
         o.lda = o.ldb = o.ldc = lda;
-        pa = A + (j + jb) + j * lda;
-        pb = A + j + (j + jb) * lda;
-        pc = A + (j + jb) + (j + jb) * lda;
+        pa = A + (r0 + k) + r0 * lda;
+        pb = A + r0 + a * lda;
+        pc = A + (r0 + k) + a * lda;
         return true;
     }
 };
+
+struct vlu { /* one slice's LU */
+    const vctx &c;
+    const bb_problem &p;
+    const bb_dev_batch &d;
+    int pivot;
+    int defer;
+};
+
+template <typename T>
+cudaError_t vlu_panel(const vlu &r, int j, int w)
+{
+    const vctx &c = r.c;
+    const int64_t n = r.d.count;
+    cudaError_t e = view<T>(c, f_lu_panel{j, w, r.defer}, r.d, 1, c.skip);
+    if (e != cudaSuccess) return e;
+    bb_problem pp = bb_blank_problem();
+    pp.m = r.p.m - j;
+    pp.n = c.L;
+    bb_dev_batch pd = step_batch(c, n, 1);
+    if (r.pivot) pd.opd[BB_IPIV].ptr = c.w.pb;
+    if ((e = bb_panel_getrf(c.prec, pp, pd, c.q, r.pivot, r.p.n, j)) != cudaSuccess || !r.d.info) return e;
+    k_merge<<<bb_grid(n, 256), 256, 0, c.q->stream>>>(r.d.info, c.w.info, n, 1, j);
+    return cudaGetLastError();
+}
+
+/* tmax, fmax: the largest k and b - a of g's parts; mmax, nmax: the
+   largest rows below and b - a of the parts that have rows below */
+template <typename T>
+cudaError_t vlu_update(const vlu &r, const lu_geo &g, int tmax, int fmax, int mmax, int nmax)
+{
+    const vctx &c = r.c;
+    if (tmax <= 0 || fmax <= 0) return cudaSuccess;
+    const double m1[2] = {-1, 0}, one[2] = {1, 0};
+    bb_dev_batch sd = r.d;
+    sd.info = c.skip; /* trsm_slice's views skip info != 0 */
+    cudaError_t e = trsm_slice<T>(c, tri_step(BblasLeft, BblasLower, BblasNoTrans, BblasUnit, tmax, fmax, r.p.lda, 1),
+                                  sd, sub_lu{g});
+    if (e != cudaSuccess || mmax <= 0 || nmax <= 0) return e;
+    if ((e = view<T>(c, f_lu_gemm{g}, r.d, 1, c.skip)) != cudaSuccess) return e;
+    return vgemm<T>(c, r.d.count, VM_N, VM_N, m1, one, VT_ALL, mmax, nmax);
+}
+
+/* the interchanges of [j, j + w) on [c0, c1), each problem's part (tail:
+   its columns past min(m, n), all of them) */
+cudaError_t vlu_perm(const vlu &r, int j, int w, int c0, int c1, int tail)
+{
+    if (!r.defer) return cudaSuccess;
+    return bb_lu_perm(r.c.prec, r.d, r.c.skip, r.p.m, j, w, c0, c1, 0, tail, r.c.q);
+}
+
+template <typename T>
+cudaError_t vlu_rec(const vlu &r, int j, int w)
+{
+    if (w <= r.c.L) return vlu_panel<T>(r, j, w);
+    int w1 = r.c.L;
+    while (2 * w1 < w) w1 *= 2;
+    cudaError_t e = vlu_rec<T>(r, j, w1);
+    if (e == cudaSuccess) e = vlu_perm(r, j, w1, j + w1, j + w, 0);
+    if (e == cudaSuccess) e = vlu_update<T>(r, lu_geo{j, w1, j + w, 0}, w1, w - w1, r.p.m - j - w1, w - w1);
+    if (e == cudaSuccess) e = vlu_rec<T>(r, j + w1, w - w1);
+    if (e == cudaSuccess) e = vlu_perm(r, j + w1, w - w1, j, j + w1, 0);
+    return e;
+}
 
 template <typename T>
 cudaError_t getrf_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &d, int pivot)
 {
     const int M = p.m, N = p.n, L = c.L, mnx = M < N ? M : N;
-    const double m1[2] = {-1, 0}, one[2] = {1, 0};
     const int64_t n = d.count;
     k_flags<<<bb_grid(n, 256), 256, 0, c.q->stream>>>(d.info, c.skip, n);
     cudaError_t e = cudaGetLastError();
@@ -1367,28 +1464,22 @@ cudaError_t getrf_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &
         k_vtranspose<T><<<bb_grid(n, 1), 256, 0, c.q->stream>>>(d, c.skip, BB_A);
         e = cudaGetLastError();
     }
-    for (int j = 0; j < mnx && e == cudaSuccess; j += L) {
-        if ((e = view<T>(c, f_lu_panel{j, L}, d, 1, c.skip)) != cudaSuccess) break;
-        bb_problem pp = bb_blank_problem();
-        pp.m = M - j;
-        pp.n = L;
-        bb_dev_batch pd = step_batch(c, n, 1);
-        if (pivot) pd.opd[BB_IPIV].ptr = c.w.pb;
-        if ((e = bb_panel_getrf(c.prec, pp, pd, c.q, pivot, N, j)) != cudaSuccess) break;
-        if (d.info) {
-            k_merge<<<bb_grid(n, 256), 256, 0, c.q->stream>>>(d.info, c.w.info, n, 1, j);
-            if ((e = cudaGetLastError()) != cudaSuccess) break;
+    const int mode = bb_lu_rec_mode();
+    vlu r = {c, p, d, pivot, 0};
+    if (e == cudaSuccess && bb_lu_recursive(mode, mnx, L)) {
+        r.defer = bb_lu_deferred(mode, pivot, M, mnx, L);
+        e = vlu_rec<T>(r, 0, mnx);
+        /* the tail: wide problems' columns past min(m, n) (the launches
+           find nothing to do where there are none) */
+        if (e == cudaSuccess && N > 1) e = vlu_perm(r, 0, mnx, 0, 0, 1);
+        if (e == cudaSuccess && N > 1) e = vlu_update<T>(r, lu_geo{0, 0, 0, 1}, mnx, N - 1, 0, 0);
+    } else {
+        for (int j = 0; j < mnx && e == cudaSuccess; j += L) {
+            e = vlu_panel<T>(r, j, L);
+            /* a problem whose panel is narrower than L (its last one) has
+               up to n - j - 1 columns right of it, and no rows below */
+            if (e == cudaSuccess && j + 1 < N) e = vlu_update<T>(r, lu_geo{j, L, -1, 0}, L, N - j - 1, M - j - L, N - j - L);
         }
-        /* a problem whose panel is narrower than L (its last one) has up
-           to n - j - 1 columns right of it */
-        if (j + 1 >= N) continue;
-        const int nch = chunks(c, N - j - 1);
-        if ((e = view<T>(c, f_lu_row{j, L}, d, nch, c.skip)) != cudaSuccess) break;
-        const bb_problem tp = tri_step(BblasLeft, BblasLower, BblasNoTrans, BblasUnit, L, L, p.lda, 1);
-        if ((e = bb_small_trsm_chunked(c.prec, tp, step_batch(c, n * nch, 2), c.q, L)) != cudaSuccess) break;
-        if (j + L >= M) continue;
-        if ((e = view<T>(c, f_lu_upd{j, L}, d, 1, c.skip)) != cudaSuccess) break;
-        e = vgemm<T>(c, n, VM_N, VM_N, m1, one, VT_ALL, M - j - L, N - j - L);
     }
     if (rm && e == cudaSuccess) {
         k_vtranspose<T><<<bb_grid(n, 1), 256, 0, c.q->stream>>>(d, c.skip, BB_A);

@@ -38,6 +38,25 @@ static inline bb_problem bb_blank_problem(void)
     return p;
 }
 
+/* A triangle operation's problem (trsm, trmm): side, uplo, trans, diag,
+   m x n, the triangle's leading dimension lda and the other operand's ldb,
+   alpha real. */
+static inline bb_problem bb_tri_problem(int side, int uplo, int trans, int diag, int m, int n, int64_t lda,
+                                        int64_t ldb, double alpha)
+{
+    bb_problem p = bb_blank_problem();
+    p.side = side;
+    p.uplo = uplo;
+    p.trans = trans;
+    p.diag = diag;
+    p.m = m;
+    p.n = n;
+    p.lda = lda;
+    p.ldb = ldb;
+    p.alpha[0] = alpha;
+    return p;
+}
+
 /* The problems [first, first + cnt) of d: matrices of the precision's
    elements, pivots int, the per-problem vectors X, Y real (half a complex
    element). */
