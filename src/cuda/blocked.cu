@@ -412,23 +412,14 @@ cudaError_t lu_perm(const lu_run &r, int j, int w, int c0, int c1)
     return bb_lu_perm(r.c.prec, pd, r.t, r.p.m, j, w, c0, c1, r.p.lda, 0, r.c.q);
 }
 
-/* Columns [j, j + w) factored, recursively; deferred, the left half's
-   interchanges reach the right half just before its update, and the right
-   half's reach the left half at the end (the columns outside [j, j + w)
-   get both from the levels above). */
+/* The steps of bb_lu_walk (small.h) on this LU. */
 template <typename T>
-cudaError_t lu_rec(const lu_run &r, int j, int w)
-{
-    if (w <= r.c.L) return lu_panel<T>(r, j, w);
-    int w1 = r.c.L;
-    while (2 * w1 < w) w1 *= 2;
-    cudaError_t e = lu_rec<T>(r, j, w1);
-    if (e == cudaSuccess) e = lu_perm<T>(r, j, w1, j + w1, j + w);
-    if (e == cudaSuccess) e = lu_update(r, j, w1, j + w1, j + w);
-    if (e == cudaSuccess) e = lu_rec<T>(r, j + w1, w - w1);
-    if (e == cudaSuccess) e = lu_perm<T>(r, j + w1, w - w1, j, j + w1);
-    return e;
-}
+struct lu_steps {
+    const lu_run &r;
+    cudaError_t panel(int j, int w) const { return lu_panel<T>(r, j, w); }
+    cudaError_t perm(int j, int w, int c0, int c1) const { return lu_perm<T>(r, j, w, c0, c1); }
+    cudaError_t update(int j, int w1, int c1) const { return lu_update(r, j, w1, j + w1, c1); }
+};
 
 /* t: workspace for d.count codes */
 template <typename T>
@@ -446,7 +437,7 @@ cudaError_t getrf_core(const ctx &c, const bb_problem &p, const bb_dev_batch &d,
     const int mode = bb_lu_rec_mode();
     if (bb_lu_recursive(mode, mn, L)) {
         r.defer = bb_lu_deferred(mode, pivot, m, mn, L);
-        e = lu_rec<T>(r, 0, mn);
+        e = bb_lu_walk(lu_steps<T>{r}, L, 0, mn);
         if (e == cudaSuccess) e = lu_perm<T>(r, 0, mn, mn, n);
         return e == cudaSuccess ? lu_update(r, 0, mn, mn, n) : e;
     }

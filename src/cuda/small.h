@@ -70,6 +70,27 @@ static inline bool bb_lu_deferred(int mode, int pivot, int m, int mn, int L)
 {
     return pivot && m <= BB_LU_PERM_ROWS && (mode == 3 || (mode == 1 && mn > BB_LU_PERM_PANELS * L));
 }
+/* The recursive LU's walk over the columns [j, j + w), for both blocked
+   LUs (blocked.cu's fixed sizes, vardriver.cu's per-problem sizes): panels
+   of at most L columns at the leaves; else w = w1 + w2 (w1 = L times the
+   largest power of two below w / L), the left half, its interchanges on
+   the right half (S::perm; nothing unless deferred), the update of the
+   right half by the left (S::update(j, w1, j + w)), the right half, its
+   interchanges on the left half.  S: panel(j, w), perm(j, w, c0, c1),
+   update(j, w1, c1), each returning a cudaError_t. */
+template <typename S>
+cudaError_t bb_lu_walk(const S &s, int L, int j, int w)
+{
+    if (w <= L) return s.panel(j, w);
+    int w1 = L;
+    while (2 * w1 < w) w1 *= 2;
+    cudaError_t e = bb_lu_walk(s, L, j, w1);
+    if (e == cudaSuccess) e = s.perm(j, w1, j + w1, j + w);
+    if (e == cudaSuccess) e = s.update(j, w1, j + w);
+    if (e == cudaSuccess) e = bb_lu_walk(s, L, j + w1, w - w1);
+    if (e == cudaSuccess) e = s.perm(j + w1, w - w1, j, j + w1);
+    return e;
+}
 /* getri (in place, oop = 0) / getri_oop (A -> B, oop = 1): n <= 32 */
 cudaError_t bb_small_getri(bb_prec prec, const bb_problem &p, const bb_dev_batch &d,
                            batchblas_queue *q, int oop);

@@ -1304,9 +1304,9 @@ __global__ void __launch_bounds__(VL_THREADS) k_vlaswp(const bb_dev_batch d, int
      update (vlu_update, lu_geo): the columns [a, b) of rows r0..r0+k
         become L(r0.., r0..)^-1 of themselves (trsm_slice on that part of
         each problem, sub_lu), then the rows below lose L A (k_vgemm).
-   Recursive where bb_lu_recursive says (small.h): columns [j, j + w) split
-   as in blocked.cu (the left half, the update of the right half by it,
-   the right half), the interchanges deferred (bb_lu_perm) where
+   Recursive where bb_lu_recursive says (small.h): bb_lu_walk, the walk
+   of blocked.cu's LU too (the left half, the update of the right half by
+   it, the right half), the interchanges deferred (bb_lu_perm) where
    bb_lu_deferred says.  Each problem takes the part of the walk that lies
    within its own min(m, n) (lu_geo); a wide problem's columns past it
    get all its interchanges and one trsm at the end (the tail), as
@@ -1438,19 +1438,17 @@ cudaError_t vlu_perm(const vlu &r, int j, int w, int c0, int c1, int tail)
     return bb_lu_perm(r.c.prec, r.d, r.c.skip, r.p.m, j, w, c0, c1, 0, tail, r.c.q);
 }
 
+/* The steps of bb_lu_walk (small.h) on this LU. */
 template <typename T>
-cudaError_t vlu_rec(const vlu &r, int j, int w)
-{
-    if (w <= r.c.L) return vlu_panel<T>(r, j, w);
-    int w1 = r.c.L;
-    while (2 * w1 < w) w1 *= 2;
-    cudaError_t e = vlu_rec<T>(r, j, w1);
-    if (e == cudaSuccess) e = vlu_perm(r, j, w1, j + w1, j + w, 0);
-    if (e == cudaSuccess) e = vlu_update<T>(r, lu_geo{j, w1, j + w, 0}, w1, w - w1, r.p.m - j - w1, w - w1);
-    if (e == cudaSuccess) e = vlu_rec<T>(r, j + w1, w - w1);
-    if (e == cudaSuccess) e = vlu_perm(r, j + w1, w - w1, j, j + w1, 0);
-    return e;
-}
+struct vlu_steps {
+    const vlu &r;
+    cudaError_t panel(int j, int w) const { return vlu_panel<T>(r, j, w); }
+    cudaError_t perm(int j, int w, int c0, int c1) const { return vlu_perm(r, j, w, c0, c1, 0); }
+    cudaError_t update(int j, int w1, int c1) const
+    {
+        return vlu_update<T>(r, lu_geo{j, w1, c1, 0}, w1, c1 - j - w1, r.p.m - j - w1, c1 - j - w1);
+    }
+};
 
 template <typename T>
 cudaError_t getrf_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &d, int pivot)
@@ -1466,9 +1464,13 @@ cudaError_t getrf_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &
     }
     const int mode = bb_lu_rec_mode();
     vlu r = {c, p, d, pivot, 0};
-    if (e == cudaSuccess && bb_lu_recursive(mode, mnx, L)) {
+    /* by default only where the slice fills the GPU: a slice of few
+       problems (a skewed batch's largest) waits on its chain of launches,
+       and the recursion's trsm walks add launches (H200, session 27,
+       skewed d Nmax 256 / 512: getrf 0.85 / 0.96x, gesv 0.88 / 0.98x) */
+    if (e == cudaSuccess && bb_lu_recursive(mode, mnx, L) && (mode != 1 || fills_gpu<T>(d))) {
         r.defer = bb_lu_deferred(mode, pivot, M, mnx, L);
-        e = vlu_rec<T>(r, 0, mnx);
+        e = bb_lu_walk(vlu_steps<T>{r}, L, 0, mnx);
         /* the tail: wide problems' columns past min(m, n) (the launches
            find nothing to do where there are none) */
         if (e == cudaSuccess && N > 1) e = vlu_perm(r, 0, mnx, 0, 0, 1);
@@ -1809,13 +1811,27 @@ cudaError_t poti_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &d
    problem).  Both layouts take the same steps (the stored matrix's
    inverse is the transpose of the other layout's). */
 
-/* the workspace of those, per slice: BATCHBLAS_CUDA_VAR_WORK_MB (MiB),
-   else 1 GiB */
-size_t var_work(void)
+/* the workspace of those, per slice, for a batch that needs `need` bytes
+   in all: BATCHBLAS_CUDA_VAR_WORK_MB (MiB) if set; else the need, held
+   between 1 GiB and an eighth of the device's free memory, at most 8 GiB.
+   The slices run one after the other, each with the whole launch sequence
+   over its problems (H200, session 27, uniform [1, 512], 10240 problems:
+   8 GiB against 1 GiB, getri 1.17x, geinv 1.24x, gecond 1.46x, the host's
+   time in the call 125 / 218 / 273 ms -> 2 / 48 / 157 ms; [1, 256]
+   1.09 / 1.12 / 1.25x).  The queue keeps its workspace until it is
+   destroyed. */
+const size_t VAR_WORK_MIN = (size_t)1 << 30, VAR_WORK_MAX = (size_t)8 << 30;
+
+size_t var_work(size_t need)
 {
     static int mb = BB_ENV_UNREAD;
-    const int x = bb_env_int("BATCHBLAS_CUDA_VAR_WORK_MB", 1024, &mb);
-    return (size_t)(x > 0 ? x : 1024) << 20;
+    const int x = bb_env_int("BATCHBLAS_CUDA_VAR_WORK_MB", 0, &mb);
+    if (x > 0) return (size_t)x << 20;
+    if (need <= VAR_WORK_MIN) return VAR_WORK_MIN;
+    size_t fr = 0, tot = 0;
+    size_t w = cudaMemGetInfo(&fr, &tot) == cudaSuccess ? fr / 8 : VAR_WORK_MIN;
+    w = w < VAR_WORK_MIN ? VAR_WORK_MIN : w > VAR_WORK_MAX ? VAR_WORK_MAX : w;
+    return w < need ? w : need;
 }
 
 /* column-major getri on d (out of place: into B) */
@@ -1950,13 +1966,13 @@ cudaError_t run_T(bb_op op, const vctx &c0, const bb_problem &p, const bb_dev_ba
     const int per = 32 / c.L;
     int64_t slice = ((int64_t)1 << 20) / nch;
     slice = slice < per ? per : slice / per * per;
-    /* per-problem workspace matrices: at most var_work() bytes a slice */
+    /* per-problem workspace matrices: at most var_work's bytes a slice */
     const size_t mat = (size_t)p.n * p.n * sizeof(T);
     const int nwk = op == BB_OP_GETRI || op == BB_OP_GEINV ? 1 : op == BB_OP_GECOND ? 2 : 0;
     const bool lu = op == BB_OP_GEINV || op == BB_OP_GECOND;
     if (nwk) {
         const size_t per_p = nwk * mat + (lu ? (size_t)p.n * sizeof(int) + sizeof(int) : 0);
-        int64_t lim = (int64_t)(var_work() / per_p);
+        int64_t lim = (int64_t)(var_work(per_p * (size_t)d.count) / per_p);
         lim = lim < per ? per : lim / per * per;
         if (slice > lim) slice = lim;
     }
