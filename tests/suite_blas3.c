@@ -658,11 +658,11 @@ static void set_combo(int op, int c, spec *s)
     }
 }
 
-/* Sizes (m, n, k) from 1 to 40, odd and non-square, 47..64 (the GPU's
-   on-chip trsm, mid.cu) and four beyond 64 (the GPU's blocked trsm runs
-   several blocks and chunks there; 129 and 257 cross 128 and 256).  Each
-   of m, n and k crosses the register kernels' bounds: 1, 2, 4, 5, 8, 9,
-   16, 17, 31, 32, 33. */
+/* Sizes (m, n, k) from 1 to 40, odd and non-square, 47..64, and four
+   beyond 64 (the GPU's blocked trsm, blocks of 32 rows with a GEMM between
+   two, runs several blocks and chunks there; 129 and 257 end on a block
+   of one row).  Each of m, n and k crosses the register kernels' bounds:
+   1, 2, 4, 5, 8, 9, 16, 17, 31, 32, 33. */
 static const int sizes[][3] = {
     {5, 3, 7}, {1, 1, 1}, {3, 5, 2}, {8, 8, 8}, {13, 7, 11}, {4, 9, 1}, {17, 16, 5}, {2, 33, 3},
     {37, 6, 40}, {24, 23, 24}, {9, 2, 31}, {1, 12, 6}, {11, 1, 9}, {6, 14, 13}, {31, 29, 4}, {40, 40, 2},
