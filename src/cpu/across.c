@@ -1,1418 +1,47 @@
 /*
- * Kernels across problems (compiled once per precision; real precisions
- * only for now): a thread takes V problems of one group at a time (one
- * 64-byte vector: 8 doubles, 16 floats), packs them interleaved into scratch (element (i, j) of lane l at
- * [(j * rows + i) * V + l]), runs one kernel in which every vector lane is a
- * different problem, and unpacks.  For tiny matrices this replaces scalar
- * code on one matrix (a 4 x 4 potrf is ~100 dependent scalar operations)
- * by the same operations on V matrices at once.
+ * The kernels across problems: which routines and sizes take them (the
+ * bounds of cpu_policy.h), and which variant runs them.  The kernels
+ * themselves are across_kernels.h (its comment says how they work),
+ * compiled once per instruction set: across_avx512.c (64-byte vectors),
+ * across_avx2.c (32 bytes, with FMA), across_base.c (16 bytes, every CPU).
+ * The widest one the CPU runs is chosen once (bb_cpu_isa,
+ * backend_cpu.c; BATCHBLAS_CPU_ISA lowers it), so that every call of the
+ * process, batched or one problem, gives the same bits.
  *
- * The vectors are GCC's generic vectors of V elements; each kernel is
- * compiled for AVX-512, AVX2 and the baseline ISA and chosen when the
- * library loads (target_clones), so one binary runs at the vector width of
- * the CPU it finds.
- *
- * One packing (pack/unpack: any rows x columns band of a matrix, read
- * directly or transposed; on AVX-512 CPUs V x E tiles loaded from the V
- * matrices and transposed in registers, pack512/unpack512, else element by
- * element), one block runner (block_one: pack, the
- * routine's kernels, unpack, for V problems) for every routine, and one
- * one-problem entry (one_problem: the same block with lane 0 only, the
- * others the identity), which the one-problem kernels (chol.c, lu.c,
- * blas3.c) call below the bounds, so that a problem gives the same bits in
- * any batch, alone or not (tests/test_isolation.c).  The operations of one
- * lane never depend on the other lanes: a test over the lanes (any, all)
- * only chooses between paths that give each lane the same result.
- *
- * Today (bounds in cpu_policy.h):
- *   - potrf, potrs, posv: n <= BB_CPU_POTRF_ACROSS_MAX, nrhs <=
- *     BB_CPU_POTRS_ACROSS_MAX_NRHS, both triangles (upper is packed
- *     transposed: U = L^T, so one lower kernel serves both).  The semantics
- *     of chol.c: a failing problem reports LAPACK's k and keeps LAPACK's
- *     partial result (columns before k final, A(k,k) the non-positive or NaN
- *     pivot, the rest untouched); posv leaves its B alone.
- *   - trsm: m, n <= BB_CPU_TRSM_ACROSS_MAX, every side/uplo/trans/diag,
- *     alpha != 0 (alpha == 0 zeroes B without reading A: blas3.c).  op(A)
- *     is packed as the triangle the substitution reads (only the uplo
- *     triangle, not the diagonal when unit); a right-side solve runs as the
- *     left one on the transposed B.
- *   - getrf (square), getrs, gesv: n <= BB_CPU_GETRF_ACROSS_MAX, nrhs <=
- *     BB_CPU_GETRS_ACROSS_MAX_NRHS; row-major problems packed transposed.
- *     getrf is lu.c's getf2 lane by lane (each lane pivots on its own: the
- *     search by compare/select, the row interchanges by select); info is
- *     the first zero or NaN pivot, the factorisation going on after it, as
- *     LAPACK; gesv leaves B alone where the factorisation fails.
- *   - syrk: n, k <= BB_CPU_SYRK_ACROSS_MAX, both uplo and trans, alpha != 0
- *     (alpha == 0 scales C: blas3.c); op(A) packed as an n x k matrix, the
- *     uplo triangle of C as a lower one (upper transposed: C symmetric);
- *     beta == 0: C is not packed (not read), only written.
- *   - trmm: m, n <= BB_CPU_TRMM_ACROSS_MAX, every side/uplo/trans/diag,
- *     alpha != 0 (alpha == 0 zeroes B: blas3.c); packed as trsm.
- *   - trtri, lauum, potri: n <= BB_CPU_TRTRI_ACROSS_MAX,
- *     BB_CPU_LAUUM_ACROSS_MAX, BB_CPU_POTRI_ACROSS_MAX; the triangle packed
- *     as a lower one (upper transposed: inv(U)^T = inv(U^T), and U U^T =
- *     L^T L with L = U^T), chol.c's trti2 and lauu2 lane by lane; info the
- *     first exactly zero diagonal entry (non-unit), the matrix then left
- *     alone (LAPACK); potri is trtri then lauum on the packed block.
- *   - geinv: n <= BB_CPU_GEINV_ACROSS_MAX: norm.c's Gauss-Jordan lane by
- *     lane (the pivots of getrf), A read only, the inverse written to Ainv
- *     unless the lane is singular (the first zero or NaN pivot).
- *   - poti: n <= both bounds: potrf, then trtri and lauum on the same
- *     packed block (one pack, one unpack); a lane whose potrf fails gets
- *     potrf's partial result (chol.c's poti = potrf, then potri if it
- *     succeeded).
- *   - getrfnp (square): n <= BB_CPU_GETRFNP_ACROSS_MAX: getrf's kernel with
- *     the diagonal as the pivot (no interchange; info the first zero or
- *     NaN pivot, as lu.c's getf2 without pivots).
- *   - getri, getri_oop: n <= BB_CPU_GETRI_ACROSS_MAX; the factors packed
- *     transposed (row-major as stored: the block holds A^T, U^T in its
- *     lower triangle), trtri's kernel on that triangle (info: the first
- *     exactly zero U(k,k), nothing written then, as LAPACK), then L^T Z =
- *     inv(U)^T and the interchanges (getri_across): the block holds
- *     inv(A)^T, unpacked transposed into A (getri) or B (getri_oop).
- *   - gecond: n <= BB_CPU_GECOND_ACROSS_MAX: the norm of the packed A
- *     (norm_across), geinv's Gauss-Jordan on the block, the norm of the
- *     inverse; cond = +Inf where geinv's info is set.
- *   - lange: m, n <= BB_CPU_LANGE_ACROSS_MAX: norm_across (norm.c's rules:
- *     NaN sticks, the Frobenius norm rescaled only where the sum of
- *     squares over- or underflows).  gecond and lange write one value a
- *     lane (y), A is read only.
- * A problem whose pinfo is nonzero on entry is not read nor written (its
- * lane holds the identity, B zero).
+ * The path of one call: backend_cpu.c's across_for -> X(cpu_across) here
+ * -> the variant's runner (block_run, across_kernels.h) -> block_one: pack,
+ * the routine's kernels (potrf_across, ...), unpack.  The one-problem
+ * kernels (chol.c, lu.c, blas3.c, norm.c) call the X(..._across1) entries
+ * below their bounds.
  */
 #include <stdint.h>
 #include <string.h>
 #include "small.h"
+#include "across.h"
 
 #if !BB_COMPLEX
 
-#if defined(BB_PREC_S)
-#  define SQRT __builtin_sqrtf
-#else
-#  define SQRT __builtin_sqrt
-#endif
-
-/* lanes: one 64-byte vector (8 doubles, 16 floats) */
-enum { V = 64 / sizeof(R) };
-typedef R vec __attribute__((vector_size(64)));
-typedef __typeof__((vec){0} < (vec){0}) ivec; /* lane masks: 0 or -1 */
-
-#define MAX2(a, b) ((a) > (b) ? (a) : (b))
-/* the largest order and number of right-hand sides of any kernel here */
-enum {
-    NMAX = MAX2(MAX2(MAX2(BB_CPU_POTRF_ACROSS_MAX, BB_CPU_TRSM_ACROSS_MAX), BB_CPU_GETRF_ACROSS_MAX),
-                MAX2(MAX2(BB_CPU_SYRK_ACROSS_MAX, BB_CPU_TRMM_ACROSS_MAX),
-                     MAX2(MAX2(MAX2(BB_CPU_TRTRI_ACROSS_MAX, BB_CPU_LAUUM_ACROSS_MAX), BB_CPU_POTRI_ACROSS_MAX),
-                     MAX2(MAX2(MAX2(BB_CPU_GEINV_ACROSS_MAX, BB_CPU_GETRI_ACROSS_MAX), BB_CPU_GETRFNP_ACROSS_MAX),
-                          MAX2(BB_CPU_GECOND_ACROSS_MAX, BB_CPU_LANGE_ACROSS_MAX))))),
-    RMAX = MAX2(MAX2(MAX2(BB_CPU_POTRS_ACROSS_MAX_NRHS, BB_CPU_TRSM_ACROSS_MAX), BB_CPU_GETRS_ACROSS_MAX_NRHS),
-                MAX2(MAX2(BB_CPU_SYRK_ACROSS_MAX, BB_CPU_TRMM_ACROSS_MAX), BB_CPU_GETRI_ACROSS_MAX))
-};
-
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
-#  define CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#  define CLONES
-#endif
-#define INL static inline __attribute__((always_inline))
-
-/* (macros, not functions: a 64-byte vector argument or result of a
-   function compiled for the baseline draws GCC's ABI warning) */
-#define splat(x) ((vec){0} + (R)(x))
-#define sel(m, a, b) ((vec)(((ivec)(a) & (m)) | ((ivec)(b) & ~(m))))
-#define vabs(x) ((vec)((ivec)(x) & ~(ivec)(-(vec){0}))) /* clears the sign bit (-0.0) */
-/* whether any lane of m is set: the halves or-ed together down to 16 bytes
-   (a test lane by lane lets GCC turn the comparison that made m into
-   scalar code) */
-INL int any(const ivec *m)
-{
-    typedef long long h32 __attribute__((vector_size(32)));
-    typedef long long h16 __attribute__((vector_size(16)));
-    h32 a, b;
-    h16 c, d;
-    memcpy(&a, m, 32);
-    memcpy(&b, (const char *)m + 32, 32);
-    a |= b;
-    memcpy(&c, &a, 16);
-    memcpy(&d, (const char *)&a + 16, 16);
-    c |= d;
-    return (c[0] | c[1]) != 0;
-}
-
-/* ---- packing ------------------------------------------------------------ */
-
-/* One packed operand: an r x c matrix whose element (i, j) is src[i + j *
-   ld] (trans: src[j + i * ld]), only the band lo <= i - j <= hi (a
-   triangle, with or without its diagonal, or everything) read and written;
-   a lane without a problem holds the identity (ident) or zero there. */
 typedef struct {
-    int r, c, trans, lo, hi, ident;
-} shape;
+    bb_cpu_across (*kind)(int kind);
+    int (*one)(int kind, const bb_problem *p);
+} variant_t;
 
-static shape full_shape(int r, int c, int trans, int ident)
+static const variant_t *variant(void)
 {
-    shape s = {r, c, trans, -c, r, ident};
-    return s;
-}
-
-/* Packs V problems (ap[l], or the empty lane where ap[l] is NULL), element
-   by element, the lanes of one element together (the portable packing:
-   CPUs without AVX-512, and sanitizer builds). */
-CLONES static void pack_scalar(R *buf, shape s, R *const *ap, int64_t ld)
-{
-    int full = 1;
-    for (int l = 0; l < V; l++) full &= ap[l] != NULL;
-    for (int j = 0; j < s.c; j++) {
-        const int i0 = j + s.lo > 0 ? j + s.lo : 0, i1 = j + s.hi < s.r - 1 ? j + s.hi : s.r - 1;
-        for (int i = i0; i <= i1; i++) {
-            const int64_t off = s.trans ? j + (int64_t)i * ld : i + (int64_t)j * ld;
-            R *dst = buf + ((size_t)j * s.r + i) * V;
-            if (full) { /* the usual block: no lane to fill in */
-#ifdef _OPENMP
-#pragma omp simd
-#endif
-                for (int l = 0; l < V; l++) dst[l] = ap[l][off];
-            } else {
-                const R e = s.ident && i == j;
-                for (int l = 0; l < V; l++) dst[l] = ap[l] ? ap[l][off] : e;
-            }
-        }
-    }
-}
-
-/* Unpacks columns [0, cols) of every lane l whose ap[l] is not NULL (the
-   lanes of one element together). */
-CLONES static void unpack_scalar(const R *buf, shape s, int cols, R *const *ap, int64_t ld)
-{
-    int full = 1;
-    for (int l = 0; l < V; l++) full &= ap[l] != NULL;
-    for (int j = 0; j < cols; j++) {
-        const int i0 = j + s.lo > 0 ? j + s.lo : 0, i1 = j + s.hi < s.r - 1 ? j + s.hi : s.r - 1;
-        for (int i = i0; i <= i1; i++) {
-            const int64_t off = s.trans ? j + (int64_t)i * ld : i + (int64_t)j * ld;
-            const R *src = buf + ((size_t)j * s.r + i) * V;
-            if (full) {
-#ifdef _OPENMP
-#pragma omp simd
-#endif
-                for (int l = 0; l < V; l++) ap[l][off] = src[l];
-            } else {
-                for (int l = 0; l < V; l++)
-                    if (ap[l]) ap[l][off] = src[l];
-            }
-        }
-    }
-}
-
-/* Where the AVX-512 packing finds a band (pack512/unpack512): by lines (a
-   column, or a row of a transposed operand: the band's elements contiguous
-   in a matrix), or, for a contiguous matrix (ld the length of a line) whose
-   band spans few elements, by the span from the band's first element to its
-   last, in chunks of V with the band's elements of each chunk as a mask
-   (nothing else is read or written) and each element's place in the block.
-   span == 0: by lines.  Made once per run of blocks (block_run). */
-enum { SPANMAX = 4 }; /* chunks */
-typedef struct {
-    int span, f, len; /* the span: offsets [f, f + len) */
-    uint32_t msk[SPANMAX];
-    uint16_t slot[SPANMAX * V];
-} pmap;
-
-/* band limits of line a (column, or row when trans) within columns [0, cols) */
-INL int line_of(shape s, int cols, int a, int *b0, int *b1)
-{
-    if (!s.trans) {
-        *b0 = a + s.lo > 0 ? a + s.lo : 0;
-        *b1 = a + s.hi < s.r - 1 ? a + s.hi : s.r - 1;
-    } else {
-        *b0 = a - s.hi > 0 ? a - s.hi : 0;
-        *b1 = a - s.lo < cols - 1 ? a - s.lo : cols - 1;
-    }
-    return *b0 <= *b1;
-}
-
-/* a rough count of the instructions of a chunk of e elements (loads, the
-   transpose, stores) */
-static int chunk_cost(int e)
-{
-    const int b = e <= 2 ? 2 : e <= 4 ? 4 : e <= 8 ? 8 : 16;
-    return V + (b == 2 ? 2 : b == 4 ? 8 : b == 8 ? 24 : 64) + e + 4;
-}
-
-static int line_cost(int len)
-{
-    return (len / V) * chunk_cost(V) + (len % V ? chunk_cost(len % V) : 0) + 10;
-}
-
-static void map_of(shape s, int64_t ld, pmap *mp)
-{
-    mp->span = 0;
-    const int nl = s.trans ? s.r : s.c, w = s.trans ? s.c : s.r;
-    if (ld != w) return;
-    int f = -1, t = -1, cl = 0;
-    for (int a = 0; a < nl; a++) {
-        int b0, b1;
-        if (!line_of(s, s.c, a, &b0, &b1)) continue;
-        if (f < 0) f = a * w + b0;
-        t = a * w + b1;
-        cl += line_cost(b1 - b0 + 1);
-    }
-    if (f < 0 || t - f + 1 > SPANMAX * V) return;
-    const int len = t - f + 1;
-    if (line_cost(len) - 10 + len / 2 >= cl) return; /* len / 2: finding the places */
-    memset(mp->msk, 0, sizeof mp->msk);
-    for (int e = 0; e < len; e++) {
-        const int k = f + e, a = k / w, b = k % w, i = s.trans ? a : b, j = s.trans ? b : a;
-        if (i - j >= s.lo && i - j <= s.hi) mp->msk[e / V] |= 1u << (e % V);
-        mp->slot[e] = (uint16_t)(j * s.r + i);
-    }
-    mp->f = f;
-    mp->len = len;
-    mp->span = 1;
-}
-
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
-#  define PACK512 1
-#  include <immintrin.h>
-/* AVX-512 packing: a chunk of up to V elements of a line or span is loaded
-   from each of the V matrices (masked: nothing outside the band is read,
-   nor written when unpacking), the V x E tile transposed in registers, and
-   each element's V lanes stored as one vector; unpacking is the same
-   transpose (an involution) backwards and a masked store per lane (none for
-   an absent lane).  A tile of E <= B elements (B = 2, 4, 8, 16) is held in
-   B registers, row l (lane l's elements) in register l % B at element
-   (l / B) * B (a load at that many elements before the row, the elements
-   before masked off), so that its transpose is B x B blocks in the
-   register's 128-, 256- or 512-bit parts.  The transposes only move data:
-   the bits are those of the scalar packing. */
-#  define TI static inline __attribute__((always_inline, target("avx512f")))
-#  define UNROLL _Pragma("GCC unroll 16")
-#  if defined(BB_PREC_S)
-typedef __m512 zr;
-typedef __mmask16 zmask;
-#    define ZLOADU_M _mm512_mask_loadu_ps
-#    define ZSTOREU_M _mm512_mask_storeu_ps
-#    define ZLOAD _mm512_load_ps
-#    define ZSTORE _mm512_store_ps
-#    define ZZERO _mm512_setzero_ps
-#    define PS(x) _mm512_castpd_ps(x)
-#    define PD(x) _mm512_castps_pd(x)
-TI void tr2(zr *z) /* 64-bit parts: rows 2s, 2s + 1 of 2 elements */
-{
-    const __m512i ie = _mm512_set_epi32(30, 14, 28, 12, 26, 10, 24, 8, 22, 6, 20, 4, 18, 2, 16, 0);
-    const __m512i io = _mm512_set_epi32(31, 15, 29, 13, 27, 11, 25, 9, 23, 7, 21, 5, 19, 3, 17, 1);
-    const zr a = _mm512_permutex2var_ps(z[0], ie, z[1]), b = _mm512_permutex2var_ps(z[0], io, z[1]);
-    z[0] = a;
-    z[1] = b;
-}
-TI void tr4(zr *z) /* 4 x 4 in each 128-bit part */
-{
-    const zr t0 = _mm512_unpacklo_ps(z[0], z[1]), t1 = _mm512_unpackhi_ps(z[0], z[1]);
-    const zr t2 = _mm512_unpacklo_ps(z[2], z[3]), t3 = _mm512_unpackhi_ps(z[2], z[3]);
-    z[0] = PS(_mm512_unpacklo_pd(PD(t0), PD(t2)));
-    z[1] = PS(_mm512_unpackhi_pd(PD(t0), PD(t2)));
-    z[2] = PS(_mm512_unpacklo_pd(PD(t1), PD(t3)));
-    z[3] = PS(_mm512_unpackhi_pd(PD(t1), PD(t3)));
-}
-TI void tr8(zr *z) /* 8 x 8 in each 256-bit half */
-{
-    const __m512i i0 = _mm512_set_epi32(27, 26, 25, 24, 11, 10, 9, 8, 19, 18, 17, 16, 3, 2, 1, 0);
-    const __m512i i1 = _mm512_set_epi32(31, 30, 29, 28, 15, 14, 13, 12, 23, 22, 21, 20, 7, 6, 5, 4);
-    zr a[8], b[8];
-    UNROLL for (int k = 0; k < 4; k++) {
-        a[2 * k] = _mm512_unpacklo_ps(z[2 * k], z[2 * k + 1]);
-        a[2 * k + 1] = _mm512_unpackhi_ps(z[2 * k], z[2 * k + 1]);
-    }
-    UNROLL for (int g = 0; g < 2; g++) { /* b[4g + m], 128-bit part q: element 4q + m of rows 4g..4g+3 */
-        b[4 * g] = PS(_mm512_unpacklo_pd(PD(a[4 * g]), PD(a[4 * g + 2])));
-        b[4 * g + 1] = PS(_mm512_unpackhi_pd(PD(a[4 * g]), PD(a[4 * g + 2])));
-        b[4 * g + 2] = PS(_mm512_unpacklo_pd(PD(a[4 * g + 1]), PD(a[4 * g + 3])));
-        b[4 * g + 3] = PS(_mm512_unpackhi_pd(PD(a[4 * g + 1]), PD(a[4 * g + 3])));
-    }
-    UNROLL for (int m = 0; m < 4; m++) {
-        z[m] = _mm512_permutex2var_ps(b[m], i0, b[4 + m]);
-        z[4 + m] = _mm512_permutex2var_ps(b[m], i1, b[4 + m]);
-    }
-}
-TI void tr16(zr *z)
-{
-    zr a[16], b[16];
-    UNROLL for (int k = 0; k < 8; k++) {
-        a[2 * k] = _mm512_unpacklo_ps(z[2 * k], z[2 * k + 1]);
-        a[2 * k + 1] = _mm512_unpackhi_ps(z[2 * k], z[2 * k + 1]);
-    }
-    UNROLL for (int g = 0; g < 4; g++) { /* b[4g + m], 128-bit part q: element 4q + m of rows 4g..4g+3 */
-        b[4 * g] = PS(_mm512_unpacklo_pd(PD(a[4 * g]), PD(a[4 * g + 2])));
-        b[4 * g + 1] = PS(_mm512_unpackhi_pd(PD(a[4 * g]), PD(a[4 * g + 2])));
-        b[4 * g + 2] = PS(_mm512_unpacklo_pd(PD(a[4 * g + 1]), PD(a[4 * g + 3])));
-        b[4 * g + 3] = PS(_mm512_unpackhi_pd(PD(a[4 * g + 1]), PD(a[4 * g + 3])));
-    }
-    UNROLL for (int m = 0; m < 4; m++) {
-        const zr c0 = _mm512_shuffle_f32x4(b[m], b[4 + m], 0x88), c1 = _mm512_shuffle_f32x4(b[m], b[4 + m], 0xDD);
-        const zr d0 = _mm512_shuffle_f32x4(b[8 + m], b[12 + m], 0x88),
-                 d1 = _mm512_shuffle_f32x4(b[8 + m], b[12 + m], 0xDD);
-        z[m] = _mm512_shuffle_f32x4(c0, d0, 0x88);
-        z[8 + m] = _mm512_shuffle_f32x4(c0, d0, 0xDD);
-        z[4 + m] = _mm512_shuffle_f32x4(c1, d1, 0x88);
-        z[12 + m] = _mm512_shuffle_f32x4(c1, d1, 0xDD);
-    }
-}
-#    define BUCKETS(TILE, D)                                                                                \
-        do {                                                                                                \
-            if (E <= 2) TILE(2, tr2, D);                                                                    \
-            else if (E <= 4) TILE(4, tr4, D);                                                               \
-            else if (E <= 8) TILE(8, tr8, D);                                                               \
-            else TILE(16, tr16, D);                                                                         \
-        } while (0)
-#  else
-typedef __m512d zr;
-typedef __mmask8 zmask;
-#    define ZLOADU_M _mm512_mask_loadu_pd
-#    define ZSTOREU_M _mm512_mask_storeu_pd
-#    define ZLOAD _mm512_load_pd
-#    define ZSTORE _mm512_store_pd
-#    define ZZERO _mm512_setzero_pd
-TI void tr2(zr *z) /* 2 x 2 in each 128-bit part */
-{
-    const zr a = _mm512_unpacklo_pd(z[0], z[1]), b = _mm512_unpackhi_pd(z[0], z[1]);
-    z[0] = a;
-    z[1] = b;
-}
-TI void tr4(zr *z) /* 4 x 4 in each 256-bit half */
-{
-    const __m512i i0 = _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0), i1 = _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2);
-    const zr t0 = _mm512_unpacklo_pd(z[0], z[1]), t1 = _mm512_unpackhi_pd(z[0], z[1]);
-    const zr t2 = _mm512_unpacklo_pd(z[2], z[3]), t3 = _mm512_unpackhi_pd(z[2], z[3]);
-    z[0] = _mm512_permutex2var_pd(t0, i0, t2);
-    z[1] = _mm512_permutex2var_pd(t1, i0, t3);
-    z[2] = _mm512_permutex2var_pd(t0, i1, t2);
-    z[3] = _mm512_permutex2var_pd(t1, i1, t3);
-}
-TI void tr8(zr *z)
-{
-    const __m512i i0 = _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0), i1 = _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2);
-    zr t[8], u[8];
-    UNROLL for (int k = 0; k < 4; k++) {
-        t[2 * k] = _mm512_unpacklo_pd(z[2 * k], z[2 * k + 1]);
-        t[2 * k + 1] = _mm512_unpackhi_pd(z[2 * k], z[2 * k + 1]);
-    }
-    UNROLL for (int g = 0; g < 2; g++) { /* u[4g + m]: elements m | m + 4 of rows 4g..4g+3 */
-        u[4 * g] = _mm512_permutex2var_pd(t[4 * g], i0, t[4 * g + 2]);
-        u[4 * g + 1] = _mm512_permutex2var_pd(t[4 * g + 1], i0, t[4 * g + 3]);
-        u[4 * g + 2] = _mm512_permutex2var_pd(t[4 * g], i1, t[4 * g + 2]);
-        u[4 * g + 3] = _mm512_permutex2var_pd(t[4 * g + 1], i1, t[4 * g + 3]);
-    }
-    UNROLL for (int m = 0; m < 4; m++) {
-        z[m] = _mm512_shuffle_f64x2(u[m], u[4 + m], 0x44);
-        z[m + 4] = _mm512_shuffle_f64x2(u[m], u[4 + m], 0xEE);
-    }
-}
-#    define BUCKETS(TILE, D)                                                                                \
-        do {                                                                                                \
-            if (E <= 2) TILE(2, tr2, D);                                                                    \
-            else if (E <= 4) TILE(4, tr4, D);                                                               \
-            else TILE(8, tr8, D);                                                                           \
-        } while (0)
-#  endif
-
-/* lane l's address and mask for row l of a B-tile of the chunk at offset
-   o (absent lanes: mask 0, the address of a present one) */
-#  define LADDR(l, B) ((uintptr_t)p[l] + (uintptr_t)(o - (l) / (B) * (B)) * sizeof(R))
-#  define LMASK(l, B) ((zmask)(((pm >> (l) & 1) ? m : 0u) << ((l) / (B) * (B))))
-
-#  define PACK_TILE(B, TR, DST)                                                                             \
-    do {                                                                                                    \
-        zr z[B];                                                                                            \
-        UNROLL for (int a = 0; a < (B); a++) z[a] = ZZERO();                                                \
-        UNROLL for (int l = 0; l < V; l++)                                                                  \
-            z[l % (B)] = ZLOADU_M(z[l % (B)], LMASK(l, B), (const void *)LADDR(l, B));                      \
-        TR(z);                                                                                              \
-        UNROLL for (int e = 0; e < (B); e++)                                                                \
-            if (e < E) ZSTORE(DST(e), z[e]);                                                                \
-    } while (0)
-
-#  define UNPACK_TILE(B, TR, SRC)                                                                           \
-    do {                                                                                                    \
-        zr z[B];                                                                                            \
-        UNROLL for (int e = 0; e < (B); e++) z[e] = e < E ? ZLOAD(SRC(e)) : ZZERO();                        \
-        TR(z);                                                                                              \
-        UNROLL for (int l = 0; l < V; l++)                                                                  \
-            ZSTOREU_M((void *)LADDR(l, B), LMASK(l, B), z[l % (B)]);                                         \
-    } while (0)
-
-/* one line: len elements at p[l] + off, element e at dst + e * dsv */
-#  define DLINE(e) (dst + (size_t)(e0 + (e)) * dsv)
-TI void pack_line(R *dst, size_t dsv, R *const *p, uint32_t pm, int64_t off, int len)
-{
-    for (int e0 = 0; e0 < len; e0 += V) {
-        const int E = len - e0 < V ? len - e0 : V;
-        const uint32_t m = (1u << E) - 1;
-        const int64_t o = off + e0;
-        BUCKETS(PACK_TILE, DLINE);
-    }
-}
-
-TI void unpack_line(const R *dst, size_t dsv, R *const *p, uint32_t pm, int64_t off, int len)
-{
-    for (int e0 = 0; e0 < len; e0 += V) {
-        const int E = len - e0 < V ? len - e0 : V;
-        const uint32_t m = (1u << E) - 1;
-        const int64_t o = off + e0;
-        BUCKETS(UNPACK_TILE, DLINE);
-    }
-}
-
-enum { FULL = (int)((1ull << V) - 1) };
-
-/* the lanes present: bit l where ap[l] is not NULL */
-TI uint32_t lanes_of(R *const *ap)
-{
-    uint32_t pm = 0;
-    UNROLL for (int h = 0; h < V / 8; h++) {
-        const __m512i v = _mm512_loadu_si512((const void *)(ap + 8 * h));
-        pm |= (uint32_t)_mm512_test_epi64_mask(v, v) << (8 * h);
-    }
-    return pm;
-}
-
-/* the pointers of the lanes, absent ones given a present one's (only ever
-   used with mask 0) */
-TI void fill_lanes(R *const *ap, uint32_t pm, R **p)
-{
-    R *any = ap[__builtin_ctz(pm)];
-    for (int l = 0; l < V; l++) p[l] = ap[l] ? ap[l] : any;
-}
-
-/* pm: the lanes (a constant FULL in the usual block: no mask per lane) */
-TI void pack_body(R *buf, shape s, R *const *p, uint32_t pm, int64_t ld, const pmap *mp)
-{
-    if (mp && mp->span) {
-#  define DSPAN(e) (buf + (size_t)sl[e] * V)
-        for (int k0 = 0; k0 < mp->len; k0 += V) {
-            const int E = mp->len - k0 < V ? mp->len - k0 : V;
-            const uint32_t m = mp->msk[k0 / V];
-            const int64_t o = mp->f + k0;
-            const uint16_t *sl = mp->slot + k0;
-            BUCKETS(PACK_TILE, DSPAN);
-        }
-    } else {
-        const int nl = s.trans ? s.r : s.c;
-        for (int a = 0; a < nl; a++) {
-            int b0, b1;
-            if (!line_of(s, s.c, a, &b0, &b1)) continue;
-            const size_t d = s.trans ? (size_t)b0 * s.r + a : (size_t)a * s.r + b0;
-            pack_line(buf + d * V, s.trans ? (size_t)s.r * V : V, p, pm, b0 + (int64_t)a * ld, b1 - b0 + 1);
-        }
-    }
-}
-
-TI void unpack_body(const R *buf, shape s, int cols, R *const *p, uint32_t pm, int64_t ld, const pmap *mp)
-{
-    if (mp && mp->span && cols == s.c) {
-        for (int k0 = 0; k0 < mp->len; k0 += V) {
-            const int E = mp->len - k0 < V ? mp->len - k0 : V;
-            const uint32_t m = mp->msk[k0 / V];
-            const int64_t o = mp->f + k0;
-            const uint16_t *sl = mp->slot + k0;
-            BUCKETS(UNPACK_TILE, DSPAN);
-        }
-    } else {
-        const int nl = s.trans ? s.r : cols;
-        for (int a = 0; a < nl; a++) {
-            int b0, b1;
-            if (!line_of(s, cols, a, &b0, &b1)) continue;
-            const size_t d = s.trans ? (size_t)b0 * s.r + a : (size_t)a * s.r + b0;
-            unpack_line(buf + d * V, s.trans ? (size_t)s.r * V : V, p, pm, b0 + (int64_t)a * ld, b1 - b0 + 1);
-        }
-    }
-}
-
-/* returns 0 (nothing done) where no lane has a problem */
-__attribute__((target("avx512f"))) static int pack512(R *buf, shape s, R *const *ap, int64_t ld, const pmap *mp)
-{
-    const uint32_t pm = lanes_of(ap);
-    if (pm == FULL) {
-        pack_body(buf, s, ap, FULL, ld, mp);
-        return 1;
-    }
-    if (!pm) return 0;
-    R *p[V];
-    fill_lanes(ap, pm, p);
-    pack_body(buf, s, p, pm, ld, mp);
-    if (s.ident && s.lo <= 0 && s.hi >= 0) /* the empty lanes' identity */
-        for (int i = 0; i < s.r && i < s.c; i++)
-            for (int l = 0; l < V; l++)
-                if (!(pm >> l & 1)) buf[((size_t)i * s.r + i) * V + l] = 1;
-    return 1;
-}
-
-__attribute__((target("avx512f"))) static void unpack512(const R *buf, shape s, int cols, R *const *ap, int64_t ld,
-                                                       const pmap *mp)
-{
-    const uint32_t pm = lanes_of(ap);
-    if (pm == FULL) {
-        unpack_body(buf, s, cols, ap, FULL, ld, mp);
-        return;
-    }
-    if (!pm) return;
-    R *p[V];
-    fill_lanes(ap, pm, p);
-    unpack_body(buf, s, cols, p, pm, ld, mp);
-}
-#endif
-
-/* mp: the operand's map (block_run), or NULL: by lines */
-static void pack(R *buf, shape s, R *const *ap, int64_t ld, const pmap *mp)
-{
-#ifdef PACK512
-    if (__builtin_cpu_supports("avx512f") && pack512(buf, s, ap, ld, mp)) return;
-#endif
-    (void)mp;
-    pack_scalar(buf, s, ap, ld);
-}
-
-static void unpack(const R *buf, shape s, int cols, R *const *ap, int64_t ld, const pmap *mp)
-{
-#ifdef PACK512
-    if (__builtin_cpu_supports("avx512f")) {
-        unpack512(buf, s, cols, ap, ld, mp);
-        return;
-    }
-#endif
-    (void)mp;
-    unpack_scalar(buf, s, cols, ap, ld);
-}
-
-/* ---- Cholesky ----------------------------------------------------------- */
-
-/* L L^T of V interleaved lower triangles in place, left-looking (column j:
-   its pivot from the row j of the earlier columns, then the rest of the
-   column, scaled by the pivot's reciprocal).  fail[l]: the 1-based failing
-   column (0: none); piv[l]: the failing pivot.  A failed lane goes on with
-   a pivot of 1 (its later columns are never unpacked). */
-CLONES static void potrf_across(int n, R *buf, int *fail, R *piv)
-{
-    vec *A = (vec *)buf;
-    const vec one = splat(1);
-    for (int l = 0; l < V; l++) fail[l] = 0;
-    for (int j = 0; j < n; j++) {
-        vec d = A[(size_t)j * n + j];
-        for (int k = 0; k < j; k++) {
-            vec x = A[(size_t)k * n + j];
-            d -= x * x;
-        }
-        /* every lane positive (the rule; NaN is not): one vector test */
-        const ivec ok = d > 0, notok = ~ok;
-        if (any(&notok)) {
-            for (int l = 0; l < V; l++)
-                if (!ok[l] && !fail[l]) {
-                    fail[l] = j + 1;
-                    piv[l] = d[l];
-                }
-            d = sel(ok, d, one); /* failed lanes: 1 */
-        }
-        R dv[V], sv[V];
-        memcpy(dv, &d, sizeof d);
-#ifdef _OPENMP
-#pragma omp simd
-#endif
-        for (int l = 0; l < V; l++) sv[l] = SQRT(dv[l]);
-        vec s;
-        memcpy(&s, sv, sizeof s);
-        A[(size_t)j * n + j] = s;
-        vec r = 1 / s;
-        for (int i = j + 1; i < n; i++) {
-            vec y = A[(size_t)j * n + i];
-            for (int k = 0; k < j; k++) y -= A[(size_t)k * n + i] * A[(size_t)k * n + j];
-            A[(size_t)j * n + i] = y * r;
-        }
-    }
-}
-
-/* L L^T X = B for V interleaved factors (lower, as potrf_across leaves
-   them) and right-hand sides: forward, then backward substitution, one
-   column of B at a time. */
-CLONES static void potrs_across(int n, int nrhs, const R *lbuf, R *bbuf)
-{
-    const vec *L = (const vec *)lbuf;
-    vec *B = (vec *)bbuf;
-    vec inv[NMAX]; /* the diagonal's reciprocals, once */
-    for (int i = 0; i < n; i++) inv[i] = 1 / L[(size_t)i * n + i];
-    for (int c = 0; c < nrhs; c++) {
-        vec *x = B + (size_t)c * n;
-        for (int i = 0; i < n; i++) { /* L y = b */
-            vec y = x[i];
-            for (int k = 0; k < i; k++) y -= L[(size_t)k * n + i] * x[k];
-            x[i] = y * inv[i];
-        }
-        for (int i = n - 1; i >= 0; i--) { /* L^T x = y */
-            vec y = x[i];
-            for (int k = i + 1; k < n; k++) y -= L[(size_t)i * n + k] * x[k];
-            x[i] = y * inv[i];
-        }
-    }
-}
-
-/* ---- triangular solve --------------------------------------------------- */
-
-/* M X = alpha X for V interleaved ka x ka triangles M (lower or upper; unit:
-   the diagonal is 1 and not read) and ka x nb right-hand sides X, in place:
-   substitution by columns of M (x_k final, then subtracted from the rows
-   still to come), two columns of X at a time. */
-CLONES static void trsm_across(int ka, int nb, const R *mbuf, R *xbuf, int lower, int unit, R alpha)
-{
-    const vec *M = (const vec *)mbuf;
-    vec *X = (vec *)xbuf;
-    vec d[NMAX];
-    const vec al = splat(alpha);
-    for (int i = 0; i < ka; i++) d[i] = unit ? splat(1) : 1 / M[(size_t)i * ka + i];
-    int c = 0;
-    for (; c + 2 <= nb; c += 2) {
-        vec *x = X + (size_t)c * ka, *y = x + ka;
-        for (int i = 0; i < ka; i++) {
-            x[i] *= al;
-            y[i] *= al;
-        }
-        for (int q = 0; q < ka; q++) {
-            const int k = lower ? q : ka - 1 - q, i0 = lower ? k + 1 : 0, i1 = lower ? ka : k;
-            const vec *m = M + (size_t)k * ka;
-            const vec xk = x[k] * d[k], yk = y[k] * d[k];
-            x[k] = xk;
-            y[k] = yk;
-            for (int i = i0; i < i1; i++) {
-                x[i] -= m[i] * xk;
-                y[i] -= m[i] * yk;
-            }
-        }
-    }
-    for (; c < nb; c++) {
-        vec *x = X + (size_t)c * ka;
-        for (int i = 0; i < ka; i++) x[i] *= al;
-        for (int q = 0; q < ka; q++) {
-            const int k = lower ? q : ka - 1 - q, i0 = lower ? k + 1 : 0, i1 = lower ? ka : k;
-            const vec *m = M + (size_t)k * ka;
-            const vec xk = x[k] * d[k];
-            x[k] = xk;
-            for (int i = i0; i < i1; i++) x[i] -= m[i] * xk;
-        }
-    }
-}
-
-/* ---- LU ----------------------------------------------------------------- */
-
-/* Interchanges row k with row p[l] (> k, or k: none) of lane l in columns
-   [0, ncol) of the ld-row interleaved X, by selects on rows k+1..ld-1
-   (at[i]: the lanes whose p is i). */
-INL void swap_rows(vec *X, int ld, int ncol, int k, const ivec *at)
-{
-    for (int j = 0; j < ncol; j++) {
-        vec *x = X + (size_t)j * ld;
-        const vec t = x[k];
-        vec nk = t;
-        for (int i = k + 1; i < ld; i++) {
-            const vec xi = x[i];
-            nk = sel(at[i], xi, nk);
-            x[i] = sel(at[i], t, xi);
-        }
-        x[k] = nk;
-    }
-}
-
-/* at[i] = the lanes of p that are i (k < i < n); returns whether any lane
-   of p is not k (a row to interchange). */
-INL int pivot_masks(int n, int k, const vec *pk, ivec *at)
-{
-    const vec p = *pk;
-    const ivec moved = p != splat(k);
-    for (int i = k + 1; i < n; i++) at[i] = p == splat(i);
-    return any(&moved);
-}
-
-/* *bad (the first singular step, 1-based, 0 if none) takes k + 1 in the
-   lanes whose pivot *piv is zero or NaN. */
-INL void singular_step(int k, const vec *piv, vec *bad)
-{
-    const vec zero = splat(0), pv = *piv;
-    *bad = sel((*bad == zero) & ((pv == zero) ^ (pv != pv)), splat(k + 1), *bad);
-}
-
-/* Step k's partial pivot of each lane in column ak, rows k..n-1 (small.h's
-   pivot_index): the first NaN, else the first entry of largest magnitude;
-   *p its row (as R), *piv its value; *bad (the first singular step,
-   1-based, 0 if none) takes k + 1 where the pivot is zero or NaN. */
-INL void pivot_step(int n, int k, const vec *ak, vec *p, vec *piv, vec *bad)
-{
-    const vec zero = splat(0);
-    vec best = splat(-1), pp = splat(k), pv = ak[k];
-    ivec done = zero < zero; /* a NaN found */
-    for (int i = k; i < n; i++) {
-        const vec x = ak[i], v = vabs(x);
-        /* (gt ^ nan: the two never meet; GCC 12 turns an | of two
-           comparisons into scalar code in target_clones functions) */
-        const ivec gt = v > best, nan = v != v, take = (gt ^ nan) & ~done;
-        pp = sel(take, splat(i), pp);
-        pv = sel(take, x, pv);
-        best = sel(gt & ~done, v, best);
-        done |= nan;
-    }
-    *p = pp;
-    *piv = pv;
-    singular_step(k, piv, bad);
-}
-
-/* LU with partial pivoting of V interleaved n x n matrices in place: lu.c's
-   getf2 lane by lane.  Step k: the pivot is the first NaN of column k from
-   row k on, else its first entry of largest magnitude; the rows are
-   interchanged across all n columns (a zero pivot is at row k: none); the
-   column below the pivot is scaled by the pivot's reciprocal (divided by
-   it where |pivot| < safmin; left alone where it is zero); the trailing
-   rank-1 update (the interchange of the trailing columns done in the same
-   pass).  pv[k]: each lane's pivot row at step k (0-based, as R); info[l]:
-   the first zero or NaN pivot (1-based), 0 if none.  nopiv (getrfnp): the
-   pivot is the diagonal entry, no row is interchanged. */
-INL void lu_across(int n, R *buf, vec *pv, int *info, const int nopiv)
-{
-    vec *A = (vec *)buf;
-    const vec zero = splat(0), one = splat(1);
-    vec bad = zero; /* the first singular step, 1-based */
-    ivec at[NMAX];
-    for (int k = 0; k < n; k++) {
-        vec *ak = A + (size_t)k * n;
-        vec piv;
-        if (nopiv) { /* getrfnp: the pivot A(k,k), no interchange */
-            pv[k] = splat(k);
-            piv = ak[k];
-            singular_step(k, &piv, &bad);
-        } else
-            pivot_step(n, k, ak, &pv[k], &piv, &bad);
-        const int moved = pivot_masks(n, k, &pv[k], at); /* nopiv: none, at[] all clear */
-        if (moved) swap_rows(A, n, k, k, at); /* the columns of L */
-        /* the pivot column: interchanged, then scaled */
-        const vec akk = ak[k];
-        ak[k] = piv;
-        const ivec big = vabs(piv) >= splat(R_SAFMIN), small = ~big;
-        const vec r = one / sel(big, piv, one);
-        if (!any(&small)) {
-            for (int i = k + 1; i < n; i++) ak[i] = sel(at[i], akk, ak[i]) * r;
-        } else { /* a tiny, zero or NaN pivot in some lane */
-            const ivec nz = piv != zero;
-            for (int i = k + 1; i < n; i++) {
-                const vec x = sel(at[i], akk, ak[i]);
-                ak[i] = sel(nz, sel(big, x * r, x / sel(nz, piv, one)), x);
-            }
-        }
-        /* the trailing columns: interchange and update */
-        for (int j = k + 1; j < n; j++) {
-            vec *aj = A + (size_t)j * n;
-            const vec t = aj[k];
-            if (moved) {
-                vec u = t;
-                for (int i = k + 1; i < n; i++) {
-                    const vec x = aj[i];
-                    u = sel(at[i], x, u);
-                }
-                aj[k] = u;
-                for (int i = k + 1; i < n; i++) aj[i] = sel(at[i], t, aj[i]) - ak[i] * u;
-            } else {
-                for (int i = k + 1; i < n; i++) aj[i] -= ak[i] * t;
-            }
-        }
-    }
-    for (int l = 0; l < V; l++) info[l] = (int)bad[l];
-}
-
-/* (two functions of one body, nopiv a constant in each: getrf's code as it
-   was without it) */
-CLONES static void getrf_across(int n, R *buf, vec *pv, int *info) { lu_across(n, buf, pv, info, 0); }
-CLONES static void getrfnp_across(int n, R *buf, vec *pv, int *info) { lu_across(n, buf, pv, info, 1); }
-
-/* op(A) X = B for V interleaved LU factors (as getrf_across leaves them),
-   pivots pv and n x nrhs right-hand sides X, in place: NoTrans P, L, U;
-   Trans U^T, L^T, then P^T; substitution by columns (rows) of the factor. */
-CLONES static void getrs_across(int n, int nrhs, const R *abuf, const vec *pv, R *xbuf, int trans)
-{
-    const vec *A = (const vec *)abuf;
-    vec *X = (vec *)xbuf;
-    vec rd[NMAX];
-    for (int k = 0; k < n; k++) rd[k] = 1 / A[(size_t)k * n + k];
-    ivec at[NMAX];
-    if (!trans)
-        for (int k = 0; k < n; k++)
-            if (pivot_masks(n, k, &pv[k], at)) swap_rows(X, n, nrhs, k, at);
-    for (int c = 0; c < nrhs; c++) {
-        vec *x = X + (size_t)c * n;
-        if (!trans) {
-            for (int k = 0; k < n; k++) { /* L y = P b */
-                const vec *a = A + (size_t)k * n, xk = x[k];
-                for (int i = k + 1; i < n; i++) x[i] -= a[i] * xk;
-            }
-            for (int k = n - 1; k >= 0; k--) { /* U x = y */
-                const vec *a = A + (size_t)k * n, xk = x[k] * rd[k];
-                x[k] = xk;
-                for (int i = 0; i < k; i++) x[i] -= a[i] * xk;
-            }
-        } else {
-            for (int k = 0; k < n; k++) { /* U^T y = b */
-                const vec xk = x[k] * rd[k];
-                x[k] = xk;
-                for (int j = k + 1; j < n; j++) x[j] -= A[(size_t)j * n + k] * xk;
-            }
-            for (int k = n - 1; k >= 0; k--) { /* L^T z = y */
-                const vec xk = x[k];
-                for (int j = 0; j < k; j++) x[j] -= A[(size_t)j * n + k] * xk;
-            }
-        }
-    }
-    if (trans)
-        for (int k = n - 1; k >= 0; k--)
-            if (pivot_masks(n, k, &pv[k], at)) swap_rows(X, n, nrhs, k, at);
-}
-
-/* ---- Gauss-Jordan inverse ---------------------------------------------- */
-
-/* inv(A) of V interleaved n x n matrices in place: norm.c's gauss_jordan
-   lane by lane.  Step k: the pivot of column k from row k on (the rule of
-   getrf), rows k and p interchanged in every column, column k replaced by
-   e_k (its old entries the multipliers c, c[k] = 0), then every column j:
-   u = A(k,j) / pivot, A(k,j) = u, A(i,j) -= c[i] u; at the end the column
-   interchanges in reverse.  info[l]: the first zero or NaN pivot (1-based;
-   0: none); such a lane computes on (its result is never unpacked). */
-CLONES static void geinv_across(int n, R *buf, vec *pv, int *info)
-{
-    vec *A = (vec *)buf;
-    const vec zero = splat(0), one = splat(1);
-    vec bad = zero;
-    ivec at[NMAX];
-    vec c[NMAX];
-    for (int k = 0; k < n; k++) {
-        vec *ak = A + (size_t)k * n;
-        vec piv;
-        pivot_step(n, k, ak, &pv[k], &piv, &bad);
-        if (pivot_masks(n, k, &pv[k], at)) swap_rows(A, n, n, k, at);
-        const vec d = one / piv;
-        for (int i = 0; i < n; i++) {
-            c[i] = ak[i];
-            ak[i] = zero;
-        }
-        c[k] = zero;
-        ak[k] = one;
-        for (int j = 0; j < n; j++) {
-            vec *aj = A + (size_t)j * n;
-            const vec u = aj[k] * d;
-            aj[k] = u;
-            for (int i = 0; i < n; i++) aj[i] -= c[i] * u;
-        }
-    }
-    for (int k = n - 1; k >= 0; k--) { /* column k <-> column pv[k] */
-        const vec p = pv[k];
-        for (int q = k + 1; q < n; q++) {
-            const ivec m = p == splat(q);
-            if (!any(&m)) continue;
-            vec *x = A + (size_t)k * n, *y = A + (size_t)q * n;
-            for (int i = 0; i < n; i++) {
-                const vec t = x[i];
-                x[i] = sel(m, y[i], t);
-                y[i] = sel(m, t, y[i]);
-            }
-        }
-    }
-    for (int l = 0; l < V; l++) info[l] = (int)bad[l];
-}
-
-/* ---- triangular product, symmetric rank-k update ----------------------- */
-
-/* X = alpha M X for V interleaved ka x ka triangles M (lower or upper; unit:
-   the diagonal is 1 and not read) and ka x nb X, in place (BLAS's trmm):
-   by columns of M, each x_k (still the input) added to the rows it reaches
-   that are not final yet (lower: from the last column back), then scaled;
-   two columns of X at a time. */
-CLONES static void trmm_across(int ka, int nb, const R *mbuf, R *xbuf, int lower, int unit, R alpha)
-{
-    const vec *M = (const vec *)mbuf;
-    vec *X = (vec *)xbuf;
-    const vec al = splat(alpha);
-    int c = 0;
-    for (; c + 2 <= nb; c += 2) {
-        vec *x = X + (size_t)c * ka, *y = x + ka;
-        for (int q = 0; q < ka; q++) {
-            const int k = lower ? ka - 1 - q : q, i0 = lower ? k + 1 : 0, i1 = lower ? ka : k;
-            const vec *m = M + (size_t)k * ka;
-            const vec xk = x[k] * al, yk = y[k] * al;
-            for (int i = i0; i < i1; i++) {
-                x[i] += m[i] * xk;
-                y[i] += m[i] * yk;
-            }
-            x[k] = unit ? xk : m[k] * xk;
-            y[k] = unit ? yk : m[k] * yk;
-        }
-    }
-    for (; c < nb; c++) {
-        vec *x = X + (size_t)c * ka;
-        for (int q = 0; q < ka; q++) {
-            const int k = lower ? ka - 1 - q : q, i0 = lower ? k + 1 : 0, i1 = lower ? ka : k;
-            const vec *m = M + (size_t)k * ka;
-            const vec xk = x[k] * al;
-            for (int i = i0; i < i1; i++) x[i] += m[i] * xk;
-            x[k] = unit ? xk : m[k] * xk;
-        }
-    }
-}
-
-/* The lower triangle of C = alpha P P^T + beta C for V interleaved n x k P
-   and n x n C (beta0: C = alpha P P^T, C not read): column j of C, four rows
-   at a time (the row j of P loaded once for four dots). */
-CLONES static void syrk_across(int n, int k, const R *pbuf, R *cbuf, R alpha, R beta, int beta0)
-{
-    const vec *P = (const vec *)pbuf;
-    vec *C = (vec *)cbuf;
-    const vec al = splat(alpha), be = splat(beta);
-    for (int j = 0; j < n; j++) {
-        vec *c = C + (size_t)j * n;
-        int i = j;
-        for (; i + 4 <= n; i += 4) {
-            vec s0 = splat(0), s1 = s0, s2 = s0, s3 = s0;
-            for (int l = 0; l < k; l++) {
-                const vec *p = P + (size_t)l * n, pj = p[j];
-                s0 += p[i] * pj;
-                s1 += p[i + 1] * pj;
-                s2 += p[i + 2] * pj;
-                s3 += p[i + 3] * pj;
-            }
-            if (beta0) {
-                c[i] = al * s0;
-                c[i + 1] = al * s1;
-                c[i + 2] = al * s2;
-                c[i + 3] = al * s3;
-            } else {
-                c[i] = al * s0 + be * c[i];
-                c[i + 1] = al * s1 + be * c[i + 1];
-                c[i + 2] = al * s2 + be * c[i + 2];
-                c[i + 3] = al * s3 + be * c[i + 3];
-            }
-        }
-        for (; i < n; i++) {
-            vec s = splat(0);
-            for (int l = 0; l < k; l++) s += P[(size_t)l * n + i] * P[(size_t)l * n + j];
-            c[i] = beta0 ? al * s : al * s + be * c[i];
-        }
-    }
-}
-
-/* ---- triangular inverse, L^T L ------------------------------------------ */
-
-/* inv(L) of V interleaved lower triangles in place (unit: the diagonal is 1
-   and not read), chol.c's trtri_lower lane by lane: column j from the last
-   back, the inverse of the trailing block (already in place) applied to
-   it, then scaled by -1/L(j,j).  info[l]: the first exactly zero diagonal
-   entry (1-based; 0: none); such a lane computes on (its result is never
-   unpacked). */
-CLONES static void trtri_across(int n, R *buf, int unit, int *info)
-{
-    vec *A = (vec *)buf;
-    const vec zero = splat(0);
-    vec bad = zero;
-    if (!unit)
-        for (int j = 0; j < n; j++)
-            bad = sel((bad == zero) & (A[(size_t)j * n + j] == zero), splat(j + 1), bad);
-    for (int j = n - 1; j >= 0; j--) {
-        vec *cj = A + (size_t)j * n;
-        vec ajj = splat(-1);
-        if (!unit) {
-            const vec r = 1 / cj[j];
-            cj[j] = r;
-            ajj = -r;
-        }
-        for (int k = n - 1; k > j; k--) {
-            const vec *ck = A + (size_t)k * n, x = cj[k];
-            for (int i = k + 1; i < n; i++) cj[i] += x * ck[i];
-            cj[k] = unit ? x : x * ck[k];
-        }
-        for (int i = j + 1; i < n; i++) cj[i] *= ajj;
-    }
-    for (int l = 0; l < V; l++) info[l] = (int)bad[l];
-}
-
-/* L^T L of V interleaved lower triangles in place (its lower triangle),
-   chol.c's lauum_lower lane by lane: row i from the rows >= i, which are
-   still the factor. */
-CLONES static void lauum_across(int n, R *buf)
-{
-    vec *A = (vec *)buf;
-    for (int i = 0; i < n; i++) {
-        vec *ci = A + (size_t)i * n;
-        const vec aii = ci[i];
-        for (int c = 0; c < i; c++) {
-            vec *cc = A + (size_t)c * n, s = aii * cc[i];
-            for (int r = i + 1; r < n; r++) s += ci[r] * cc[r];
-            cc[i] = s;
-        }
-        vec d = aii * aii;
-        for (int r = i + 1; r < n; r++) d += ci[r] * ci[r];
-        ci[i] = d;
-    }
-}
-
-/* ---- inverse from the LU factors ----------------------------------------- */
-
-/* inv(A) of V interleaved LU factors (getrf's, packed transposed: the block
-   holds A^T, U^T in its lower triangle, L^T strictly above it) in place,
-   after trtri_across has made the lower triangle inv(U)^T: LAPACK's getri
-   transposed.  X L = inv(U) from the last column back is L^T Z = inv(U)^T
-   from the last row back (row j of Z: row j of inv(U)^T minus the rows
-   below it, final already, weighted by L(i,j), which are saved and
-   cleared first); then rows j and pv[j] (getrf's interchanges) swapped
-   from the last step back.  The block then holds inv(A)^T. */
-CLONES static void getri_across(int n, R *buf, const vec *pv)
-{
-    vec *A = (vec *)buf;
-    vec w[NMAX];
-    ivec at[NMAX];
-    for (int j = n - 2; j >= 0; j--) {
-        for (int i = j + 1; i < n; i++) {
-            w[i] = A[(size_t)i * n + j];
-            A[(size_t)i * n + j] = splat(0);
-        }
-        for (int c = 0; c < n; c++) {
-            vec *ac = A + (size_t)c * n, s = ac[j];
-            for (int i = j + 1; i < n; i++) s -= w[i] * ac[i];
-            ac[j] = s;
-        }
-    }
-    for (int j = n - 2; j >= 0; j--)
-        if (pivot_masks(n, j, &pv[j], at)) swap_rows(A, n, n, j, at);
-}
-
-/* ---- norms -------------------------------------------------------------- */
-
-/* sqrt lane by lane, in place */
-INL void vsqrt(vec *x)
-{
-    R v[V];
-    memcpy(v, x, sizeof v);
-#ifdef _OPENMP
-#pragma omp simd
-#endif
-    for (int l = 0; l < V; l++) v[l] = SQRT(v[l]);
-    memcpy(x, v, sizeof v);
-}
-
-/* v = max(v, s) lane by lane, a NaN s sticking (norm.c's max_nan; the two
-   comparisons never both hold) */
-#define MAX_NAN(v, s) ((v) = sel(((v) < (s)) ^ ((s) != (s)), (s), (v)))
-
-/* The norm (one, infinity, max, Frobenius) of V interleaved m x n matrices
-   into out[l], norm.c's norm_cm lane by lane: sums and maxima in column
-   order, a NaN sticks; the Frobenius norm is the square root of the sum of
-   squares unless that sum is NaN, over- or underflows (then the largest
-   magnitude itself where it is 0 or Inf, else rescaled by it). */
-CLONES static void norm_across(int norm, int m, int n, const R *buf, R *out)
-{
-    const vec *A = (const vec *)buf;
-    const vec zero = splat(0);
-    vec v = zero;
-    switch (norm) {
-    case BblasOneNorm:
-        for (int j = 0; j < n; j++) {
-            const vec *a = A + (size_t)j * m;
-            vec s = zero;
-            for (int i = 0; i < m; i++) s += vabs(a[i]);
-            MAX_NAN(v, s);
-        }
-        break;
-    case BblasInfNorm: {
-        vec w[NMAX];
-        for (int i = 0; i < m; i++) w[i] = vabs(A[i]);
-        for (int j = 1; j < n; j++) {
-            const vec *a = A + (size_t)j * m;
-            for (int i = 0; i < m; i++) w[i] += vabs(a[i]);
-        }
-        for (int i = 0; i < m; i++) MAX_NAN(v, w[i]);
-        break;
-    }
-    case BblasMaxNorm:
-        for (int e = 0; e < m * n; e++) {
-            const vec t = vabs(A[e]);
-            MAX_NAN(v, t);
-        }
-        break;
-    default: { /* Frobenius */
-        vec s = zero, mx = zero;
-        for (int e = 0; e < m * n; e++) {
-            const vec x = A[e], t = vabs(x);
-            s += x * x;
-            mx = sel(t > mx, t, mx); /* NaN left out: s is NaN then */
-        }
-        const ivec nan = s != s, ok = (s >= splat(R_SAFMIN / R_EPS)) & (s <= splat(R_HUGE));
-        const ivec edge = (mx == zero) ^ (mx == splat(INFINITY)), need = ~nan & ~ok & ~edge;
-        vec r = s;
-        vsqrt(&r);
-        if (any(&need)) { /* rescaled by the largest magnitude: every term <= 1 */
-            const vec q = 1 / sel(need, mx, splat(1));
-            vec t = zero;
-            for (int e = 0; e < m * n; e++) {
-                const vec x = A[e] * q;
-                t += x * x;
-            }
-            vsqrt(&t);
-            r = sel(need, mx * t, r);
-        }
-        v = sel(nan, s, sel(edge & ~ok, mx, r));
-        break;
-    }
-    }
-    memcpy(out, &v, sizeof v);
-}
-
-/* ---- the block runner --------------------------------------------------- */
-
-enum { K_POTRF, K_POTRS, K_POSV, K_TRSM, K_GETRF, K_GETRS, K_GESV, K_SYRK, K_TRMM, K_TRTRI, K_LAUUM, K_POTRI, K_POTI,
-       K_GEINV, K_GETRI, K_GETRI_OOP, K_GECOND, K_LANGE, K_GETRFNP };
-
-/* What a routine packs and runs, from its group parameters. */
-typedef struct {
-    int kind, n; /* the order of the packed A (trsm, trmm: of op(A); syrk: of C) */
-    shape sa, sb; /* A (read, and written by the factorisations), B (sb.r == 0: none; syrk: C) */
-    int64_t lda, ldb;
-    int lower, unit, trans; /* trsm, trmm: op(A) lower, unit diagonal; getrs: transposed; trtri: unit */
-    int bout; /* B only written, never read (syrk with beta == 0): not packed */
-    int norm; /* gecond, lange */
-    R alpha, beta;
-    pmap ma, mb; /* where pack512 finds A, B (block_run; span 0: by lines) */
-} plan;
-
-static plan plan_of(int kind, const bb_problem *gp)
-{
-    plan P;
-    memset(&P, 0, sizeof P);
-    P.kind = kind;
-    P.n = gp->n;
-    P.lda = gp->lda;
-    P.ldb = gp->ldb;
-    switch (kind) {
-    case K_POTRF: case K_POTRS: case K_POSV: case K_POTI: {
-        const shape lower = {P.n, P.n, gp->uplo == BblasUpper, 0, P.n, 1};
-        P.sa = lower;
-        if (kind == K_POTRS || kind == K_POSV) P.sb = full_shape(P.n, gp->nrhs, gp->rhs_right, 0);
-        break;
-    }
-    case K_TRSM: case K_TRMM: { /* the left solve (product) op'(A) X = alpha B; right: X^T, op'(A) = op(A)^T */
-        const int left = gp->side == BblasLeft, ka = left ? gp->m : gp->n, nb = left ? gp->n : gp->m;
-        const int tr = (gp->trans != BblasNoTrans) == left;
-        P.n = ka;
-        P.lower = (gp->uplo == BblasLower) != tr;
-        P.unit = gp->diag == BblasUnit;
-        const shape t = {ka, ka, tr, P.lower ? P.unit : -ka, P.lower ? ka : -P.unit, 1};
-        P.sa = t;
-        P.sb = full_shape(ka, nb, !left, 0);
-        P.alpha = (R)gp->alpha[0];
-        break;
-    }
-    case K_SYRK: { /* P = op(A), n x k; the uplo triangle of C as a lower one */
-        const shape c = {P.n, P.n, gp->uplo == BblasUpper, 0, P.n, 0};
-        P.sa = full_shape(P.n, gp->k, gp->trans != BblasNoTrans, 0);
-        P.sb = c;
-        P.ldb = gp->ldc;
-        P.alpha = (R)gp->alpha[0];
-        P.beta = (R)gp->beta[0];
-        P.bout = gp->beta[0] == 0;
-        break;
-    }
-    case K_TRTRI: case K_LAUUM: case K_POTRI: { /* the uplo triangle as a lower one */
-        P.unit = kind == K_TRTRI && gp->diag == BblasUnit;
-        const shape t = {P.n, P.n, gp->uplo == BblasUpper, P.unit, P.n, 1};
-        P.sa = t;
-        break;
-    }
-    case K_GEINV: /* the stored matrix inverted as it is (inv(A^T) = inv(A)^T):
-                     Ainv only written */
-        P.sa = full_shape(P.n, P.n, 0, 1);
-        P.sb = full_shape(P.n, P.n, 0, 0);
-        P.bout = 1;
-        break;
-    case K_GETRI: case K_GETRI_OOP: /* A^T packed (column-major transposed, row-major as stored) */
-        P.sa = full_shape(P.n, P.n, !gp->rowmajor, 1);
-        if (kind == K_GETRI_OOP) P.sb = full_shape(P.n, P.n, !gp->rowmajor, 0);
-        P.bout = 1;
-        break;
-    case K_GECOND: case K_LANGE: /* A read only; one value a lane written (y) */
-        P.sa = full_shape(kind == K_LANGE ? gp->m : P.n, P.n, 0, 1);
-        P.norm = gp->norm;
-        break;
-    default: /* getrf, getrfnp, getrs, gesv: row-major packed transposed */
-        P.sa = full_shape(P.n, P.n, gp->rowmajor, 1);
-        if (kind != K_GETRF && kind != K_GETRFNP) P.sb = full_shape(P.n, gp->nrhs, gp->rowmajor, 0);
-        P.trans = kind == K_GETRS && gp->trans != BblasNoTrans;
-        break;
-    }
-    return P;
-}
-
-/* Scratch of one block, in R (64-byte aligned). */
-static size_t block_elems(const plan *P)
-{
-    return ((size_t)P->sa.r * P->sa.c + (size_t)P->sb.r * P->sb.c + (size_t)P->n) * V;
-}
-
-/* A failed Cholesky lane (column k, 1-based): LAPACK's partial result, the
-   columns before k and the failing pivot at A(k,k). */
-static void unpack_failed(const R *buf, const plan *P, int l, R *a, int k, R pivot)
-{
-    R *one[V] = {NULL};
-    one[l] = a;
-    unpack(buf, P->sa, k - 1, one, P->lda, NULL);
-    a[(k - 1) + (size_t)(k - 1) * P->lda] = pivot;
-}
-
-/* V problems (lane l: ap[l], bp[l], ip[l]; ap[l] NULL: none) through the
-   routine's kernels; code[l]: the lane's info.  buf: block_elems(P). */
-static void block_one(const plan *P, R *buf, R *const *ap, R *const *bp, int *const *ip, int *code)
-{
-    const int n = P->n, factor = P->kind == K_POTRF || P->kind == K_POSV || P->kind == K_GETRF ||
-                                 P->kind == K_GESV || P->kind == K_GETRFNP;
-    R *bbuf = buf + (size_t)P->sa.r * P->sa.c * V;
-    vec *pv = (vec *)(bbuf + (size_t)P->sb.r * P->sb.c * V);
-    R piv[V], val[V], val2[V];
-    for (int l = 0; l < V; l++) code[l] = 0;
-    pack(buf, P->sa, ap, P->lda, &P->ma);
-    if (P->sb.r && !P->bout) pack(bbuf, P->sb, bp, P->ldb, &P->mb);
-    switch (P->kind) {
-    case K_POTRF: case K_POSV: potrf_across(n, buf, code, piv); break;
-    case K_POTI: { /* potrf, the failed lanes' partial results out, then potri */
-        potrf_across(n, buf, code, piv);
-        for (int l = 0; l < V; l++)
-            if (ap[l] && code[l]) unpack_failed(buf, P, l, ap[l], code[l], piv[l]);
-        /* a factor has a positive (or +Inf) diagonal: trtri finds no zero
-           in a lane whose potrf succeeded, so it reports nothing new */
-        int tcode[V];
-        trtri_across(n, buf, 0, tcode);
-        break;
-    }
-    case K_GETRF: case K_GESV: getrf_across(n, buf, pv, code); break;
-    case K_GETRFNP: getrfnp_across(n, buf, pv, code); break;
-    case K_GEINV: geinv_across(n, buf, pv, code); break;
-    case K_TRTRI: case K_POTRI: trtri_across(n, buf, P->unit, code); break;
-    case K_GECOND: /* ||A||, the inverse, ||inv(A)|| */
-        norm_across(P->norm, n, n, buf, val);
-        geinv_across(n, buf, pv, code);
-        norm_across(P->norm, n, n, buf, val2);
-        for (int l = 0; l < V; l++) val[l] = code[l] ? (R)INFINITY : val[l] * val2[l];
-        break;
-    case K_LANGE: norm_across(P->norm, P->sa.r, n, buf, val); break;
-    case K_GETRS: case K_GETRI: case K_GETRI_OOP: /* the caller's pivots, lane by lane */
-        for (int k = 0; k < n; k++)
-            for (int l = 0; l < V; l++) pv[k][l] = ip[l] ? (R)(ip[l][k] - 1) : (R)k;
-        if (P->kind != K_GETRS) trtri_across(n, buf, 0, code); /* inv(U)^T: info, an exactly zero U(k,k) */
-        break;
+    static const variant_t base = {X(across_kind_base), X(across_one_base)};
+#if ACROSS_X86
+    static const variant_t avx2 = {X(across_kind_avx2), X(across_one_avx2)},
+                           avx512 = {X(across_kind_avx512), X(across_one_avx512)};
+    switch (bb_cpu_isa()) {
+    case BB_CPU_ISA_AVX512: return &avx512;
+    case BB_CPU_ISA_AVX2: return &avx2;
     default: break;
     }
-    switch (P->kind) {
-    case K_GETRI: case K_GETRI_OOP: getri_across(n, buf, pv); break;
-    case K_POTRS: case K_POSV: potrs_across(n, P->sb.c, buf, bbuf); break;
-    case K_GETRS: case K_GESV: getrs_across(n, P->sb.c, buf, pv, bbuf, P->trans); break;
-    case K_TRSM: trsm_across(n, P->sb.c, buf, bbuf, P->lower, P->unit, P->alpha); break;
-    case K_TRMM: trmm_across(n, P->sb.c, buf, bbuf, P->lower, P->unit, P->alpha); break;
-    case K_SYRK: syrk_across(n, P->sa.c, buf, bbuf, P->alpha, P->beta, P->bout); break;
-    case K_LAUUM: case K_POTRI: case K_POTI: lauum_across(n, buf); break;
-    default: break;
-    }
-    R *oka[V], *okb[V]; /* a failed factorisation leaves B alone */
-    for (int l = 0; l < V; l++) {
-        oka[l] = code[l] ? NULL : ap[l];
-        okb[l] = code[l] ? NULL : bp[l];
-    }
-    if (P->kind == K_POTRF || P->kind == K_POSV) {
-        unpack(buf, P->sa, n, oka, P->lda, &P->ma);
-        for (int l = 0; l < V; l++)
-            if (ap[l] && code[l]) unpack_failed(buf, P, l, ap[l], code[l], piv[l]);
-    } else if (P->kind == K_TRTRI || P->kind == K_LAUUM || P->kind == K_POTRI || P->kind == K_POTI ||
-               P->kind == K_GETRI) {
-        unpack(buf, P->sa, n, oka, P->lda, &P->ma); /* a singular lane: left alone (poti: unpacked above) */
-    } else if (factor) { /* LU: every lane's factors and pivots (getrfnp: none) */
-        unpack(buf, P->sa, n, ap, P->lda, &P->ma);
-        if (P->kind != K_GETRFNP)
-            for (int l = 0; l < V; l++)
-                if (ap[l])
-                    for (int k = 0; k < n; k++) ip[l][k] = (int)pv[k][l] + 1;
-    }
-    /* geinv, getri_oop: the inverse is the block of A */
-    if (P->sb.r)
-        unpack(P->kind == K_GEINV || P->kind == K_GETRI_OOP ? buf : bbuf, P->sb, P->sb.c, okb, P->ldb, &P->mb);
-    if (P->kind == K_GECOND || P->kind == K_LANGE) /* bp: the values */
-        for (int l = 0; l < V; l++)
-            if (ap[l]) bp[l][0] = val[l];
+#endif
+    return &base;
 }
 
-/* Problems [i0, i0 + cnt) of a group, V at a time (bb_cpu_across.run). */
-static int64_t block_run(const bb_problem *gp, const bb_views *v, int64_t i0, int64_t cnt, int *pinfo,
-                         bb_work *w, int kind)
-{
-    plan P = plan_of(kind, gp);
-    map_of(P.sa, P.lda, &P.ma);
-    if (P.sb.r) map_of(P.sb, P.ldb, &P.mb);
-    R *buf = bb_work_get(w, block_elems(&P) * sizeof(R) + 64);
-    if (!buf) return -1;
-    buf = (R *)(((uintptr_t)buf + 63) & ~(uintptr_t)63);
-    const int sb = P.sb.r != 0, sp = kind == K_GETRF || kind == K_GETRS || kind == K_GESV || kind == K_GETRI ||
-                                    kind == K_GETRI_OOP;
-    const int sy = kind == K_GECOND || kind == K_LANGE; /* bp: the value y */
-    const bb_opview *vb = kind == K_SYRK ? &v->c : sy ? &v->y : &v->b;
-    for (int64_t b0 = 0; b0 < cnt; b0 += V) {
-        const int m = cnt - b0 < V ? (int)(cnt - b0) : V;
-        R *ap[V], *bp[V];
-        int *ip[V], code[V];
-        for (int l = 0; l < V; l++) {
-            int64_t i = i0 + b0 + l;
-            int on = l < m && !pinfo[i];
-            ap[l] = on ? (R *)bb_view_ptr(&v->a, i) : NULL;
-            bp[l] = on && (sb || sy) ? (R *)bb_view_ptr(vb, i) : NULL;
-            ip[l] = on && sp ? (int *)bb_view_ptr(&v->ipiv, i) : NULL;
-        }
-        block_one(&P, buf, ap, bp, ip, code);
-        for (int l = 0; l < m; l++)
-            if (ap[l] && code[l]) pinfo[i0 + b0 + l] = code[l];
-    }
-    return 0;
-}
-
-#define RUNNER(name, kind)                                                                                  \
-    static int64_t name(const bb_problem *gp, const bb_views *v, int64_t i0, int64_t cnt, int *pinfo,      \
-                        bb_work *w)                                                                         \
-    {                                                                                                       \
-        return block_run(gp, v, i0, cnt, pinfo, w, kind);                                                   \
-    }
-RUNNER(potrf_run, K_POTRF)
-RUNNER(potrs_run, K_POTRS)
-RUNNER(posv_run, K_POSV)
-RUNNER(trsm_run, K_TRSM)
-RUNNER(getrf_run, K_GETRF)
-RUNNER(getrs_run, K_GETRS)
-RUNNER(gesv_run, K_GESV)
-RUNNER(syrk_run, K_SYRK)
-RUNNER(trmm_run, K_TRMM)
-RUNNER(trtri_run, K_TRTRI)
-RUNNER(lauum_run, K_LAUUM)
-RUNNER(potri_run, K_POTRI)
-RUNNER(poti_run, K_POTI)
-RUNNER(geinv_run, K_GEINV)
-RUNNER(getri_run, K_GETRI)
-RUNNER(getri_oop_run, K_GETRI_OOP)
-RUNNER(gecond_run, K_GECOND)
-RUNNER(lange_run, K_LANGE)
-RUNNER(getrfnp_run, K_GETRFNP)
-
-/* One problem through the block (its lane 0, the others empty), so that a
-   problem gives the same bits on every path: the one-problem kernels call
-   this below the bounds.  Returns the problem's info. */
-static int one_problem(int kind, const bb_problem *p)
-{
-    _Alignas(64) R buf[(NMAX * NMAX + NMAX * RMAX + NMAX) * V];
-    const plan P = plan_of(kind, p);
-    R *ap[V] = {(R *)p->a},
-      *bp[V] = {(R *)(kind == K_SYRK ? p->c : kind == K_GECOND || kind == K_LANGE ? p->y : p->b)};
-    int *ip[V] = {p->ipiv}, code[V];
-    block_one(&P, buf, ap, bp, ip, code);
-    return code[0];
-}
+static int one(int kind, const bb_problem *p) { return variant()->one(kind, p); }
 
 int X(potrf_across1)(int uplo, int n, R *a, int64_t lda)
 {
@@ -1422,7 +51,7 @@ int X(potrf_across1)(int uplo, int n, R *a, int64_t lda)
     p.n = n;
     p.a = a;
     p.lda = lda;
-    return one_problem(K_POTRF, &p);
+    return one(K_POTRF, &p);
 }
 
 void X(potrs_across1)(int uplo, int n, int nrhs, const R *a, int64_t lda, R *b, int64_t ldb, int right)
@@ -1437,10 +66,10 @@ void X(potrs_across1)(int uplo, int n, int nrhs, const R *a, int64_t lda, R *b, 
     p.b = b;
     p.ldb = ldb;
     p.rhs_right = right;
-    one_problem(K_POTRS, &p);
+    one(K_POTRS, &p);
 }
 
-void X(trsm_across1)(const bb_problem *p) { one_problem(K_TRSM, p); }
+void X(trsm_across1)(const bb_problem *p) { one(K_TRSM, p); }
 
 int X(getrf_across1)(int n, R *a, int64_t lda, int *ipiv)
 {
@@ -1450,7 +79,7 @@ int X(getrf_across1)(int n, R *a, int64_t lda, int *ipiv)
     p.a = a;
     p.lda = lda;
     p.ipiv = ipiv;
-    return one_problem(K_GETRF, &p);
+    return one(K_GETRF, &p);
 }
 
 int X(getrfnp_across1)(int n, R *a, int64_t lda)
@@ -1460,7 +89,7 @@ int X(getrfnp_across1)(int n, R *a, int64_t lda)
     p.m = p.n = n;
     p.a = a;
     p.lda = lda;
-    return one_problem(K_GETRFNP, &p);
+    return one(K_GETRFNP, &p);
 }
 
 void X(getrs_across1)(int trans, int n, int nrhs, const R *a, int64_t lda, const int *ipiv, R *b, int64_t ldb)
@@ -1475,7 +104,7 @@ void X(getrs_across1)(int trans, int n, int nrhs, const R *a, int64_t lda, const
     p.ipiv = (int *)ipiv;
     p.b = b;
     p.ldb = ldb;
-    one_problem(K_GETRS, &p);
+    one(K_GETRS, &p);
 }
 
 int X(trsm_across_fits)(const bb_problem *p)
@@ -1484,7 +113,7 @@ int X(trsm_across_fits)(const bb_problem *p)
            (p->alpha[0] != 0 || p->alpha[1] != 0);
 }
 
-void X(syrk_across1)(const bb_problem *p) { one_problem(K_SYRK, p); }
+void X(syrk_across1)(const bb_problem *p) { one(K_SYRK, p); }
 
 int X(syrk_across_fits)(const bb_problem *p)
 {
@@ -1492,7 +121,7 @@ int X(syrk_across_fits)(const bb_problem *p)
            (p->alpha[0] != 0 || p->alpha[1] != 0);
 }
 
-void X(trmm_across1)(const bb_problem *p) { one_problem(K_TRMM, p); }
+void X(trmm_across1)(const bb_problem *p) { one(K_TRMM, p); }
 
 int X(trmm_across_fits)(const bb_problem *p)
 {
@@ -1509,25 +138,25 @@ int X(geinv_across1)(int n, const R *a, int64_t lda, R *b, int64_t ldb)
     p.lda = lda;
     p.b = b;
     p.ldb = ldb;
-    return one_problem(K_GEINV, &p);
+    return one(K_GEINV, &p);
 }
 
 int X(geinv_across_fits)(int n) { return n >= 1 && n <= BB_CPU_GEINV_ACROSS_MAX; }
 
 int X(getri_across_fits)(int n) { return n >= 1 && n <= BB_CPU_GETRI_ACROSS_MAX; }
 
-int X(getri_across1)(const bb_problem *p, int oop) { return one_problem(oop ? K_GETRI_OOP : K_GETRI, p); }
+int X(getri_across1)(const bb_problem *p, int oop) { return one(oop ? K_GETRI_OOP : K_GETRI, p); }
 
 int X(gecond_across_fits)(int n) { return n >= 1 && n <= BB_CPU_GECOND_ACROSS_MAX; }
 
-int X(gecond_across1)(const bb_problem *p) { return one_problem(K_GECOND, p); }
+int X(gecond_across1)(const bb_problem *p) { return one(K_GECOND, p); }
 
 int X(lange_across_fits)(int m, int n)
 {
     return m >= 1 && m <= BB_CPU_LANGE_ACROSS_MAX && n >= 1 && n <= BB_CPU_LANGE_ACROSS_MAX;
 }
 
-void X(lange_across1)(const bb_problem *p) { one_problem(K_LANGE, p); }
+void X(lange_across1)(const bb_problem *p) { one(K_LANGE, p); }
 
 int X(poti_across_fits)(int n) { return n >= 1 && n <= BB_CPU_POTRF_ACROSS_MAX && n <= BB_CPU_POTRI_ACROSS_MAX; }
 
@@ -1542,7 +171,7 @@ static int tri_one(int kind, int uplo, int diag, int n, R *a, int64_t lda)
     p.n = n;
     p.a = a;
     p.lda = lda;
-    return one_problem(kind, &p);
+    return one(kind, &p);
 }
 
 int X(trtri_across1)(int uplo, int diag, int n, R *a, int64_t lda) { return tri_one(K_TRTRI, uplo, diag, n, a, lda); }
@@ -1553,35 +182,37 @@ int X(poti_across1)(int uplo, int n, R *a, int64_t lda) { return tri_one(K_POTI,
 bb_cpu_across X(cpu_across)(bb_op op, const bb_problem *gp)
 {
     bb_cpu_across a = {NULL};
+    int k = -1;
     const int n = gp->n, nrhs = gp->nrhs;
     const int chol_ok = n >= 1 && n <= BB_CPU_POTRF_ACROSS_MAX;
     const int chol_rhs = chol_ok && nrhs >= 1 && nrhs <= BB_CPU_POTRS_ACROSS_MAX_NRHS;
     const int lu_ok = n >= 1 && n <= BB_CPU_GETRF_ACROSS_MAX;
     const int lu_rhs = lu_ok && nrhs >= 1 && nrhs <= BB_CPU_GETRS_ACROSS_MAX_NRHS;
     switch (op) {
-    case BB_OP_POTRF: if (chol_ok) a.run = potrf_run; break;
-    case BB_OP_POTRS: if (chol_rhs) a.run = potrs_run; break;
-    case BB_OP_POSV: if (chol_rhs) a.run = posv_run; break;
+    case BB_OP_POTRF: if (chol_ok) k = K_POTRF; break;
+    case BB_OP_POTRS: if (chol_rhs) k = K_POTRS; break;
+    case BB_OP_POSV: if (chol_rhs) k = K_POSV; break;
     case BB_OP_TRSM:
-        if (X(trsm_across_fits)(gp)) a.run = trsm_run;
+        if (X(trsm_across_fits)(gp)) k = K_TRSM;
         break;
-    case BB_OP_SYRK: if (X(syrk_across_fits)(gp)) a.run = syrk_run; break;
-    case BB_OP_TRMM: if (X(trmm_across_fits)(gp)) a.run = trmm_run; break;
-    case BB_OP_TRTRI: if (n >= 1 && n <= BB_CPU_TRTRI_ACROSS_MAX) a.run = trtri_run; break;
-    case BB_OP_LAUUM: if (n >= 1 && n <= BB_CPU_LAUUM_ACROSS_MAX) a.run = lauum_run; break;
-    case BB_OP_POTRI: if (n >= 1 && n <= BB_CPU_POTRI_ACROSS_MAX) a.run = potri_run; break;
-    case BB_OP_POTI: if (X(poti_across_fits)(n)) a.run = poti_run; break;
-    case BB_OP_GEINV: if (X(geinv_across_fits)(n)) a.run = geinv_run; break;
-    case BB_OP_GETRI: if (X(getri_across_fits)(n)) a.run = getri_run; break;
-    case BB_OP_GETRI_OOP: if (X(getri_across_fits)(n)) a.run = getri_oop_run; break;
-    case BB_OP_GECOND: if (X(gecond_across_fits)(n)) a.run = gecond_run; break;
-    case BB_OP_LANGE: if (X(lange_across_fits)(gp->m, n)) a.run = lange_run; break;
-    case BB_OP_GETRF: if (lu_ok && gp->m == n) a.run = getrf_run; break;
-    case BB_OP_GETRFNP: if (n >= 1 && n <= BB_CPU_GETRFNP_ACROSS_MAX && gp->m == n) a.run = getrfnp_run; break;
-    case BB_OP_GETRS: if (lu_rhs) a.run = getrs_run; break;
-    case BB_OP_GESV: if (lu_rhs) a.run = gesv_run; break;
+    case BB_OP_SYRK: if (X(syrk_across_fits)(gp)) k = K_SYRK; break;
+    case BB_OP_TRMM: if (X(trmm_across_fits)(gp)) k = K_TRMM; break;
+    case BB_OP_TRTRI: if (n >= 1 && n <= BB_CPU_TRTRI_ACROSS_MAX) k = K_TRTRI; break;
+    case BB_OP_LAUUM: if (n >= 1 && n <= BB_CPU_LAUUM_ACROSS_MAX) k = K_LAUUM; break;
+    case BB_OP_POTRI: if (n >= 1 && n <= BB_CPU_POTRI_ACROSS_MAX) k = K_POTRI; break;
+    case BB_OP_POTI: if (X(poti_across_fits)(n)) k = K_POTI; break;
+    case BB_OP_GEINV: if (X(geinv_across_fits)(n)) k = K_GEINV; break;
+    case BB_OP_GETRI: if (X(getri_across_fits)(n)) k = K_GETRI; break;
+    case BB_OP_GETRI_OOP: if (X(getri_across_fits)(n)) k = K_GETRI_OOP; break;
+    case BB_OP_GECOND: if (X(gecond_across_fits)(n)) k = K_GECOND; break;
+    case BB_OP_LANGE: if (X(lange_across_fits)(gp->m, n)) k = K_LANGE; break;
+    case BB_OP_GETRF: if (lu_ok && gp->m == n) k = K_GETRF; break;
+    case BB_OP_GETRFNP: if (n >= 1 && n <= BB_CPU_GETRFNP_ACROSS_MAX && gp->m == n) k = K_GETRFNP; break;
+    case BB_OP_GETRS: if (lu_rhs) k = K_GETRS; break;
+    case BB_OP_GESV: if (lu_rhs) k = K_GESV; break;
     default: break;
     }
+    if (k >= 0) a = variant()->kind(k);
     return a;
 }
 

@@ -143,6 +143,26 @@ int bb_cpu_across_on(void)
     return across_on;
 }
 
+static pthread_once_t isa_once = PTHREAD_ONCE_INIT;
+static int isa = BB_CPU_ISA_BASE;
+static void read_isa(void)
+{
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) isa = BB_CPU_ISA_AVX2;
+    if (__builtin_cpu_supports("avx512f") && isa == BB_CPU_ISA_AVX2) isa = BB_CPU_ISA_AVX512;
+#endif
+    const char *v = getenv("BATCHBLAS_CPU_ISA"); /* only lowers it */
+    const int want = !v ? isa : !strcmp(v, "base") ? BB_CPU_ISA_BASE : !strcmp(v, "avx2") ? BB_CPU_ISA_AVX2 : isa;
+    if (want < isa) isa = want;
+}
+
+int bb_cpu_isa(void)
+{
+    pthread_once(&isa_once, read_isa);
+    return isa;
+}
+
 /* The across-problems kernel for group parameters gp, or none (cpu.h). */
 static bb_cpu_across across_for(const bb_batch *b, const bb_problem *gp)
 {

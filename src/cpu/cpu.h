@@ -54,6 +54,11 @@ typedef struct {
 /* 0 when BATCHBLAS_CPU_ACROSS=0 (every problem one at a time, the kernels
    of before: comparisons, debugging), else 1; read once. */
 BB_INTERNAL int bb_cpu_across_on(void);
+/* The instruction set of the kernels across problems (across.c): the
+   widest this CPU runs, or a narrower one named in BATCHBLAS_CPU_ISA
+   (avx512, avx2, base); read once. */
+enum { BB_CPU_ISA_BASE, BB_CPU_ISA_AVX2, BB_CPU_ISA_AVX512 };
+BB_INTERNAL int bb_cpu_isa(void);
 BB_INTERNAL bb_cpu_across bb_s_cpu_across(bb_op op, const bb_problem *gp);
 BB_INTERNAL bb_cpu_across bb_d_cpu_across(bb_op op, const bb_problem *gp);
 BB_INTERNAL bb_cpu_across bb_c_cpu_across(bb_op op, const bb_problem *gp);
