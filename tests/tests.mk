@@ -98,6 +98,9 @@ tests_test_isolation_SOURCES = tests/test_isolation.c
 tests_test_isolation_LDADD = libbatchblas.la $(BLAS_ALL) -lm
 tests_thread_stress_SOURCES = tests/thread_stress.c
 tests_thread_stress_LDADD = libbatchblas.la -lpthread -lm
+# the narrower variants of the kernels across problems (tests/isa_narrow.sh)
+TESTS += tests/isa_narrow.sh
+EXTRA_DIST += tests/isa_narrow.sh
 
 # The argument fuzzer: BB_FUZZ_SECONDS (default 20 s) of random valid and
 # invalid argument mixes in every form, expected codes from its own position
