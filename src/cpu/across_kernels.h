@@ -208,50 +208,66 @@ static shape full_shape(int r, int c, int trans, int ident)
 }
 
 /* Packs V problems (ap[l], or the empty lane where ap[l] is NULL), element
-   by element, the lanes of one element together (the portable packing:
-   CPUs without AVX-512, and sanitizer builds). */
+   by element, the lanes of one element together (the packing of the
+   variants without AVX-512, and of sanitizer builds).  The usual block
+   (every lane a problem) walks each column's band with the lanes' pointers
+   in registers. */
 static void pack_scalar(R *buf, shape s, R *const *ap, int64_t ld)
 {
     int full = 1;
     for (int l = 0; l < V; l++) full &= ap[l] != NULL;
+    const int64_t is = s.trans ? ld : 1, js = s.trans ? 1 : ld; /* steps of i and j in a matrix */
+    if (full) {
+        const R *p[V];
+        for (int l = 0; l < V; l++) p[l] = ap[l];
+        for (int j = 0; j < s.c; j++) {
+            const int i0 = j + s.lo > 0 ? j + s.lo : 0, i1 = j + s.hi < s.r - 1 ? j + s.hi : s.r - 1;
+            R *dst = buf + ((size_t)j * s.r + i0) * V;
+            int64_t off = j * js + i0 * is;
+            for (int i = i0; i <= i1; i++, off += is, dst += V) {
+                _Pragma("GCC unroll 16") for (int l = 0; l < V; l++) dst[l] = p[l][off];
+            }
+        }
+        return;
+    }
     for (int j = 0; j < s.c; j++) {
         const int i0 = j + s.lo > 0 ? j + s.lo : 0, i1 = j + s.hi < s.r - 1 ? j + s.hi : s.r - 1;
         for (int i = i0; i <= i1; i++) {
-            const int64_t off = s.trans ? j + (int64_t)i * ld : i + (int64_t)j * ld;
+            const int64_t off = j * js + i * is;
             R *dst = buf + ((size_t)j * s.r + i) * V;
-            if (full) { /* the usual block: no lane to fill in */
-#ifdef _OPENMP
-#pragma omp simd
-#endif
-                for (int l = 0; l < V; l++) dst[l] = ap[l][off];
-            } else {
-                const R e = s.ident && i == j;
-                for (int l = 0; l < V; l++) dst[l] = ap[l] ? ap[l][off] : e;
-            }
+            const R e = s.ident && i == j;
+            for (int l = 0; l < V; l++) dst[l] = ap[l] ? ap[l][off] : e;
         }
     }
 }
 
 /* Unpacks columns [0, cols) of every lane l whose ap[l] is not NULL (the
    lanes of one element together). */
-static void unpack_scalar(const R *buf, shape s, int cols, R *const *ap, int64_t ld)
+__attribute__((unused)) static void unpack_scalar(const R *buf, shape s, int cols, R *const *ap, int64_t ld)
 {
     int full = 1;
     for (int l = 0; l < V; l++) full &= ap[l] != NULL;
+    const int64_t is = s.trans ? ld : 1, js = s.trans ? 1 : ld;
+    if (full) {
+        R *p[V];
+        for (int l = 0; l < V; l++) p[l] = ap[l];
+        for (int j = 0; j < cols; j++) {
+            const int i0 = j + s.lo > 0 ? j + s.lo : 0, i1 = j + s.hi < s.r - 1 ? j + s.hi : s.r - 1;
+            const R *src = buf + ((size_t)j * s.r + i0) * V;
+            int64_t off = j * js + i0 * is;
+            for (int i = i0; i <= i1; i++, off += is, src += V) {
+                _Pragma("GCC unroll 16") for (int l = 0; l < V; l++) p[l][off] = src[l];
+            }
+        }
+        return;
+    }
     for (int j = 0; j < cols; j++) {
         const int i0 = j + s.lo > 0 ? j + s.lo : 0, i1 = j + s.hi < s.r - 1 ? j + s.hi : s.r - 1;
         for (int i = i0; i <= i1; i++) {
-            const int64_t off = s.trans ? j + (int64_t)i * ld : i + (int64_t)j * ld;
+            const int64_t off = j * js + i * is;
             const R *src = buf + ((size_t)j * s.r + i) * V;
-            if (full) {
-#ifdef _OPENMP
-#pragma omp simd
-#endif
-                for (int l = 0; l < V; l++) ap[l][off] = src[l];
-            } else {
-                for (int l = 0; l < V; l++)
-                    if (ap[l]) ap[l][off] = src[l];
-            }
+            for (int l = 0; l < V; l++)
+                if (ap[l]) ap[l][off] = src[l];
         }
     }
 }
