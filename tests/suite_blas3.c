@@ -905,7 +905,7 @@ START_TEST(test_empty_batch)
 END_TEST
 
 /* trsm at the CPU's across-problems bound (16, src/cpu/across.c): batches
-   of 35 problems (full blocks of 8 doubles and 16 floats, and a partial
+   of 35 problems (full blocks of V lanes, V = 2..8 doubles or 4..16 floats, and a partial
    one), every option combination, both layouts, the fixed and strided
    forms, m and n from 1 to 17 (odd sizes, each with the other size cycling
    through 1..17), padded leading dimensions, alpha cycling (never 0). */

@@ -706,8 +706,8 @@ END_TEST
 
 /*
  * trtri, lauum, potri and poti at the CPU's across-problems bounds (16,
- * src/cpu/across.c): batches of 35 problems (full blocks of 8 doubles and
- * 16 floats, and a partial one), n from 1 to 17, both triangles, trtri
+ * src/cpu/across.c): batches of 35 problems (full blocks of V lanes, V = 2..8 doubles or
+ * 4..16 floats, and a partial one), n from 1 to 17, both triangles, trtri
  * both diagonals, padded leading dimensions; trtri (non-unit), potri and
  * poti (whose potrf then fails) with exactly zero diagonal entries in some
  * members, at lanes that move

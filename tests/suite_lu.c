@@ -818,8 +818,8 @@ END_TEST
 
 /*
  * getrf, getrfnp, getrs, gesv, getri and getri_oop at the CPU's
- * across-problems bound (16, src/cpu/across.c): batches of 35 problems (full blocks of 8
- * doubles and 16 floats, and a partial one), n = 1..17 and 31..33, every
+ * across-problems bound (16, src/cpu/across.c): batches of 35 problems (full blocks of V lanes,
+ * V = 2..8 doubles or 4..16 floats, and a partial one), n = 1..17 and 31..33, every
  * trans of getrs, singular members (a zero column, a NaN; getri: a zero
  * U(k,k)) at lanes 1, 9, 17 and 34.  Loop index: op (getrf, getrs, gesv,
  * getri, getri_oop, getrfnp) x form (fixed, strided) x layout.
@@ -935,7 +935,7 @@ END_TEST
 
 /*
  * getri and getri_oop across problems: every member of a strided batch
- * (35 members: full blocks of 8 doubles and 16 floats and a partial one)
+ * (35 members: full blocks of V lanes, V = 2..8 doubles or 4..16 floats and a partial one)
  * gives bitwise the inverse and info of the same member in the variable
  * form (one problem at a time) and alone, while members hold a NaN in
  * their factors (every fifth: that lane's inverse is garbage, the others'

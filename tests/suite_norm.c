@@ -435,8 +435,8 @@ END_TEST
 
 /*
  * lange and gecond at the CPU's across-problems bounds (16,
- * src/cpu/across.c): batches of 35 problems (full blocks of 8 doubles and
- * 16 floats, and a partial one), n = 1..17 and 31..33 (lange also m != n),
+ * src/cpu/across.c): batches of 35 problems (full blocks of V lanes, V = 2..8 doubles or
+ * 4..16 floats, and a partial one), n = 1..17 and 31..33 (lange also m != n),
  * every norm, defects (NaN, singular, over- and underflowing scales) at
  * lanes 1, 9, 17 and 34, leading dimensions tight and padded.  Loop index:
  * op x form (fixed, strided) x layout.

@@ -119,8 +119,8 @@ enum {
 
 #define INL static inline __attribute__((always_inline))
 
-/* (macros, not functions: a 64-byte vector argument or result of a
-   function compiled for the baseline draws GCC's ABI warning) */
+/* (macros, not functions: a vector argument or result wider than the
+   baseline's registers draws GCC's ABI warning) */
 #define splat(x) ((vec){0} + (R)(x))
 #define sel(m, a, b) ((vec)(((ivec)(a) & (m)) | ((ivec)(b) & ~(m))))
 #define vabs(x) ((vec)((ivec)(x) & ~(ivec)(-(vec){0}))) /* clears the sign bit (-0.0) */
@@ -807,7 +807,7 @@ INL void pivot_step(int n, int k, const vec *ak, vec *p, vec *piv, vec *bad)
     for (int i = k; i < n; i++) {
         const vec x = ak[i], v = vabs(x);
         /* (gt ^ nan: the two never meet; GCC 12 turns an | of two
-           comparisons into scalar code in target_clones functions) */
+           comparisons into scalar code in the cloned functions of session 5) */
         const ivec gt = v > best, nan = v != v, take = (gt ^ nan) & ~done;
         pp = sel(take, splat(i), pp);
         pv = sel(take, x, pv);
