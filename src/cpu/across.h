@@ -7,11 +7,7 @@
 
 /* x86-64 with GCC: the AVX-512 and AVX2 variants are compiled beside the
    baseline one (#pragma GCC target); elsewhere only the baseline. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#  define ACROSS_X86 1
-#else
-#  define ACROSS_X86 0
-#endif
+#define ACROSS_X86 BB_CPU_X86 /* cpu.h */
 
 /* what a block runs (across_kernels.h's plan_of) */
 enum { K_POTRF, K_POTRS, K_POSV, K_TRSM, K_GETRF, K_GETRS, K_GESV, K_SYRK, K_TRMM, K_TRTRI, K_LAUUM, K_POTRI, K_POTI,

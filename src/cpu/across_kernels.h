@@ -149,45 +149,28 @@ INL int any(const ivec *m)
 #endif
 }
 
-/* sqrt lane by lane, in place (one instruction where the target has it:
-   a copy through an array of R costs a store-forwarding stall) */
+/* sqrt lane by lane, in place: one instruction on the target's register
+   type (a copy through an array of R costs a store-forwarding stall) */
+#if ACROSS_X86
+#  if ACROSS_VB == 64
+#    define VREG(d) __m512##d
+#    define VOP(op) _mm512_##op
+#  elif ACROSS_VB == 32
+#    define VREG(d) __m256##d
+#    define VOP(op) _mm256_##op
+#  else
+#    define VREG(d) __m128##d
+#    define VOP(op) _mm_##op
+#  endif
+#endif
 INL void vsqrt(vec *x)
 {
-#if ACROSS_X86 && ACROSS_VB == 64 && defined(BB_PREC_S)
-    __m512 a;
-    memcpy(&a, x, sizeof a);
-    a = _mm512_sqrt_ps(a);
-    memcpy(x, &a, sizeof a);
-#elif ACROSS_X86 && ACROSS_VB == 64
-    __m512d a;
-    memcpy(&a, x, sizeof a);
-    a = _mm512_sqrt_pd(a);
-    memcpy(x, &a, sizeof a);
-#elif ACROSS_X86 && ACROSS_VB == 32 && defined(BB_PREC_S)
-    __m256 a;
-    memcpy(&a, x, sizeof a);
-    a = _mm256_sqrt_ps(a);
-    memcpy(x, &a, sizeof a);
-#elif ACROSS_X86 && ACROSS_VB == 32
-    __m256d a;
-    memcpy(&a, x, sizeof a);
-    a = _mm256_sqrt_pd(a);
-    memcpy(x, &a, sizeof a);
-#elif ACROSS_X86 && defined(BB_PREC_S)
-    __m128 a;
-    memcpy(&a, x, sizeof a);
-    a = _mm_sqrt_ps(a);
-    memcpy(x, &a, sizeof a);
+#if ACROSS_X86 && defined(BB_PREC_S)
+    *x = (vec)VOP(sqrt_ps)((VREG()) * x);
 #elif ACROSS_X86
-    __m128d a;
-    memcpy(&a, x, sizeof a);
-    a = _mm_sqrt_pd(a);
-    memcpy(x, &a, sizeof a);
+    *x = (vec)VOP(sqrt_pd)((VREG(d)) * x);
 #else
-    R v[V];
-    memcpy(v, x, sizeof v);
-    for (int l = 0; l < V; l++) v[l] = SQRT(v[l]);
-    memcpy(x, v, sizeof v);
+    for (int l = 0; l < V; l++) (*x)[l] = SQRT((*x)[l]);
 #endif
 }
 

@@ -147,7 +147,7 @@ static pthread_once_t isa_once = PTHREAD_ONCE_INIT;
 static int isa = BB_CPU_ISA_BASE;
 static void read_isa(void)
 {
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#if BB_CPU_X86
     __builtin_cpu_init();
     if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) isa = BB_CPU_ISA_AVX2;
     if (__builtin_cpu_supports("avx512f") && isa == BB_CPU_ISA_AVX2) isa = BB_CPU_ISA_AVX512;

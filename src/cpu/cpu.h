@@ -58,6 +58,13 @@ BB_INTERNAL int bb_cpu_across_on(void);
    widest this CPU runs, or a narrower one named in BATCHBLAS_CPU_ISA
    (avx512, avx2, base); read once. */
 enum { BB_CPU_ISA_BASE, BB_CPU_ISA_AVX2, BB_CPU_ISA_AVX512 };
+/* x86-64 with GCC: the AVX-512 and AVX2 variants exist (#pragma GCC
+   target); elsewhere only the baseline one */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#  define BB_CPU_X86 1
+#else
+#  define BB_CPU_X86 0
+#endif
 BB_INTERNAL int bb_cpu_isa(void);
 BB_INTERNAL bb_cpu_across bb_s_cpu_across(bb_op op, const bb_problem *gp);
 BB_INTERNAL bb_cpu_across bb_d_cpu_across(bb_op op, const bb_problem *gp);
