@@ -455,15 +455,19 @@ double bb_cuda_var_grouped_flops(void)
 /* cuBLAS's grouped GEMM, a group per problem, ran the problems above
    the register bound 1.7-3.2x faster than the driver's k_vgemm /
    k_vgemm_tc (uniform [1, 128] and [1, 512], s and d, H200,
-   doc/performance.md session 17); it has no complex types.  The
-   driver's problems inside the register bound (gemm's cuBLAS sizes,
-   GEMM_CUBLAS_FROM) stay in the driver: there are up to 10^6 of them,
-   where the grouped GEMM's host time is seconds. */
+   doc/performance.md session 17); it has no complex types.  Since the
+   pipelined k_vgemm_tc (session 30) the driver runs double faster than
+   it (uniform [1, 128] / [1, 256] / [1, 512]: 2.29-2.36 / 5.93-6.27 /
+   32.6 ms against 2.65-3.94 / 6.39-8.62 / 34.8, skewed within the runs'
+   spread), so only single takes it, and double with
+   BATCHBLAS_CUDA_VAR_GROUPED=all (tests).  The driver's problems inside
+   the register bound (gemm's cuBLAS sizes, GEMM_CUBLAS_FROM) stay in the
+   driver: there are up to 10^6 of them, where the grouped GEMM's host
+   time is seconds. */
 int bb_cuda_var_grouped_above(bb_op op, bb_prec prec)
 {
-    return op == BB_OP_GEMM && (prec == BB_P_S || prec == BB_P_D) && bb_cuda_var_grouped_flops() >= 0
-               ? small_limit(prec)
-               : -1;
+    const double f = bb_cuda_var_grouped_flops();
+    return op == BB_OP_GEMM && (prec == BB_P_S || (prec == BB_P_D && f == 0)) && f >= 0 ? small_limit(prec) : -1;
 }
 
 bool bb_cuda_var_grouped(bb_op op, bb_prec prec, const bb_problem &p)

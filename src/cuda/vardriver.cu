@@ -51,7 +51,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <type_traits>
-#include <mma.h>
 #include "small.h"
 #include "generic.h"
 #include "views.h"
@@ -542,74 +541,148 @@ k_vgemm(const bb_vdim *vd, T *const *pa, T *const *pb, T *const *pc, const int *
     }
 }
 
-/* The same for double on the FP64 tensor cores (wmma 8 x 8 x 4, sm_80 and
-   later): a thread block computes a 64 x 64 tile of C with 4 warps (32 x
-   32 each: 4 x 4 accumulator fragments) over k in chunks of 16 through
-   shared memory (A row-major, B column-major, zero-filled outside the
-   problem); each accumulator fragment goes through the warp's 8 x 8
-   staging buffer to C, where alpha, beta and tri are applied element by
-   element. */
-const int TC_BM = 64, TC_BN = 64, TC_BK = 16, TC_LD = TC_BK + 4, TC_THREADS = 128;
+const int TC_BK = 16; /* k_vgemm_tc's chunk of k */
 
-__global__ void __launch_bounds__(TC_THREADS)
+/* The double GEMMs on the FP64 tensor cores, pipelined (mma.sync m8n8k4,
+   sm_80 and later).  A thread block of WM x WN warps computes a BM x BN
+   tile of C, each warp (BM / WM) x (BN / WN) of it as FM x FN
+   accumulator fragments of 8 x 8 held in registers, over k in chunks of
+   TC_BK.  A chunk of op(A) is stored k-major (As[kk * LA + i]) and one of
+   op(B) column by column (Bs[j * LB + kk]): with LA = BM + 4 and LB =
+   TC_BK + 4 the fragments' loads and the stores of column-major (mode N)
+   operands are free of bank conflicts.  The next chunk's elements are
+   loaded into registers (tc_part) while the tensor cores work on the
+   current one; C takes alpha, beta and tri element by element, straight
+   from the accumulators.  The symmetric modes (symm) stage each chunk as
+   k_vgemm does (vg_stage), without the overlap. */
+template <int BM, int BN, int WM, int WN> struct tc_shape {
+    static constexpr int threads = 32 * WM * WN, FM = BM / WM / 8, FN = BN / WN / 8;
+    static constexpr int LA = BM + 4, LB = TC_BK + 4;
+    static_assert(FM * WM * 8 == BM && FN * WN * 8 == BN, "whole fragments a warp");
+};
+
+/* A thread's elements of an RR x CC chunk of op(M) (M stored as is, mode
+   N, or transposed, T and C: double has no conjugate), the chunks at rows
+   r0 and columns c0 + s CC (A, along = 1) or rows r0 + s RR and columns
+   c0 (B, along = 0), s = 0, 1, ...; consecutive threads on consecutive
+   stored elements, so a thread's elements are (rr + q dr, cc + q dc), q <
+   per, one pointer and one stride apart in M and in the shared tile. */
+template <int RR, int CC, int NT> struct tc_part {
+    static constexpr int per = RR * CC / NT;
+    static_assert(NT % RR == 0 && NT % CC == 0, "a thread's elements on one row or one column of the chunk");
+    const double *p; /* element (rr, cc) of the first chunk */
+    int64_t step, next; /* to the thread's next element; to the same element of the next chunk */
+    int rr, cc, dr, dc, s0, ds; /* the thread's first element, its step, their places in the shared tile */
+
+    __device__ __forceinline__ tc_part(const double *M, int64_t ld, int mode, int r0, int c0, int along, int rs, int cs)
+    {
+        const int t = threadIdx.x, tr = mode != VM_N;
+        /* stored (r, c) of op(M)(r, c): M[r + c ld] (N) or M[c + r ld] */
+        const int64_t sr = tr ? ld : 1, sc = tr ? 1 : ld;
+        if (!tr) rr = t % RR, cc = t / RR, dr = 0, dc = NT / RR;
+        else cc = t % CC, rr = t / CC, dr = NT / CC, dc = 0;
+        rr += r0, cc += c0;
+        p = M + rr * sr + cc * sc;
+        step = dr * sr + dc * sc;
+        next = along ? CC * sc : RR * sr;
+        s0 = (rr - r0) * rs + (cc - c0) * cs;
+        ds = dr * rs + dc * cs;
+    }
+    /* chunk s (its offset o = s CC or s RR along the walk) into x, zeros
+       outside nr x nc */
+    __device__ __forceinline__ void fetch(int64_t s, int o, int along, int nr, int nc, double (&x)[per]) const
+    {
+        const double *q0 = p + s * next;
+        const int r = rr + (along ? 0 : o), c = cc + (along ? o : 0);
+#pragma unroll
+        for (int q = 0; q < per; q++) x[q] = r + q * dr < nr && c + q * dc < nc ? q0[q * step] : 0.0;
+    }
+    __device__ __forceinline__ void place(const double (&x)[per], double *S) const
+    {
+#pragma unroll
+        for (int q = 0; q < per; q++) S[s0 + q * ds] = x[q];
+    }
+};
+
+/* c += a b, one 8 x 8 x 4 step of the warp: a = A(lane / 4, lane % 4),
+   b = B(lane % 4, lane / 4), c = C(lane / 4, 2 (lane % 4) + 0..1) */
+__device__ __forceinline__ void tc_mma(double (&c)[2], double a, double b)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};\n"
+        : "+d"(c[0]), "+d"(c[1])
+        : "d"(a), "d"(b));
+#endif
+}
+
+template <int BM, int BN, int WM, int WN, bool SYM>
+__global__ void __launch_bounds__(tc_shape<BM, BN, WM, WN>::threads)
 k_vgemm_tc(const bb_vdim *vd, double *const *pa, double *const *pb, double *const *pc, const int *info, int64_t count,
            int ma, int mb, double alpha, double beta, int alpha_zero, int beta_zero, int tri, int tiles_m)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    using namespace nvcuda;
-    __shared__ __align__(32) double As[TC_BM * TC_LD]; /* As[i * TC_LD + kk] = A(i0 + i, k0 + kk) */
-    __shared__ __align__(32) double Bs[TC_BN * TC_LD]; /* Bs[j * TC_LD + kk] = B(k0 + kk, j0 + j) */
-    __shared__ __align__(32) double Cs[4][64];
+    typedef tc_shape<BM, BN, WM, WN> S;
+    constexpr int NT = S::threads, FM = S::FM, FN = S::FN, LA = S::LA, LB = S::LB;
+    __shared__ __align__(16) double As[TC_BK * LA];
+    __shared__ __align__(16) double Bs[BN * LB];
     const int tm = blockIdx.x % tiles_m, tn = blockIdx.x / tiles_m;
-    const int i0 = tm * TC_BM, j0 = tn * TC_BN, w = threadIdx.x / 32, lane = threadIdx.x % 32;
-    const int wi = (w % 2) * 32, wj = (w / 2) * 32; /* the warp's sub-tile */
+    const int i0 = tm * BM, j0 = tn * BN, w = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const int wi = (w % WM) * (BM / WM), wj = (w / WM) * (BN / WN); /* the warp's sub-tile */
+    const int g = lane / 4, h = lane % 4;
     for (int64_t t = blockIdx.y; t < count; t += gridDim.y) {
         if (info[t]) continue;
         const bb_vdim v = vd[t];
         const int m = v.m, n = v.n, k = alpha_zero ? 0 : v.k;
-        if (i0 >= m || j0 >= n || vg_skip_tile(tri, i0, j0, TC_BM, TC_BN)) continue;
+        if (i0 >= m || j0 >= n || vg_skip_tile(tri, i0, j0, BM, BN)) continue;
         const double *A = pa[t], *B = pb[t];
-        wmma::fragment<wmma::accumulator, 8, 8, 4, double> acc[4][4];
+        double acc[FM][FN][2];
 #pragma unroll
-        for (int r = 0; r < 4; r++)
+        for (int r = 0; r < FM; r++)
 #pragma unroll
-            for (int c = 0; c < 4; c++) wmma::fill_fragment(acc[r][c], 0.0);
-        for (int k0 = 0; k0 < k; k0 += TC_BK) {
-            vg_stage<double, TC_BM, TC_BK, TC_THREADS>(A, v.lda, ma, i0, m, k0, k, As, TC_LD, 1);
-            vg_stage<double, TC_BK, TC_BN, TC_THREADS>(B, v.ldb, mb, k0, k, j0, n, Bs, 1, TC_LD);
+            for (int c = 0; c < FN; c++) acc[r][c][0] = acc[r][c][1] = 0.0;
+        const tc_part<BM, TC_BK, NT> pA(A, v.lda, ma, i0, 0, 1, 1, LA);
+        const tc_part<TC_BK, BN, NT> pB(B, v.ldb, mb, 0, j0, 0, 1, LB);
+        double xa[tc_part<BM, TC_BK, NT>::per], xb[tc_part<TC_BK, BN, NT>::per];
+        if (!SYM && k > 0) pA.fetch(0, 0, 1, m, k, xa), pB.fetch(0, 0, 0, k, n, xb);
+        for (int k0 = 0, s = 0; k0 < k; k0 += TC_BK, s++) {
+            if (SYM) {
+                vg_stage<double, BM, TC_BK, NT>(A, v.lda, ma, i0, m, k0, k, As, 1, LA);
+                vg_stage<double, TC_BK, BN, NT>(B, v.ldb, mb, k0, k, j0, n, Bs, 1, LB);
+            } else {
+                pA.place(xa, As);
+                pB.place(xb, Bs);
+            }
             __syncthreads();
+            if (!SYM && k0 + TC_BK < k) /* the next chunk in flight */
+                pA.fetch(s + 1, k0 + TC_BK, 1, m, k, xa), pB.fetch(s + 1, k0 + TC_BK, 0, k, n, xb);
 #pragma unroll
             for (int kk = 0; kk < TC_BK; kk += 4) {
-                wmma::fragment<wmma::matrix_a, 8, 8, 4, double, wmma::row_major> a[4];
-                wmma::fragment<wmma::matrix_b, 8, 8, 4, double, wmma::col_major> b[4];
+                double a[FM], b[FN];
 #pragma unroll
-                for (int r = 0; r < 4; r++) wmma::load_matrix_sync(a[r], As + (wi + 8 * r) * TC_LD + kk, TC_LD);
+                for (int r = 0; r < FM; r++) a[r] = As[(kk + h) * LA + wi + 8 * r + g];
 #pragma unroll
-                for (int c = 0; c < 4; c++) wmma::load_matrix_sync(b[c], Bs + (wj + 8 * c) * TC_LD + kk, TC_LD);
+                for (int c = 0; c < FN; c++) b[c] = Bs[(wj + 8 * c + g) * LB + kk + h];
 #pragma unroll
-                for (int r = 0; r < 4; r++)
+                for (int r = 0; r < FM; r++)
 #pragma unroll
-                    for (int c = 0; c < 4; c++) wmma::mma_sync(acc[r][c], a[r], b[c], acc[r][c]);
+                    for (int c = 0; c < FN; c++) tc_mma(acc[r][c], a[r], b[c]);
             }
             __syncthreads();
         }
+        double *C = pc[t];
 #pragma unroll
-        for (int r = 0; r < 4; r++)
+        for (int r = 0; r < FM; r++)
 #pragma unroll
-            for (int c = 0; c < 4; c++) {
-                wmma::store_matrix_sync(Cs[w], acc[r][c], 8, wmma::mem_col_major);
-                __syncwarp();
+            for (int c = 0; c < FN; c++)
 #pragma unroll
-                for (int h = 0; h < 2; h++) { /* vg_put for double (no Hermitian diagonal), inline: fewer registers */
-                    const int e = lane + 32 * h, i = i0 + wi + 8 * r + e % 8, j = j0 + wj + 8 * c + e / 8;
+                for (int e = 0; e < 2; e++) {
+                    const int i = i0 + wi + 8 * r + g, j = j0 + wj + 8 * c + 2 * h + e;
                     if (i < m && j < n && !((tri & VT_LOWER) && i < j) && !((tri & VT_UPPER) && i > j)) {
-                        double *cij = pc[t] + i + (int64_t)j * v.ldc;
-                        const double s = alpha * Cs[w][e];
+                        double *cij = C + i + (int64_t)j * v.ldc;
+                        const double s = alpha * acc[r][c][e];
                         *cij = beta_zero ? s : s + beta * *cij;
                     }
                 }
-                __syncwarp();
-            }
     }
 #endif
 }
@@ -658,6 +731,25 @@ bb_dev_batch step_batch(const vctx &c, int64_t n, int nopd)
     return s;
 }
 
+/* k_vgemm_tc in BM x BN tiles of WM x WN warps over the step arrays */
+template <int BM, int BN, int WM, int WN>
+cudaError_t tc_launch(const vctx &c, int64_t n, int ma, int mb, const double alpha[2], const double beta[2], int az,
+                      int bz, int tri, int mmax, int nmax)
+{
+    const int tm = (mmax + BM - 1) / BM, tn = (nmax + BN - 1) / BN;
+    if ((int64_t)tm * tn > INT32_MAX) return cudaErrorNotSupported;
+    const dim3 grid((unsigned)(tm * tn), (unsigned)(n < 65535 ? n : 65535));
+    if (ma > VM_C || mb > VM_C) /* the symmetric modes (symm) */
+        k_vgemm_tc<BM, BN, WM, WN, true><<<grid, tc_shape<BM, BN, WM, WN>::threads, 0, c.q->stream>>>(
+            c.w.vdim, (double *const *)c.w.pa, (double *const *)c.w.pb, (double *const *)c.w.pc, c.w.info, n, ma, mb,
+            alpha[0], beta[0], az, bz, tri, tm);
+    else
+        k_vgemm_tc<BM, BN, WM, WN, false><<<grid, tc_shape<BM, BN, WM, WN>::threads, 0, c.q->stream>>>(
+            c.w.vdim, (double *const *)c.w.pa, (double *const *)c.w.pb, (double *const *)c.w.pc, c.w.info, n, ma, mb,
+            alpha[0], beta[0], az, bz, tri, tm);
+    return cudaGetLastError();
+}
+
 template <typename T>
 /* The GEMMs of the steps on the step arrays (c.w): modes ma, mb (VM_*),
    tri (VT_*); mmax, nmax: the largest m and n among the slots. */
@@ -666,17 +758,13 @@ cudaError_t vgemm(const vctx &c, int64_t n, int ma, int mb, const double alpha[2
 {
     if (n <= 0 || mmax <= 0 || nmax <= 0) return cudaSuccess;
     const int az = alpha[0] == 0 && alpha[1] == 0, bz = beta[0] == 0 && beta[1] == 0;
-    /* the tensor cores, in 64 x 64 tiles, where both sides fill them: the
-       thin updates of potrf and trsm (a side of L) ran 1.3x slower there */
-    if (std::is_same<T, double>::value && c.tc && mmax >= TC_BM && nmax >= TC_BN) {
-        const int tm = (mmax + TC_BM - 1) / TC_BM, tn = (nmax + TC_BN - 1) / TC_BN;
-        if ((int64_t)tm * tn > INT32_MAX) return cudaErrorNotSupported;
-        const dim3 grid((unsigned)(tm * tn), (unsigned)(n < 65535 ? n : 65535));
-        k_vgemm_tc<<<grid, TC_THREADS, 0, c.q->stream>>>(c.w.vdim, (double *const *)c.w.pa, (double *const *)c.w.pb,
-                                                 (double *const *)c.w.pc, c.w.info, n, ma, mb, alpha[0], beta[0], az, bz,
-                                                 tri, tm);
-        return cudaGetLastError();
-    }
+    /* the tensor cores, in 64 x 64 tiles of 4 warps, where both sides fill
+       them: the thin updates of potrf and trsm (a side of L) ran 1.3x
+       slower there.  Tiles of 128 x 128 (8 warps, 254 registers: one
+       block an SM) ran gemm d uniform [1, 256] / [1, 512] in 7.9 / 40.0
+       ms against 6.5 / 32.5 (H200, session 30). */
+    if (std::is_same<T, double>::value && c.tc && mmax >= 64 && nmax >= 64)
+        return tc_launch<64, 64, 2, 2>(c, n, ma, mb, alpha, beta, az, bz, tri, mmax, nmax);
     const int tiles_m = (mmax + VG_BM - 1) / VG_BM, tiles_n = (nmax + VG_BN - 1) / VG_BN;
     /* a block walks at most VG_WALK tiles of a column (its problem's
        pointers read once); the column is split over more blocks where the
@@ -2068,6 +2156,8 @@ int vg_walk_on(void)
     return std::max(1, bb_env_int("BATCHBLAS_CUDA_VAR_VG_WALK", VG_WALK, &v));
 }
 
+/* BATCHBLAS_CUDA_VAR_TC=0: the double GEMMs on the FP64 units (k_vgemm)
+   instead of the tensor cores (k_vgemm_tc, on devices that have them) */
 int tc_on(void)
 {
     static int v = -1, env = BB_ENV_UNREAD;
