@@ -29,7 +29,7 @@ typedef struct {
 static const variant_t *variant(void)
 {
     static const variant_t base = {X(across_kind_base), X(across_one_base)};
-#if ACROSS_X86
+#if BB_CPU_X86
     static const variant_t avx2 = {X(across_kind_avx2), X(across_one_avx2)},
                            avx512 = {X(across_kind_avx512), X(across_one_avx512)};
     switch (bb_cpu_isa()) {

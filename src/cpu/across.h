@@ -4,10 +4,9 @@
    per real precision.  Include after prec.h and cpu.h. */
 #ifndef BB_CPU_ACROSS_H
 #define BB_CPU_ACROSS_H
-
-/* x86-64 with GCC: the AVX-512 and AVX2 variants are compiled beside the
-   baseline one (#pragma GCC target); elsewhere only the baseline. */
-#define ACROSS_X86 BB_CPU_X86 /* cpu.h */
+#ifndef BB_CPU_X86 /* cpu.h: an undefined one would read as 0 and leave the x86 variants out */
+#  error "across.h needs cpu.h first"
+#endif
 
 /* what a block runs (across_kernels.h's plan_of) */
 enum { K_POTRF, K_POTRS, K_POSV, K_TRSM, K_GETRF, K_GETRS, K_GESV, K_SYRK, K_TRMM, K_TRTRI, K_LAUUM, K_POTRI, K_POTI,
@@ -20,7 +19,7 @@ enum { K_POTRF, K_POTRS, K_POSV, K_TRSM, K_GETRF, K_GETRS, K_GESV, K_SYRK, K_TRM
     BB_INTERNAL int X(across_one_##isa)(int kind, const bb_problem *p)
 #if !BB_COMPLEX
 ACROSS_ENTRIES(base);
-#  if ACROSS_X86
+#  if BB_CPU_X86
 ACROSS_ENTRIES(avx2);
 ACROSS_ENTRIES(avx512);
 #  endif

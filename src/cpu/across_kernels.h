@@ -88,7 +88,7 @@
 #include <string.h>
 #include "small.h"
 #include "across.h"
-#if ACROSS_X86
+#if BB_CPU_X86
 #  include <immintrin.h>
 #endif
 
@@ -128,15 +128,15 @@ enum {
    lets GCC turn the comparison that made m into scalar code) */
 INL int any(const ivec *m)
 {
-#if ACROSS_X86 && ACROSS_VB == 64
+#if BB_CPU_X86 && ACROSS_VB == 64
     __m512i a;
     memcpy(&a, m, sizeof a);
     return _mm512_test_epi64_mask(a, a) != 0;
-#elif ACROSS_X86 && ACROSS_VB == 32
+#elif BB_CPU_X86 && ACROSS_VB == 32
     __m256i a;
     memcpy(&a, m, sizeof a);
     return !_mm256_testz_si256(a, a);
-#elif ACROSS_X86
+#elif BB_CPU_X86
     __m128i a;
     memcpy(&a, m, sizeof a);
     return _mm_movemask_epi8(a) != 0;
@@ -151,7 +151,7 @@ INL int any(const ivec *m)
 
 /* sqrt lane by lane, in place: one instruction on the target's register
    type (a copy through an array of R costs a store-forwarding stall) */
-#if ACROSS_X86
+#if BB_CPU_X86
 #  if ACROSS_VB == 64
 #    define VREG(d) __m512##d
 #    define VOP(op) _mm512_##op
@@ -165,9 +165,9 @@ INL int any(const ivec *m)
 #endif
 INL void vsqrt(vec *x)
 {
-#if ACROSS_X86 && defined(BB_PREC_S)
+#if BB_CPU_X86 && defined(BB_PREC_S)
     *x = (vec)VOP(sqrt_ps)((VREG()) * x);
-#elif ACROSS_X86
+#elif BB_CPU_X86
     *x = (vec)VOP(sqrt_pd)((VREG(d)) * x);
 #else
     for (int l = 0; l < V; l++) (*x)[l] = SQRT((*x)[l]);
@@ -322,7 +322,7 @@ static void map_of(shape s, int64_t ld, pmap *mp)
     mp->span = 1;
 }
 
-#if ACROSS_X86 && ACROSS_VB == 64 && !defined(__SANITIZE_ADDRESS__)
+#if BB_CPU_X86 && ACROSS_VB == 64 && !defined(__SANITIZE_ADDRESS__)
 #  define PACK512 1
 /* AVX-512 packing: a chunk of up to V elements of a line or span is loaded
    from each of the V matrices (masked: nothing outside the band is read,

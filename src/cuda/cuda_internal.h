@@ -175,8 +175,9 @@ static inline cublasOperation_t bb_cublas_op(int t)
 }
 /* dst[t] = src[map[t]], NULL where map[t] < 0 (backend_cuda.cu) */
 __global__ void bb_gather_ptrs(void *const *src, const int32_t *map, void **dst, int64_t n);
-/* gemm in a variable batch (s; d with BATCHBLAS_CUDA_VAR_GROUPED=all): the problems that cuBLAS's grouped
-   GEMM takes instead of the variable-size driver (launch.cu), at most
+/* gemm in a variable batch (s; d with BATCHBLAS_CUDA_VAR_GROUPED=all):
+   the problems that cuBLAS's grouped GEMM takes instead of the
+   variable-size driver (launch.cu), at most
    BB_VAR_GROUPED_MAX of them in one call (its host time grows with the
    groups: 10^6 groups took seconds on the H200). */
 bool bb_cuda_var_grouped(bb_op op, bb_prec prec, const bb_problem &p);
