@@ -543,30 +543,61 @@ k_vgemm(const bb_vdim *vd, T *const *pa, T *const *pb, T *const *pc, const int *
 
 const int TC_BK = 16; /* k_vgemm_tc's chunk of k */
 
-/* The double GEMMs on the FP64 tensor cores, pipelined (mma.sync m8n8k4,
-   sm_80 and later).  A thread block of WM x WN warps computes a BM x BN
-   tile of C, each warp (BM / WM) x (BN / WN) of it as FM x FN
-   accumulator fragments of 8 x 8 held in registers, over k in chunks of
-   TC_BK.  A chunk of op(A) is stored k-major (As[kk * LA + i]) and one of
-   op(B) column by column (Bs[j * LB + kk]): with LA = BM + 4 and LB =
-   TC_BK + 4 the fragments' loads and the stores of column-major (mode N)
-   operands are free of bank conflicts.  The next chunk's elements are
-   loaded into registers (tc_part) while the tensor cores work on the
-   current one; C takes alpha, beta and tri element by element, straight
+/* The double GEMMs on the FP64 tensor cores, pipelined (mma.sync
+   m16n8k8 on sm_90 and later, m8n8k4 on sm_80: tc_mma16).  A thread block
+   of WM x WN warps computes a BM x BN tile of C, each warp (BM / WM) x
+   (BN / WN) of it as FM x FN accumulator blocks of 8 x 8 held in
+   registers, over k in chunks of TC_BK.  A chunk of op(A) is stored
+   k-major (As[kk * LA + i]) and one of op(B) column by column (Bs[j * LB
+   + kk]): with LA = BM + 4 and LB = TC_BK + 4 the fragments' loads and the
+   stores of column-major (mode N) operands are free of bank conflicts.
+   Two chunks live in shared memory: the next one is copied in by cp.async
+   (tc_part::copy, no registers held) while the tensor cores work on the
+   current one.  C takes alpha, beta and tri element by element, straight
    from the accumulators.  The symmetric modes (symm) stage each chunk as
    k_vgemm does (vg_stage), without the overlap. */
 template <int BM, int BN, int WM, int WN> struct tc_shape {
     static constexpr int threads = 32 * WM * WN, FM = BM / WM / 8, FN = BN / WN / 8;
     static constexpr int LA = BM + 4, LB = TC_BK + 4;
-    static_assert(FM * WM * 8 == BM && FN * WN * 8 == BN, "whole fragments a warp");
+    /* blocks an SM (__launch_bounds__): 64 x 64 takes 168 registers at 3
+       (sm_90, no spill); unbounded, ptxas took 194, and at 4 (128
+       registers, 52 bytes spilled) gemm d uniform [1, 512] ran 25.5 ms
+       against 23.5-24.2 (H200, session 31) */
+    static constexpr int minb = 3;
+    static_assert(FM * WM * 8 == BM && FN * WN * 8 == BN && FM % 2 == 0 && TC_BK % 8 == 0,
+                  "whole 16 x 8 fragments a warp");
 };
+
+/* 8 bytes from global to shared memory, asynchronously (cp.async, sm_80):
+   zeros where !in; tc_commit closes a group of copies, tc_wait<N> waits
+   until at most N groups are in flight */
+__device__ __forceinline__ void tc_cp8(double *s, const double *g, bool in)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    const unsigned sa = (unsigned)__cvta_generic_to_shared(s);
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"(sa), "l"(g), "r"(in ? 8 : 0) : "memory");
+#endif
+}
+__device__ __forceinline__ void tc_commit()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+template <int N> __device__ __forceinline__ void tc_wait()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
+#endif
+}
 
 /* A thread's elements of an RR x CC chunk of op(M) (M stored as is, mode
    N, or transposed, T and C: double has no conjugate), the chunks at rows
    r0 and columns c0 + s CC (A, along = 1) or rows r0 + s RR and columns
    c0 (B, along = 0), s = 0, 1, ...; consecutive threads on consecutive
    stored elements, so a thread's elements are (rr + q dr, cc + q dc), q <
-   per, one pointer and one stride apart in M and in the shared tile. */
+   per, one pointer and one stride apart in M and in the shared tile (a
+   column-major operand's reads coalesce). */
 template <int RR, int CC, int NT> struct tc_part {
     static constexpr int per = RR * CC / NT;
     static_assert(NT % RR == 0 && NT % CC == 0, "a thread's elements on one row or one column of the chunk");
@@ -588,43 +619,60 @@ template <int RR, int CC, int NT> struct tc_part {
         s0 = (rr - r0) * rs + (cc - c0) * cs;
         ds = dr * rs + dc * cs;
     }
-    /* chunk s (its offset o = s CC or s RR along the walk) into x, zeros
-       outside nr x nc */
-    __device__ __forceinline__ void fetch(int64_t s, int o, int along, int nr, int nc, double (&x)[per]) const
+    /* chunk s (its offset o = s CC or s RR along the walk) copied into the
+       shared tile S without passing through registers (cp.async), zeros
+       outside nr x nc (a copy of no bytes from base, which stays valid) */
+    __device__ __forceinline__ void copy(int64_t s, int o, int along, int nr, int nc, const double *base,
+                                         double *S) const
     {
         const double *q0 = p + s * next;
         const int r = rr + (along ? 0 : o), c = cc + (along ? o : 0);
 #pragma unroll
-        for (int q = 0; q < per; q++) x[q] = r + q * dr < nr && c + q * dc < nc ? q0[q * step] : 0.0;
-    }
-    __device__ __forceinline__ void place(const double (&x)[per], double *S) const
-    {
-#pragma unroll
-        for (int q = 0; q < per; q++) S[s0 + q * ds] = x[q];
+        for (int q = 0; q < per; q++) {
+            const bool in = r + q * dr < nr && c + q * dc < nc;
+            tc_cp8(S + s0 + q * ds, in ? q0 + q * step : base, in);
+        }
     }
 };
 
-/* c += a b, one 8 x 8 x 4 step of the warp: a = A(lane / 4, lane % 4),
-   b = B(lane % 4, lane / 4), c = C(lane / 4, 2 (lane % 4) + 0..1) */
-__device__ __forceinline__ void tc_mma(double (&c)[2], double a, double b)
+/* c0 += a0 b + a1 b' and c1 likewise: the 16 x 8 x 8 step of sm_90 (two
+   8 x 8 blocks of C, rows 0..7 in c0 and 8..15 in c1, c = C(lane / 4, 2
+   (lane % 4) + 0..1) of its block), with a0[q] = A(lane / 4, lane % 4 + 4
+   q) of the upper block, a1[q] of the lower, b[q] = B(lane % 4 + 4 q, lane
+   / 4); sm_80 has the 8 x 8 x 4 step only, four of them.  On the H200 the
+   m8n8k4 shape ran the FP64 tensor pipe at 81% for about 28 TFLOP/s:
+   half of the pipe's rate (session 31's profile). */
+__device__ __forceinline__ void tc_mma16(double (&c0)[2], double (&c1)[2], const double (&a0)[2],
+                                         const double (&a1)[2], const double (&b)[2])
 {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};\n"
-        : "+d"(c[0]), "+d"(c[1])
-        : "d"(a), "d"(b));
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+        "{%0, %1, %2, %3};\n"
+        : "+d"(c0[0]), "+d"(c0[1]), "+d"(c1[0]), "+d"(c1[1])
+        : "d"(a0[0]), "d"(a1[0]), "d"(a0[1]), "d"(a1[1]), "d"(b[0]), "d"(b[1]));
+#elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#pragma unroll
+    for (int q = 0; q < 2; q++) {
+        asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};\n"
+            : "+d"(c0[0]), "+d"(c0[1])
+            : "d"(a0[q]), "d"(b[q]));
+        asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};\n"
+            : "+d"(c1[0]), "+d"(c1[1])
+            : "d"(a1[q]), "d"(b[q]));
+    }
 #endif
 }
 
 template <int BM, int BN, int WM, int WN, bool SYM>
-__global__ void __launch_bounds__(tc_shape<BM, BN, WM, WN>::threads)
+__global__ void __launch_bounds__(tc_shape<BM, BN, WM, WN>::threads, tc_shape<BM, BN, WM, WN>::minb)
 k_vgemm_tc(const bb_vdim *vd, double *const *pa, double *const *pb, double *const *pc, const int *info, int64_t count,
            int ma, int mb, double alpha, double beta, int alpha_zero, int beta_zero, int tri, int tiles_m)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     typedef tc_shape<BM, BN, WM, WN> S;
     constexpr int NT = S::threads, FM = S::FM, FN = S::FN, LA = S::LA, LB = S::LB;
-    __shared__ __align__(16) double As[TC_BK * LA];
-    __shared__ __align__(16) double Bs[BN * LB];
+    __shared__ __align__(16) double As[2][TC_BK * LA]; /* two chunks: one copied in, one multiplied */
+    __shared__ __align__(16) double Bs[2][BN * LB];
     const int tm = blockIdx.x % tiles_m, tn = blockIdx.x / tiles_m;
     const int i0 = tm * BM, j0 = tn * BN, w = threadIdx.x / 32, lane = threadIdx.x % 32;
     const int wi = (w % WM) * (BM / WM), wj = (w / WM) * (BN / WN); /* the warp's sub-tile */
@@ -642,30 +690,35 @@ k_vgemm_tc(const bb_vdim *vd, double *const *pa, double *const *pb, double *cons
             for (int c = 0; c < FN; c++) acc[r][c][0] = acc[r][c][1] = 0.0;
         const tc_part<BM, TC_BK, NT> pA(A, v.lda, ma, i0, 0, 1, 1, LA);
         const tc_part<TC_BK, BN, NT> pB(B, v.ldb, mb, 0, j0, 0, 1, LB);
-        double xa[tc_part<BM, TC_BK, NT>::per], xb[tc_part<TC_BK, BN, NT>::per];
-        if (!SYM && k > 0) pA.fetch(0, 0, 1, m, k, xa), pB.fetch(0, 0, 0, k, n, xb);
+        if (!SYM && k > 0) pA.copy(0, 0, 1, m, k, A, As[0]), pB.copy(0, 0, 0, k, n, B, Bs[0]), tc_commit();
         for (int k0 = 0, s = 0; k0 < k; k0 += TC_BK, s++) {
+            const int cur = SYM ? 0 : s & 1;
             if (SYM) {
-                vg_stage<double, BM, TC_BK, NT>(A, v.lda, ma, i0, m, k0, k, As, 1, LA);
-                vg_stage<double, TC_BK, BN, NT>(B, v.ldb, mb, k0, k, j0, n, Bs, 1, LB);
+                vg_stage<double, BM, TC_BK, NT>(A, v.lda, ma, i0, m, k0, k, As[0], 1, LA);
+                vg_stage<double, TC_BK, BN, NT>(B, v.ldb, mb, k0, k, j0, n, Bs[0], 1, LB);
             } else {
-                pA.place(xa, As);
-                pB.place(xb, Bs);
+                if (k0 + TC_BK < k) /* the next chunk in flight */
+                    pA.copy(s + 1, k0 + TC_BK, 1, m, k, A, As[cur ^ 1]),
+                        pB.copy(s + 1, k0 + TC_BK, 0, k, n, B, Bs[cur ^ 1]);
+                tc_commit();
+                tc_wait<1>(); /* this chunk's copies done */
             }
             __syncthreads();
-            if (!SYM && k0 + TC_BK < k) /* the next chunk in flight */
-                pA.fetch(s + 1, k0 + TC_BK, 1, m, k, xa), pB.fetch(s + 1, k0 + TC_BK, 0, k, n, xb);
+            const double *Ac = As[cur], *Bc = Bs[cur];
 #pragma unroll
-            for (int kk = 0; kk < TC_BK; kk += 4) {
-                double a[FM], b[FN];
+            for (int kk = 0; kk < TC_BK; kk += 8) {
+                double a[FM][2], b[FN][2];
 #pragma unroll
-                for (int r = 0; r < FM; r++) a[r] = As[(kk + h) * LA + wi + 8 * r + g];
+                for (int q = 0; q < 2; q++) {
 #pragma unroll
-                for (int c = 0; c < FN; c++) b[c] = Bs[(wj + 8 * c + g) * LB + kk + h];
+                    for (int r = 0; r < FM; r++) a[r][q] = Ac[(kk + h + 4 * q) * LA + wi + 8 * r + g];
 #pragma unroll
-                for (int r = 0; r < FM; r++)
+                    for (int c = 0; c < FN; c++) b[c][q] = Bc[(wj + 8 * c + g) * LB + kk + h + 4 * q];
+                }
 #pragma unroll
-                    for (int c = 0; c < FN; c++) tc_mma(acc[r][c], a[r], b[c]);
+                for (int r = 0; r < FM; r += 2)
+#pragma unroll
+                    for (int c = 0; c < FN; c++) tc_mma16(acc[r][c], acc[r + 1][c], a[r], a[r + 1], b[c]);
             }
             __syncthreads();
         }
@@ -739,14 +792,14 @@ cudaError_t tc_launch(const vctx &c, int64_t n, int ma, int mb, const double alp
     const int tm = (mmax + BM - 1) / BM, tn = (nmax + BN - 1) / BN;
     if ((int64_t)tm * tn > INT32_MAX) return cudaErrorNotSupported;
     const dim3 grid((unsigned)(tm * tn), (unsigned)(n < 65535 ? n : 65535));
-    if (ma > VM_C || mb > VM_C) /* the symmetric modes (symm) */
-        k_vgemm_tc<BM, BN, WM, WN, true><<<grid, tc_shape<BM, BN, WM, WN>::threads, 0, c.q->stream>>>(
-            c.w.vdim, (double *const *)c.w.pa, (double *const *)c.w.pb, (double *const *)c.w.pc, c.w.info, n, ma, mb,
-            alpha[0], beta[0], az, bz, tri, tm);
-    else
-        k_vgemm_tc<BM, BN, WM, WN, false><<<grid, tc_shape<BM, BN, WM, WN>::threads, 0, c.q->stream>>>(
-            c.w.vdim, (double *const *)c.w.pa, (double *const *)c.w.pb, (double *const *)c.w.pc, c.w.info, n, ma, mb,
-            alpha[0], beta[0], az, bz, tri, tm);
+    const bool sym = ma > VM_C || mb > VM_C; /* the symmetric modes (symm) */
+    void (*k)(const bb_vdim *, double *const *, double *const *, double *const *, const int *, int64_t, int, int,
+              double, double, int, int, int, int) =
+        sym ? k_vgemm_tc<BM, BN, WM, WN, true> : k_vgemm_tc<BM, BN, WM, WN, false>;
+    k<<<grid, tc_shape<BM, BN, WM, WN>::threads, 0, c.q->stream>>>(c.w.vdim, (double *const *)c.w.pa,
+                                                                   (double *const *)c.w.pb, (double *const *)c.w.pc,
+                                                                   c.w.info, n, ma, mb, alpha[0], beta[0], az, bz,
+                                                                   tri, tm);
     return cudaGetLastError();
 }
 
@@ -1028,36 +1081,44 @@ cudaError_t potrf_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &
     return e;
 }
 
-/* ---- trsm and trmm: M = op(A) cut into diagonal blocks of L, walked
-   forward (from the top) or backward (from the bottom of each problem's
-   own triangle).  trsm: block s first takes the update with every solved
-   block (one GEMM), then the register trsm solves it in chunks of L of
-   the free dimension (one launch).  trmm: the walk starts at the end that
-   the other blocks do not read (M lower, left: the bottom); block s is
-   multiplied by its diagonal block in place (register trmm, in chunks of
-   L), then takes the product with the blocks not yet multiplied (one GEMM,
-   beta 1). */
+/* ---- trsm and trmm: M = op(A), recursive (seed 004's TRSM and TRMM
+   rows), walked forward (from the top) or backward (from the bottom of
+   each problem's own triangle).  Positions along the walk x = 0, 1, ...
+   are rows x (forward) or t - 1 - x (backward) of a problem of order t; the
+   recursion runs on the batch's largest order, cut at multiples of L, and
+   each problem clips the blocks to its own t.  A range [a, b) wider than
+   L is cut at mid (half of its blocks of L, rounded up):
+   - trsm: solve [a, mid); update [mid, b) with the product of M(mid:b,
+     a:mid) and the solution [a, mid) (one GEMM); solve [mid, b);
+   - trmm, whose walk starts at the end that the other rows do not read (M
+     lower, left: the bottom): multiply [a, mid) in place; add to it the
+     product of M(a:mid, mid:b) and [mid, b), not yet multiplied (one GEMM,
+     beta 1); multiply [mid, b).
+   A range of L or less is the register kernel's (trsm, trmm), in chunks
+   of L of the free dimension (one launch).  The updates of the first
+   levels are square GEMMs of half the order, on the tensor cores in
+   double; the blocked walk that this replaces (session 30 and before)
+   gave every update a side of L, on k_vgemm. */
 
 struct trsm_geo {
-    int left, forward, L, s, trmm;
+    int left, forward, L;
+    int x0, x1; /* the block: walk positions [x0, x1) */
+    int y0, y1; /* the part of the triangle its update reads: [y0, y1) */
     /* the triangle's order t and free dimension f of a problem; its block
-       [r0, r1) and the part [s0, s1) of the triangle its update reads
-       (trsm: the solved blocks; trmm: the blocks not yet multiplied) at
-       this step; false: no block */
+       rows [r0, r1) and the rows [s0, s1) its update reads; false: no
+       block */
     __device__ bool at(const bb_vdim &v, int &t, int &f, int &r0, int &r1, int &s0, int &s1) const
     {
         t = left ? v.m : v.n;
         f = left ? v.n : v.m;
+        const int z0 = imin(y0, t), z1 = imin(y1, t);
         if (forward) {
-            r0 = s * L;
-            r1 = imin(r0 + L, t);
+            r0 = x0, r1 = imin(x1, t);
+            s0 = z0, s1 = z1;
         } else {
-            r1 = t - s * L;
-            r0 = r1 - L > 0 ? r1 - L : 0;
+            r1 = t - x0, r0 = t - x1 > 0 ? t - x1 : 0;
+            s0 = t - z1, s1 = t - z0;
         }
-        const bool before = (forward != 0) != (trmm != 0); /* the part above/left of the block */
-        s0 = before ? 0 : r1;
-        s1 = before ? r0 : t;
         return r0 < r1 && f > 0;
     }
 };
@@ -1124,63 +1185,74 @@ struct f_trsm_diag {
     }
 };
 
-template <typename T, typename S = sub_all>
-cudaError_t trsm_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &d, const S &sub = S())
+/* The recursion of trsm_slice and trmm_slice (the comment above trsm_geo). */
+template <typename T, typename S>
+struct tri_walk {
+    const vctx &c;
+    const bb_problem &p;
+    const bb_dev_batch &d;
+    S sub;
+    int trmm, left, tr, forward, tmax, fmax, nch;
+    bool az;
+
+    /* the register kernel on the block [a, b); scaled: alpha is applied
+       already (trsm: the block took an update) */
+    cudaError_t leaf(int a, int b, bool scaled) const
+    {
+        const trsm_geo g = {left, forward, c.L, a, b, 0, 0};
+        cudaError_t e = view<T>(c, f_trsm_diag<S>{g, sub}, d, nch);
+        bb_problem lp = p;
+        lp.m = lp.n = c.L;
+        if (scaled) lp.alpha[0] = 1, lp.alpha[1] = 0;
+        if (e != cudaSuccess) return e;
+        const bb_dev_batch sb = step_batch(c, d.count * nch, 2);
+        return trmm ? bb_small_blas3(BB_OP_TRMM, c.prec, lp, sb, c.q) : bb_small_trsm_chunked(c.prec, lp, sb, c.q, c.L);
+    }
+    /* block [x0, x1) -= (trsm) or += (trmm) M(x0:x1, y0:y1) B(y0:y1) */
+    cudaError_t update(int x0, int x1, int y0, int y1, bool scaled) const
+    {
+        const trsm_geo g = {left, forward, c.L, x0, x1, y0, y1};
+        cudaError_t e = view<T>(c, f_trsm_upd<S>{g, tr, sub}, d, 1);
+        if (e != cudaSuccess) return e;
+        const double m1[2] = {-1, 0}, one[2] = {1, 0};
+        const int w = imin(x1, tmax) - x0;
+        return vgemm<T>(c, d.count, left ? vm_trans(p.trans) : VM_N, left ? VM_N : vm_trans(p.trans),
+                        trmm ? p.alpha : m1, trmm || scaled ? one : p.alpha, VT_ALL, left ? w : fmax, left ? fmax : w);
+    }
+    cudaError_t run(int a, int b, bool scaled) const
+    {
+        if (b - a <= c.L) return leaf(a, b, scaled);
+        const int mid = a + ((b - a + c.L - 1) / c.L + 1) / 2 * c.L;
+        cudaError_t e = run(a, mid, scaled);
+        if (e != cudaSuccess || mid >= tmax) return e;
+        if (!az) e = trmm ? update(a, mid, mid, b, scaled) : update(mid, b, a, mid, scaled);
+        return e != cudaSuccess ? e : run(mid, b, scaled || (!trmm && !az));
+    }
+};
+
+template <typename T, typename S>
+tri_walk<T, S> make_walk(const vctx &c, const bb_problem &p, const bb_dev_batch &d, const S &sub, int trmm)
 {
     const int left = p.side == BblasLeft, tr = p.trans != BblasNoTrans;
     const bool mlower = (p.uplo == BblasLower) != (tr != 0);
-    const int forward = left ? mlower : !mlower;
-    const int tmax = left ? p.m : p.n, fmax = left ? p.n : p.m, L = c.L;
-    const bool az = p.alpha[0] == 0 && p.alpha[1] == 0;
-    const double m1[2] = {-1, 0};
-    const int nch = chunks(c, fmax);
-    const int64_t n = d.count;
-    cudaError_t e = cudaSuccess;
-    for (int s = 0; s * L < tmax && e == cudaSuccess; s++) {
-        const trsm_geo g = {left, forward, L, s, 0};
-        if (s > 0 && !az) {
-            e = view<T>(c, f_trsm_upd<S>{g, tr, sub}, d, 1);
-            const int mm = left ? L : fmax, nn = left ? fmax : L;
-            if (e == cudaSuccess)
-                e = vgemm<T>(c, n, left ? vm_trans(p.trans) : VM_N, left ? VM_N : vm_trans(p.trans), m1, p.alpha, VT_ALL,
-                             mm, nn);
-            if (e != cudaSuccess) break;
-        }
-        e = view<T>(c, f_trsm_diag<S>{g, sub}, d, nch);
-        bb_problem lp = p;
-        lp.m = lp.n = L;
-        if (s > 0 && !az) lp.alpha[0] = 1, lp.alpha[1] = 0;
-        if (e == cudaSuccess) e = bb_small_trsm_chunked(c.prec, lp, step_batch(c, n * nch, 2), c.q, L);
-    }
-    return e;
+    const int forward = (left ? mlower : !mlower) != (trmm != 0);
+    const int fmax = left ? p.n : p.m;
+    return tri_walk<T, S>{c,   p,      d,    sub,  trmm, left, tr, forward, left ? p.m : p.n,
+                          fmax, chunks(c, fmax), p.alpha[0] == 0 && p.alpha[1] == 0};
+}
+
+template <typename T, typename S = sub_all>
+cudaError_t trsm_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &d, const S &sub = S())
+{
+    const tri_walk<T, S> w = make_walk<T>(c, p, d, sub, 0);
+    return w.tmax > 0 ? w.run(0, w.tmax, false) : cudaSuccess;
 }
 
 template <typename T>
 cudaError_t trmm_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &d)
 {
-    const int left = p.side == BblasLeft, tr = p.trans != BblasNoTrans;
-    const bool mlower = (p.uplo == BblasLower) != (tr != 0);
-    const int forward = left ? !mlower : mlower;
-    const int tmax = left ? p.m : p.n, fmax = left ? p.n : p.m, L = c.L;
-    const bool az = p.alpha[0] == 0 && p.alpha[1] == 0;
-    const double one[2] = {1, 0};
-    const int nch = chunks(c, fmax);
-    const int64_t n = d.count;
-    cudaError_t e = cudaSuccess;
-    for (int s = 0; s * L < tmax && e == cudaSuccess; s++) {
-        const trsm_geo g = {left, forward, L, s, 1};
-        e = view<T>(c, f_trsm_diag<>{g}, d, nch);
-        bb_problem lp = p;
-        lp.m = lp.n = L;
-        if (e == cudaSuccess) e = bb_small_blas3(BB_OP_TRMM, c.prec, lp, step_batch(c, n * nch, 2), c.q);
-        if (e != cudaSuccess || az || (s + 1) * L >= tmax) continue;
-        e = view<T>(c, f_trsm_upd<>{g, tr}, d, 1);
-        const int mm = left ? L : fmax, nn = left ? fmax : L;
-        if (e == cudaSuccess)
-            e = vgemm<T>(c, n, left ? vm_trans(p.trans) : VM_N, left ? VM_N : vm_trans(p.trans), p.alpha, one, VT_ALL,
-                         mm, nn);
-    }
-    return e;
+    const tri_walk<T, sub_all> w = make_walk<T>(c, p, d, sub_all(), 1);
+    return w.tmax > 0 ? w.run(0, w.tmax, false) : cudaSuccess;
 }
 
 /* ---- the rest of the BLAS-3 family: one GEMM on the problems themselves.
