@@ -640,8 +640,8 @@ template <int RR, int CC, int NT> struct tc_part {
    (lane % 4) + 0..1) of its block), with a0[q] = A(lane / 4, lane % 4 + 4
    q) of the upper block, a1[q] of the lower, b[q] = B(lane % 4 + 4 q, lane
    / 4); sm_80 has the 8 x 8 x 4 step only, four of them.  On the H200 the
-   m8n8k4 shape ran the FP64 tensor pipe at 81% for about 28 TFLOP/s:
-   half of the pipe's rate (session 31's profile). */
+   m8n8k4 shape kept the FP64 tensor pipe 81% busy for about 27 TFLOP/s
+   executed: half of the pipe's rate (session 31's profile). */
 __device__ __forceinline__ void tc_mma16(double (&c0)[2], double (&c1)[2], const double (&a0)[2],
                                          const double (&a1)[2], const double (&b)[2])
 {
