@@ -669,9 +669,11 @@ static void run_device(bb_batch *b)
        its counters and padding, the front end's codes where some problem
        failed its checks, and a device copy of each host pointer array */
     const int placed = with_vdim && vp.fast && vp.placed > 0;
-    size_t off_at = pos, off_cur = 0, off_pad = 0, off_bad = 0, off_harr = 0;
+    size_t off_at = pos, off_bk = 0, off_cur = 0, off_pad = 0, off_bad = 0, off_harr = 0;
     if (placed) {
         pos = align_up(pos + (size_t)vp.nb * sizeof(int32_t), BB_ALIGN);
+        off_bk = pos;
+        pos = align_up(pos + (size_t)(vp.nbk + 1) * sizeof(var_kv), BB_ALIGN);
         off_cur = pos;
         pos = align_up(pos + (size_t)vp.nb * sizeof(int32_t), BB_ALIGN);
         off_pad = pos;
@@ -741,16 +743,16 @@ static void run_device(bb_batch *b)
             if (pin && e == cudaSuccess) e = chk(cudaEventRecord(q->pin_done, st));
             if (dc.done && e == cudaSuccess) e = chk(cudaStreamWaitEvent(st, q->side_done, 0));
             if (placed) { /* the buckets' slots of the map, placed on the device */
-                if (e == cudaSuccess)
-                    e = chk(cudaMemcpyAsync(scr + off_at, vp.at, (size_t)vp.nb * sizeof(int32_t), cudaMemcpyHostToDevice, st));
+                if (e == cudaSuccess && vp.nbk > 0)
+                    e = chk(cudaMemcpyAsync(scr + off_bk, vp.bk, (size_t)vp.nbk * sizeof(var_kv), cudaMemcpyHostToDevice, st));
                 if (e == cudaSuccess && vp.npad > 0)
                     e = chk(cudaMemcpyAsync(scr + off_pad, vp.pad, (size_t)vp.npad * sizeof(var_pad), cudaMemcpyHostToDevice, st));
                 if (e == cudaSuccess && b->nbad > 0 && !devpar)
                     e = chk(cudaMemcpyAsync(scr + off_bad, b->pinfo, (size_t)b->count * sizeof(int), cudaMemcpyHostToDevice, st));
                 const int *bad = b->nbad == 0 ? NULL : devpar ? b->dev_codes : (const int *)(scr + off_bad);
                 if (e == cudaSuccess)
-                    e = bb_cu_var_place(vr, vp, bad,
-                                        (const int32_t *)(scr + off_at), (int32_t *)(scr + off_cur),
+                    e = bb_cu_var_place(vr, vp, bad, (const var_kv *)(scr + off_bk),
+                                        (int32_t *)(scr + off_at), (int32_t *)(scr + off_cur),
                                         (const var_pad *)(scr + off_pad), (int32_t *)(scr + off_map),
                                         (bb_vdim *)(scr + off_vdim), dinfo, b->count, st);
             }

@@ -473,6 +473,9 @@ struct var_run {    /* slots from start on (to the next run) have sizes dim */
 struct var_pad {    /* padding slots [end, end + len) of a bucket: sizes of slot first's problem */
     int32_t end, len, first;
 };
+struct var_kv {     /* a bucket (key) and a value: its problems (counts), or its first slot (plans) */
+    int32_t key, val;
+};
 struct var_plan {
     int32_t *map;   /* [nslot]: slot -> problem; padding: -1 (runs), or
                        -1 - the problem whose sizes it takes (fast); a
@@ -481,11 +484,14 @@ struct var_plan {
     /* fast plans: the class buckets' slots [0, placed) are placed on the
        device (bb_cu_var_place): problem i goes to bucket ((n * R0 + m) *
        R2 + k) * R3 + nrhs (radix[]; a size that does not vary counts as
-       0), whose slots start at at[bucket] (-1: not a class bucket) */
+       0), whose slots start at the slot bk[] gives it (the buckets that
+       hold problems, and only those: nb may be 2^19, and passes over all
+       of them cost the host milliseconds; -1: not a class bucket) */
     int64_t placed;
     int64_t nb;
     int radix[4];
-    int32_t *at;    /* [nb] */
+    var_kv *bk;     /* [nbk] */
+    int64_t nbk;
     var_pad *pad;   /* [npad] */
     int64_t npad;
     /* fast (options, alpha, beta the same for every problem): each slot's
@@ -553,7 +559,7 @@ int bb_cu_var_plan(const bb_batch *b, var_plan *pl, var_devcount *dc = NULL);
    BB_INFO_* code). */
 int bb_cu_var_check(const bb_batch *b, const bb_rules *r, bb_var_check *vc, int **codes);
 int bb_cu_var_count_devpar(bb_cuda_queue *q, const bb_batch *b, const int src[7], const int64_t radix[4], int64_t nb,
-                           int64_t *cnt);
+                           std::vector<var_kv> *nz, int64_t *nslow);
 int bb_cu_var_params_to_host(bb_batch *b, std::vector<std::vector<char>> *keep);
 void bb_cu_var_plan_free(var_plan *pl);
 /* Per slot on the device: sizes (vdim) and the skip flag of padding
@@ -570,13 +576,13 @@ cudaError_t bb_cu_var_expand_raw(const var_raw &r, const int32_t *map, bb_vdim *
                                  cudaStream_t st);
 /* A fast plan's class slots on the device: map, vdim and info of slots
    [0, pl.placed) (as bb_cu_var_expand_raw writes them) from the raw size
-   arrays r (device copies), at (pl.at on the device), cur (pl.nb counters,
-   scratch), pad (pl.pad on the device) and bad (the front end's codes on
-   the device, or NULL when no problem failed its checks).  The order of a
-   bucket's problems among its slots is not fixed (atomics): each
-   problem's results do not depend on it. */
-cudaError_t bb_cu_var_place(const var_raw &r, const var_plan &pl, const int *bad, const int32_t *at, int32_t *cur,
-                            const var_pad *pad, int32_t *map, bb_vdim *vdim, int *info, int64_t count,
+   arrays r (device copies), bk (pl.bk on the device), at and cur (pl.nb
+   first slots and counters, scratch), pad (pl.pad on the device) and bad
+   (the front end's codes on the device, or NULL when no problem failed
+   its checks).  The order of a bucket's problems among its slots is not
+   fixed (atomics): each problem's results do not depend on it. */
+cudaError_t bb_cu_var_place(const var_raw &r, const var_plan &pl, const int *bad, const var_kv *bk, int32_t *at,
+                            int32_t *cur, const var_pad *pad, int32_t *map, bb_vdim *vdim, int *info, int64_t count,
                             cudaStream_t st);
 
 /* Bytes of one element of normalised operand slot o. */

@@ -96,7 +96,7 @@ __global__ void k_var_expand(const var_run *runs, int64_t nrun, const int32_t *m
 
 void bb_cu_var_plan_free(var_plan *pl)
 {
-    free(pl->at);
+    free(pl->bk);
     free(pl->pad);
     free(pl->map);
     free(pl->runs);
@@ -341,7 +341,11 @@ static const int64_t DEV_COUNT_MIN = 1 << 16;
 /* Buckets of a plan whose parameters are in device memory: its sizes
    must all be in buckets (there is no exact segment without the sizes on
    the host), so the buckets span [0, the largest size] of each size that
-   varies, up to this many (the host's passes over them cost ~1 ns each). */
+   varies, up to this many.  They are counted on the device, and only
+   those that hold problems come back (bb_cu_var_count_devpar): the host
+   passes over them, not over all the buckets (263169 for two sizes up to
+   512: plan 5.5-6.3 ms of the host's time in gesv d uniform [1, 512],
+   10240 problems, H200, session 32). */
 static const int64_t DEVPAR_MAX_BUCKETS = 1 << 19;
 
 static int fast_plan(const bb_batch *b, var_plan *pl, var_devcount *dc)
@@ -409,9 +413,6 @@ static int fast_plan(const bb_batch *b, var_plan *pl, var_devcount *dc)
     if (nb > (1 << 21)) return NO;
     int rc = -1;
     try {
-        /* one pass, in chunks on the staging threads: each problem's
-           bucket (key; -1 skipped, -2 sizes out of the buckets' range),
-           counted per chunk */
         /* the size fields that vary (pointers into the user's arrays; a
            field that does not vary reads element 0 of a zero) */
         static const int zero1[1] = {0};
@@ -421,13 +422,6 @@ static int fast_plan(const bb_batch *b, var_plan *pl, var_devcount *dc)
             fp[f] = src[f] >= 0 ? b->par[src[f]] : zero1;
             fmask[f] = src[f] >= 0 ? -1 : 0;
         }
-        int64_t nch = (n + PLAN_CHUNK - 1) / PLAN_CHUNK;
-        /* each chunk's counters on cache lines of their own (16 int32) */
-        const int64_t cst_nb = (nb + 15) / 16 * 16;
-        if (nch * cst_nb > ((int64_t)1 << 19)) nch = std::max<int64_t>(1, ((int64_t)1 << 19) / cst_nb); /* 2 MB */
-        const int64_t csize = (n + nch - 1) / nch;
-        std::vector<int32_t> ccnt((size_t)(nch * cst_nb + 16), 0); /* per chunk and bucket: count */
-        std::vector<int64_t> cslow((size_t)nch, 0);
         /* bucket of problem i: ((n * Rm + m) * Rk + k) * Rr + nrhs (n most
            significant: decreasing keys are decreasing n); -1 skipped, -2
            out of the buckets' range */
@@ -448,36 +442,48 @@ static int fast_plan(const bb_batch *b, var_plan *pl, var_devcount *dc)
         };
         struct timespec ts0, ts1;
         clock_gettime(CLOCK_MONOTONIC, &ts0);
-        std::vector<int64_t> cnt((size_t)nb + 1, 0);
+        /* the buckets that hold problems, largest key first, and their counts */
+        std::vector<var_kv> nz;
         int64_t nslow = 0;
         if (devpar) { /* the arrays are on the device: counted there */
-            if (bb_cu_var_count_devpar(dc->q, b, src, radix, nb, cnt.data())) return NO;
-            nslow = cnt[(size_t)nb];
-        } else if (dc && b->nbad == 0 && n >= DEV_COUNT_MIN && bb_cu_var_count_dev(dc, b, src, radix, nb, cnt.data()) == 0) {
-            nslow = cnt[(size_t)nb]; /* counted on the device (one round trip) */
+            if (bb_cu_var_count_devpar(dc->q, b, src, radix, nb, &nz, &nslow)) return NO;
         } else {
-            plan_team T;
-            T.next.store(0);
-            T.nch = nch;
-            T.runs.store(0);
-            T.body = [&](int64_t c) {
-                const int64_t lo = c * csize, hi = std::min(n, lo + csize);
-                int32_t *__restrict__ cc = &ccnt[(size_t)(c * cst_nb)];
-                int64_t slow = 0;
-                for (int64_t i = lo; i < hi; i++) {
-                    const int32_t k = key_of(i);
-                    if (k >= 0) cc[k]++;
-                    else slow += k == -2;
+            std::vector<int64_t> cnt((size_t)nb + 1, 0);
+            if (dc && b->nbad == 0 && n >= DEV_COUNT_MIN && bb_cu_var_count_dev(dc, b, src, radix, nb, cnt.data()) == 0) {
+                nslow = cnt[(size_t)nb]; /* counted on the device (one round trip) */
+            } else {
+                int64_t nch = (n + PLAN_CHUNK - 1) / PLAN_CHUNK;
+                /* each chunk's counters on cache lines of their own (16 int32) */
+                const int64_t cst_nb = (nb + 15) / 16 * 16;
+                if (nch * cst_nb > ((int64_t)1 << 19)) nch = std::max<int64_t>(1, ((int64_t)1 << 19) / cst_nb); /* 2 MB */
+                const int64_t csize = (n + nch - 1) / nch;
+                std::vector<int32_t> ccnt((size_t)(nch * cst_nb + 16), 0); /* per chunk and bucket: count */
+                std::vector<int64_t> cslow((size_t)nch, 0);
+                plan_team T;
+                T.next.store(0);
+                T.nch = nch;
+                T.runs.store(0);
+                T.body = [&](int64_t c) {
+                    const int64_t lo = c * csize, hi = std::min(n, lo + csize);
+                    int32_t *__restrict__ cc = &ccnt[(size_t)(c * cst_nb)];
+                    int64_t slow = 0;
+                    for (int64_t i = lo; i < hi; i++) {
+                        const int32_t k = key_of(i);
+                        if (k >= 0) cc[k]++;
+                        else slow += k == -2;
+                    }
+                    cslow[(size_t)c] = slow;
+                };
+                plan_run(T);
+                pl->count_threads = T.runs.load();
+                for (int64_t c = 0; c < nch; c++) {
+                    nslow += cslow[(size_t)c];
+                    const int32_t *cc = &ccnt[(size_t)(c * cst_nb)];
+                    for (int64_t x = 0; x < nb; x++) cnt[(size_t)x] += cc[x];
                 }
-                cslow[(size_t)c] = slow;
-            };
-            plan_run(T);
-            pl->count_threads = T.runs.load();
-            for (int64_t c = 0; c < nch; c++) {
-                nslow += cslow[(size_t)c];
-                const int32_t *cc = &ccnt[(size_t)(c * cst_nb)];
-                for (int64_t x = 0; x < nb; x++) cnt[(size_t)x] += cc[x];
             }
+            for (int64_t x = nb - 1; x >= 0; x--)
+                if (cnt[(size_t)x]) nz.push_back(var_kv{(int32_t)x, (int32_t)cnt[(size_t)x]});
         }
         clock_gettime(CLOCK_MONOTONIC, &ts1);
         pl->count_us = (ts1.tv_sec - ts0.tv_sec) * 1e6 + (ts1.tv_nsec - ts0.tv_nsec) * 1e-3;
@@ -495,21 +501,19 @@ static int fast_plan(const bb_batch *b, var_plan *pl, var_devcount *dc)
             bq.nrhs = src[3] >= 0 ? vr : cst[3];
             return bq;
         };
-        std::vector<int> bcls((size_t)nb, 0);
-        std::vector<int64_t> nz; /* the buckets with problems, largest first */
+        const size_t nnz = nz.size();
+        std::vector<int> bcls(nnz, 0);
         int64_t nclassp = 0;
-        for (int64_t x = nb - 1; x >= 0; x--) {
-            if (!cnt[(size_t)x]) continue;
-            nz.push_back(x);
-            bcls[(size_t)x] = bb_cuda_var_class(b->op, b->prec, bucket_problem(x));
-            if (bcls[(size_t)x]) nclassp += cnt[(size_t)x];
-            else nslow += cnt[(size_t)x];
+        for (size_t i = 0; i < nnz; i++) {
+            bcls[i] = bb_cuda_var_class(b->op, b->prec, bucket_problem(nz[i].key));
+            if (bcls[i]) nclassp += nz[i].val;
+            else nslow += nz[i].val;
         }
         if (nclassp == 0 || (devpar && nslow > 0)) return NO;
         /* slots: one class launch per class (the variable-size driver,
            then the bounds 32 down), buckets by decreasing sizes, each
            padded to the class's granule (whole warps) */
-        std::vector<int64_t> at((size_t)nb, -1);
+        std::vector<int64_t> at(nnz, -1);
         std::vector<var_launch> launch;
         int64_t slot = 0;
         static const int classes[] = {BB_VAR_DRIVER, BB_VAR_MID, 32, 24, 16, 8, 4};
@@ -521,19 +525,20 @@ static int fast_plan(const bb_batch *b, var_plan *pl, var_devcount *dc)
             L.first = slot;
             L.cls = bound;
             L.cost = L.work3 = 0;
-            for (int64_t x : nz) {
-                if (bcls[(size_t)x] != bound) continue;
-                const bb_problem &q = bucket_problem(x);
+            for (size_t i = 0; i < nnz; i++) {
+                if (bcls[i] != bound) continue;
+                const bb_problem &q = bucket_problem(nz[i].key);
+                const int64_t cn = nz[i].val;
                 L.gp.m = std::max(L.gp.m, q.m);
                 L.gp.n = std::max(L.gp.n, q.n);
                 L.gp.k = std::max(L.gp.k, q.k);
                 L.gp.nrhs = std::max(L.gp.nrhs, q.nrhs);
-                at[(size_t)x] = slot;
-                slot += (cnt[(size_t)x] + gran - 1) / gran * gran;
-                const double w = (double)cnt[(size_t)x] * bb_var_size3(q);
+                at[i] = slot;
+                slot += (cn + gran - 1) / gran * gran;
+                const double w = (double)cn * bb_var_size3(q);
                 /* the cost of a register class is its bound's (the
                    kernel's loops run to it) */
-                L.cost += bound == BB_VAR_DRIVER || bound == BB_VAR_MID ? w : (double)cnt[(size_t)x] * bound * bound * bound;
+                L.cost += bound == BB_VAR_DRIVER || bound == BB_VAR_MID ? w : (double)cn * bound * bound * bound;
                 L.work3 += w;
             }
             L.n = slot - L.first;
@@ -545,11 +550,13 @@ static int fast_plan(const bb_batch *b, var_plan *pl, var_devcount *dc)
         int64_t nseg = 0, nidx = 0;
         int64_t *idx = NULL;
         std::vector<unsigned char> only;
-        if (nslow > 0) {
+        if (nslow > 0) { /* (host arrays: nb is at most MAX_BUCKETS or the register range's) */
+            std::vector<char> slowb((size_t)nb, 0);
+            for (size_t i = 0; i < nnz; i++) slowb[(size_t)nz[i].key] = !bcls[i];
             only.assign((size_t)n, 0);
             for (int64_t i = 0; i < n; i++) {
                 const int32_t k = key_of(i);
-                only[(size_t)i] = k == -2 || (k >= 0 && !bcls[(size_t)k]);
+                only[(size_t)i] = k == -2 || (k >= 0 && slowb[(size_t)k]);
             }
             if (bb_cu_build_segments(b, 1, &segs, &nseg, &idx, &nidx, only.data())) return -1;
         }
@@ -606,25 +613,26 @@ static int fast_plan(const bb_batch *b, var_plan *pl, var_devcount *dc)
         pl->nslot = slot;
         pl->map = (int32_t *)cu_malloc((size_t)(slot > 0 ? slot : 1) * sizeof(int32_t));
         pl->launch = (var_launch *)cu_malloc((launch.size() + 1) * sizeof(var_launch));
-        pl->at = (int32_t *)cu_malloc((size_t)nb * sizeof(int32_t));
-        pl->pad = (var_pad *)cu_malloc((size_t)(nb + 1) * sizeof(var_pad));
-        if (pl->map && pl->launch && pl->at && pl->pad) {
+        pl->bk = (var_kv *)cu_malloc((nnz + 1) * sizeof(var_kv));
+        pl->pad = (var_pad *)cu_malloc((nnz + 1) * sizeof(var_pad));
+        if (pl->map && pl->launch && pl->bk && pl->pad) {
             /* the buckets' slots are placed on the device (bb_cu_var_place):
                each bucket's first slot, and its padding (after its
                problems, with the sizes of the problem in its first slot) */
             pl->placed = nclass_slots;
             pl->nb = nb;
             for (int f = 0; f < 4; f++) pl->radix[f] = (int)radix[f];
-            for (int64_t x = 0; x < nb; x++) {
-                pl->at[x] = (int32_t)at[(size_t)x];
-                if (at[(size_t)x] < 0 || !cnt[(size_t)x]) continue;
-                const int gran = bb_var_gran(bcls[(size_t)x], b->prec);
-                const int64_t pe = (cnt[(size_t)x] + gran - 1) / gran * gran - cnt[(size_t)x];
+            for (size_t i = 0; i < nnz; i++) {
+                pl->bk[pl->nbk++] = var_kv{nz[i].key, (int32_t)at[i]};
+                if (at[i] < 0) continue;
+                const int64_t cn = nz[i].val;
+                const int gran = bb_var_gran(bcls[i], b->prec);
+                const int64_t pe = (cn + gran - 1) / gran * gran - cn;
                 if (!pe) continue;
                 var_pad &p = pl->pad[pl->npad++];
-                p.end = (int32_t)(at[(size_t)x] + cnt[(size_t)x]);
+                p.end = (int32_t)(at[i] + cn);
                 p.len = (int32_t)pe;
-                p.first = (int32_t)at[(size_t)x];
+                p.first = (int32_t)at[i];
             }
             for (int64_t k = 0; k < nseg; k++) { /* the segments' slots (padding: -1 - its last problem) */
                 int32_t *m = pl->map + seg_at[(size_t)k];
@@ -831,6 +839,14 @@ __global__ void k_var_place_warp(const place_args a)
     }
 }
 
+/* the buckets' first slots (the others are never read: every problem
+   placed is in a bucket of the plan's list) */
+__global__ void k_var_at(const var_kv *bk, int64_t nbk, int32_t *at)
+{
+    const int64_t step = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; t < nbk; t += step) at[bk[t].key] = bk[t].val;
+}
+
 /* padding slots: the problem index, sizes of the bucket's first slot, skipped */
 __global__ void k_var_pad(const var_pad *pad, int64_t npad, int32_t *map, bb_vdim *vdim, int *info)
 {
@@ -846,13 +862,18 @@ __global__ void k_var_pad(const var_pad *pad, int64_t npad, int32_t *map, bb_vdi
 }
 } // namespace
 
-cudaError_t bb_cu_var_place(const var_raw &r, const var_plan &pl, const int *bad, const int32_t *at, int32_t *cur,
-                            const var_pad *pad, int32_t *map, bb_vdim *vdim, int *info, int64_t count,
+cudaError_t bb_cu_var_place(const var_raw &r, const var_plan &pl, const int *bad, const var_kv *bk, int32_t *at,
+                            int32_t *cur, const var_pad *pad, int32_t *map, bb_vdim *vdim, int *info, int64_t count,
                             cudaStream_t st)
 {
     if (pl.placed <= 0) return cudaSuccess;
     cudaError_t e = chk(cudaMemsetAsync(cur, 0, (size_t)pl.nb * sizeof(int32_t), st));
+    if (e == cudaSuccess) e = chk(cudaMemsetAsync(at, 0xff, (size_t)pl.nb * sizeof(int32_t), st)); /* -1 */
     if (e != cudaSuccess) return e;
+    if (pl.nbk > 0) {
+        k_var_at<<<bb_grid(pl.nbk, 256), 256, 0, st>>>(bk, pl.nbk, at);
+        if ((e = chk(cudaGetLastError())) != cudaSuccess) return e;
+    }
     place_args a;
     a.r = r;
     a.R0 = pl.radix[0], a.R1 = pl.radix[1], a.R2 = pl.radix[2], a.R3 = pl.radix[3];
@@ -1316,34 +1337,88 @@ int bb_cu_var_check(const bb_batch *b, const bb_rules *r, bb_var_check *vc, int 
     return 0;
 }
 
-int bb_cu_var_count_devpar(bb_cuda_queue *q, const bb_batch *b, const int src[7], const int64_t radix[4], int64_t nb,
-                           int64_t *cnt)
+namespace {
+/* The buckets that hold problems, largest key first: out[0] = (their
+   number, the problems whose sizes are out of the buckets' range),
+   out[1 + r] = (key, count) of the r-th from the top, r < cap.  One block
+   of NZ_THREADS: each thread takes a run of consecutive buckets and reads
+   it twice (how many hold problems, then where they go). */
+constexpr int NZ_THREADS = 1024;
+
+__global__ void __launch_bounds__(NZ_THREADS) k_var_nonzero(const unsigned *counts, int nb, var_kv *out, int64_t cap)
 {
+    __shared__ int wsum[NZ_THREADS / 32];
+    const int per = (nb + NZ_THREADS - 1) / NZ_THREADS;
+    const int lo = (int)min((int64_t)threadIdx.x * per, (int64_t)nb), hi = min(lo + per, nb);
+    const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+    int mine = 0;
+    for (int x = lo; x < hi; x++) mine += counts[x] != 0;
+    int incl = mine;
+#pragma unroll
+    for (int o = 1; o < 32; o <<= 1) {
+        const int y = __shfl_up_sync(0xffffffffu, incl, o);
+        if (lane >= o) incl += y;
+    }
+    if (lane == 31) wsum[w] = incl;
+    __syncthreads();
+    int r = incl - mine, total = 0;
+    for (int v = 0; v < NZ_THREADS / 32; v++) {
+        if (v < w) r += wsum[v];
+        total += wsum[v];
+    }
+    for (int x = lo; x < hi; x++) {
+        const unsigned c = counts[x];
+        if (!c) continue;
+        const int64_t at = (int64_t)total - 1 - r++;
+        if (at < cap) out[1 + at] = var_kv{x, (int32_t)c};
+    }
+    if (threadIdx.x == 0) out[0] = var_kv{total, (int32_t)counts[nb]};
+}
+} // namespace
+
+/* The fast plan's buckets counted on the device (the arrays there): the
+   buckets that hold problems come back, not all nb of them (2^19 at most:
+   two sizes up to 512 make 263169, and a host pass over them, with their
+   1 MB copy, cost milliseconds a call). */
+int bb_cu_var_count_devpar(bb_cuda_queue *q, const bb_batch *b, const int src[7], const int64_t radix[4], int64_t nb,
+                           std::vector<var_kv> *nz, int64_t *nslow)
+{
+    nz->clear();
+    *nslow = 0;
     /* one size that varies, counted by the checks already (bb_cu_var_check) */
     int fv = -1, nvary = 0;
     for (int f = 0; f < 4; f++)
         if (src[f] >= 0) fv = f, nvary++;
     if (nvary == 1 && q->vs_hslot >= 0 && src[fv] == q->vs_hslot && nb == radix[fv] && nb <= BB_VAR_HIST) {
-        for (int64_t x = 0; x < nb; x++) cnt[x] = q->vs_hist[x];
-        cnt[nb] = 0;
+        for (int64_t x = nb - 1; x >= 0; x--)
+            if (q->vs_hist[x]) nz->push_back(var_kv{(int32_t)x, (int32_t)q->vs_hist[x]});
         return 0;
     }
-    const size_t cntb = (size_t)(nb + 1) * sizeof(unsigned);
+    if (nb > INT32_MAX / 2) return -1;
+    /* the list has room for every bucket that can hold a problem */
+    const int64_t cap = std::min<int64_t>(nb, b->count);
+    const size_t cntb = ((size_t)(nb + 1) * sizeof(unsigned) + 15) / 16 * 16, listb = (size_t)(cap + 1) * sizeof(var_kv);
     cudaStream_t st = q->pub.stream;
-    if (bb_cu_dev_grow(q, &q->scratch, &q->scratch_size, cntb, 1) != cudaSuccess) return -1;
+    if (bb_cu_dev_grow(q, &q->scratch, &q->scratch_size, cntb + listb, 1) != cudaSuccess) return -1;
     unsigned *dcounts = (unsigned *)q->scratch;
+    var_kv *dlist = (var_kv *)((char *)q->scratch + cntb);
     var_raw vr;
     for (int f = 0; f < 7; f++) {
         vr.raw[f] = f < 4 && src[f] >= 0 ? b->par[src[f]] : NULL;
         vr.cst[f] = 0;
     }
-    std::vector<unsigned> h((size_t)nb + 1);
-    cudaError_t e = chk(cudaMemsetAsync(dcounts, 0, cntb, st));
+    std::vector<var_kv> h((size_t)cap + 1);
+    cudaError_t e = chk(cudaMemsetAsync(dcounts, 0, (size_t)(nb + 1) * sizeof(unsigned), st));
     if (e == cudaSuccess) e = bb_cu_var_hist(vr, radix, dcounts, nb, b->count, st, b->nbad > 0 ? b->dev_codes : NULL);
-    if (e == cudaSuccess) e = chk(cudaMemcpyAsync(h.data(), dcounts, cntb, cudaMemcpyDeviceToHost, st));
+    if (e == cudaSuccess) {
+        k_var_nonzero<<<1, NZ_THREADS, 0, st>>>(dcounts, (int)nb, dlist, cap);
+        e = chk(cudaGetLastError());
+    }
+    if (e == cudaSuccess) e = chk(cudaMemcpyAsync(h.data(), dlist, listb, cudaMemcpyDeviceToHost, st));
     if (e == cudaSuccess) e = chk(cudaStreamSynchronize(st));
-    if (e != cudaSuccess) return -1;
-    for (int64_t x = 0; x <= nb; x++) cnt[x] = h[(size_t)x];
+    if (e != cudaSuccess || h[0].key < 0 || h[0].key > cap) return -1;
+    nz->assign(h.begin() + 1, h.begin() + 1 + h[0].key);
+    *nslow = h[0].val;
     return 0;
 }
 
