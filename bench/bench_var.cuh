@@ -457,7 +457,43 @@ static void var_row(ctx &c, const vdef &vd, int nmax, int dist)
     };
     const bool piv_same = op.empty() || !memcmp(op.data(), fp.data(), op.size() * sizeof(int));
     const bool bits = same(oa, fa) && same(ob, fb) && same(oc, fc) && piv_same;
-    const bool near = bits || (close(oa, fa) && close(ob, fb) && close(oc, fc) && piv_same);
+    bool near = bits || (close(oa, fa) && close(ob, fb) && close(oc, fc) && piv_same);
+    /* getrf: where the two paths pick another pivot (a near tie: in single
+       precision the variable driver and the fixed-size one round
+       differently), each factorisation that differs is checked by its own
+       backward error instead, max |P A - L U| <= 64 n eps max(|A|, |U|) */
+    long long nrepiv = 0;
+    if (!near && vd.name == std::string("getrf") && ob.empty() && oc.empty()) {
+        const std::vector<T> a0 = dl(v.A0, v.total);
+        near = true;
+        rel = 0;
+        for (int i = 0; i < cnt && near; i++) {
+            const int n = v.n[i];
+            const T *L = oa.data() + v.off[i], *F = fa.data() + v.off[i], *A = a0.data() + v.off[i];
+            const int *pv = op.data() + v.offp[i], *fv = fp.data() + v.offp[i];
+            const std::vector<T> mine(L, L + (size_t)n * n), theirs(F, F + (size_t)n * n);
+            if (!memcmp(pv, fv, n * sizeof(int)) && close(mine, theirs)) continue;
+            nrepiv++;
+            std::vector<T> pa(A, A + (size_t)n * n); /* P A: the interchanges in order */
+            for (int r = 0; r < n; r++)
+                if (pv[r] - 1 != r)
+                    for (int j = 0; j < n; j++) std::swap(pa[r + (size_t)j * n], pa[pv[r] - 1 + (size_t)j * n]);
+            double dmax = 0, amax = 0;
+            for (int j = 0; j < n; j++)
+                for (int r = 0; r < n; r++) {
+                    T lu = 0; /* (L U)(r, j), L unit lower, U upper */
+                    for (int q = 0; q <= std::min(r, j); q++) lu += (q == r ? T(1) : L[r + (size_t)q * n]) * L[q + (size_t)j * n];
+                    dmax = std::max(dmax, (double)std::abs(pa[r + (size_t)j * n] - lu));
+                    amax = std::max(amax, std::max((double)std::abs(A[r + (size_t)j * n]), (double)std::abs(L[r + (size_t)j * n])));
+                }
+            const double r = amax > 0 ? dmax / amax : dmax;
+            rel = std::max(rel, r);
+            near = r <= 64.0 * n * std::numeric_limits<R>::epsilon();
+        }
+        if (near) fprintf(stderr, "note: %s %c var Nmax=%d: %lld factorisations differ from the fixed-size ones (other "
+                          "pivots); their backward error is within 64 n eps (largest %.3g)\n", vd.name, prec_letter[pid],
+                          nmax, nrepiv, rel);
+    }
     const bool ok = near && nbad == 0 && nfail == 0;
     if (!ok) {
         c.failed++;
