@@ -371,6 +371,9 @@ k_blas3(const bb_dev_batch d, const b3_args<T> a0, int ppb)
     T *V = a0.nbuf == 2 ? U + G::BUF : U;
     for (int64_t base = (int64_t)blockIdx.x * ppb; base < d.count; base += (int64_t)gridDim.x * ppb) {
         const bb_small_slot s = bb_small_take(d, base, g);
+        /* a warp whose slots are all skipped leaves them at once (the walks
+           of the variable driver: k_trsm's comment, small_trsm.cu) */
+        if (__all_sync(0xffffffffu, !s.active)) continue;
         /* the group's problem: its own sizes in a class launch (the loop
            counts stay the launch's, a0: the same for the whole warp) */
         b3_args<T> a = a0;
