@@ -945,6 +945,29 @@ static inline void recip(R a, R b, R *re, R *im)
 #endif
 }
 
+/* x[i] = -(T(i, l0..l1) x[l0..l1]) d, d = dr + i di: a row of
+   invert_block's column step (re, im: the planes of T, ld apart) */
+static inline void invert_row(const R *re, const R *im, R *xr, R *xi, int64_t ld, int i, int l0, int l1, R dr, R di)
+{
+    R sr = 0, si = 0;
+    for (int l = l0; l <= l1; l++) {
+        const R ar = re[i + l * ld], xl = xr[l];
+#if BB_COMPLEX
+        const R ai = im[i + l * ld], yl = xi[l];
+        sr += ar * xl - ai * yl;
+        si += ar * yl + ai * xl;
+#else
+        sr += ar * xl;
+#endif
+    }
+    xr[i] = -(sr * dr - si * di);
+#if BB_COMPLEX
+    xi[i] = -(sr * di + si * dr);
+#else
+    (void)im, (void)xi;
+#endif
+}
+
 /*
  * In-place inverse of the triangular nb x nb block of the planes t at
  * (b, b): column by column, x = inv(leading part) * x, then
@@ -968,49 +991,13 @@ static void invert_block(mat_t t, int b, int nb, int eu)
         im[j * (ld + 1)] = di;
 #endif
         R *xr = re + j * ld, *xi = im + j * ld;
-        (void)xi;
-        /* x = inv(T) * x over the already inverted rows, in place */
-        if (eu == BblasUpper) {
-            for (int i = 0; i < j; i++) {
-                R sr = 0, si = 0;
-                for (int l = i; l < j; l++) {
-                    R ar = re[i + l * ld], xl = xr[l];
-#if BB_COMPLEX
-                    R ai = im[i + l * ld], yl = xi[l];
-                    sr += ar * xl - ai * yl;
-                    si += ar * yl + ai * xl;
-#else
-                    sr += ar * xl;
-#endif
-                }
-                xr[i] = -(sr * dr - si * di);
-#if BB_COMPLEX
-                xi[i] = -(sr * di + si * dr);
-#else
-                (void)si;
-#endif
-            }
-        } else {
-            for (int i = nb - 1; i > j; i--) {
-                R sr = 0, si = 0;
-                for (int l = j + 1; l <= i; l++) {
-                    R ar = re[i + l * ld], xl = xr[l];
-#if BB_COMPLEX
-                    R ai = im[i + l * ld], yl = xi[l];
-                    sr += ar * xl - ai * yl;
-                    si += ar * yl + ai * xl;
-#else
-                    sr += ar * xl;
-#endif
-                }
-                xr[i] = -(sr * dr - si * di);
-#if BB_COMPLEX
-                xi[i] = -(sr * di + si * dr);
-#else
-                (void)si;
-#endif
-            }
-        }
+        /* x = inv(T) * x over the already inverted rows, in place: upper,
+           rows 0 .. j-1 (row i reads x[i .. j-1]); lower, rows nb-1 down to
+           j+1 (row i reads x[j+1 .. i]) */
+        if (eu == BblasUpper)
+            for (int i = 0; i < j; i++) invert_row(re, im, xr, xi, ld, i, i, j - 1, dr, di);
+        else
+            for (int i = nb - 1; i > j; i--) invert_row(re, im, xr, xi, ld, i, j + 1, i, dr, di);
     }
 }
 

@@ -17,23 +17,6 @@
 #include <lapacke.h>
 #include "small.h"
 
-#ifdef _OPENMP
-#  define SIMD _Pragma("omp simd")
-#  define SIMD_SUM1 _Pragma("omp simd reduction(+:s)")
-#  define SIMD_SUM2 _Pragma("omp simd reduction(+:sr, si)")
-#  define SIMD_SUM2R _Pragma("omp simd reduction(+:s0, s1)")
-#  define SIMD_SUM4C _Pragma("omp simd reduction(+:a0, b0, a1, b1)")
-#  define SIMD_SUM4 _Pragma("omp simd reduction(+:s0, s1, s2, s3)")
-#  define SIMD_SUM8 _Pragma("omp simd reduction(+:a0, b0, a1, b1, a2, b2, a3, b3)")
-#else
-#  define SIMD
-#  define SIMD_SUM1
-#  define SIMD_SUM2
-#  define SIMD_SUM2R
-#  define SIMD_SUM4C
-#  define SIMD_SUM4
-#  define SIMD_SUM8
-#endif
 
 
 /* the small vector helpers below are always inlined */
@@ -79,7 +62,7 @@ HOT T dotc(int n, const T *x, const T *y)
 {
 #if BB_COMPLEX
     R sr = 0, si = 0;
-    SIMD_SUM2
+    SIMD_SUM(sr, si)
     for (int i = 0; i < n; i++) {
         sr += RE(x[i]) * RE(y[i]) + IM(x[i]) * IM(y[i]);
         si += RE(x[i]) * IM(y[i]) - IM(x[i]) * RE(y[i]);
@@ -87,7 +70,7 @@ HOT T dotc(int n, const T *x, const T *y)
     return MK(sr, si);
 #else
     T s = 0;
-    SIMD_SUM1
+    SIMD_SUM(s)
     for (int i = 0; i < n; i++) s += x[i] * y[i];
     return s;
 #endif
@@ -97,7 +80,7 @@ HOT T dotc(int n, const T *x, const T *y)
 HOT R sumsq(int n, const T *x)
 {
     R s = 0;
-    SIMD_SUM1
+    SIMD_SUM(s)
     for (int i = 0; i < n; i++) s += abs2(x[i]);
     return s;
 }
@@ -173,7 +156,7 @@ HOT void dotc2(int n, const T *x, const T *y0, const T *y1, T *r0, T *r1)
 {
 #if BB_COMPLEX
     R a0 = 0, b0 = 0, a1 = 0, b1 = 0;
-    SIMD_SUM4C
+    SIMD_SUM(a0, b0, a1, b1)
     for (int i = 0; i < n; i++) {
         R xr = RE(x[i]), xi = IM(x[i]);
         a0 += xr * RE(y0[i]) + xi * IM(y0[i]); b0 += xr * IM(y0[i]) - xi * RE(y0[i]);
@@ -182,7 +165,7 @@ HOT void dotc2(int n, const T *x, const T *y0, const T *y1, T *r0, T *r1)
     *r0 = MK(a0, b0); *r1 = MK(a1, b1);
 #else
     T s0 = 0, s1 = 0;
-    SIMD_SUM2R
+    SIMD_SUM(s0, s1)
     for (int i = 0; i < n; i++) {
         s0 += x[i] * y0[i]; s1 += x[i] * y1[i];
     }
@@ -234,7 +217,7 @@ HOT void dotc4(int n, const T *x, const T *y0, const T *y1, const T *y2, const T
 {
 #if BB_COMPLEX
     R a0 = 0, b0 = 0, a1 = 0, b1 = 0, a2 = 0, b2 = 0, a3 = 0, b3 = 0;
-    SIMD_SUM8
+    SIMD_SUM(a0, b0, a1, b1, a2, b2, a3, b3)
     for (int i = 0; i < n; i++) {
         R xr = RE(x[i]), xi = IM(x[i]);
         a0 += xr * RE(y0[i]) + xi * IM(y0[i]); b0 += xr * IM(y0[i]) - xi * RE(y0[i]);
@@ -245,7 +228,7 @@ HOT void dotc4(int n, const T *x, const T *y0, const T *y1, const T *y2, const T
     r[0] = MK(a0, b0); r[1] = MK(a1, b1); r[2] = MK(a2, b2); r[3] = MK(a3, b3);
 #else
     T s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-    SIMD_SUM4
+    SIMD_SUM(s0, s1, s2, s3)
     for (int i = 0; i < n; i++) {
         s0 += x[i] * y0[i]; s1 += x[i] * y1[i]; s2 += x[i] * y2[i]; s3 += x[i] * y3[i];
     }

@@ -30,15 +30,6 @@
 
 /* ---- helpers ---------------------------------------------------------- */
 
-#ifdef _OPENMP
-#  define SIMD _Pragma("omp simd")
-#  define SIMD_SUM1(a) _Pragma(BB_STR(omp simd reduction(+ : a)))
-#  define SIMD_SUM2(a, b) _Pragma(BB_STR(omp simd reduction(+ : a, b)))
-#else
-#  define SIMD
-#  define SIMD_SUM1(a)
-#  define SIMD_SUM2(a, b)
-#endif
 
 
 /* Complex products written out: C's operator checks for NaN results and calls
@@ -288,7 +279,7 @@ static int getrf_lapacke(int m, int n, T *a, int64_t lda, int *ipiv)
     for (int j = 0; j < n; j++) {
         const R *aj = (const R *)(a + j * lda);
         R s = 0;
-        SIMD_SUM1(s)
+        SIMD_SUM(s)
         for (int i = 0; i < mr; i++) s += aj[i] - aj[i];
         if (s != s) return getf2_any(m, n, a, lda, ipiv);
     }
@@ -373,13 +364,13 @@ static inline T dot(int lo, int hi, const T *a, const T *x, int cj)
 #if BB_COMPLEX
     R sr = 0, si = 0;
     if (cj) {
-        SIMD_SUM2(sr, si)
+        SIMD_SUM(sr, si)
         for (int i = lo; i < hi; i++) {
             sr += RE(a[i]) * RE(x[i]) + IM(a[i]) * IM(x[i]);
             si += RE(a[i]) * IM(x[i]) - IM(a[i]) * RE(x[i]);
         }
     } else {
-        SIMD_SUM2(sr, si)
+        SIMD_SUM(sr, si)
         for (int i = lo; i < hi; i++) {
             sr += RE(a[i]) * RE(x[i]) - IM(a[i]) * IM(x[i]);
             si += RE(a[i]) * IM(x[i]) + IM(a[i]) * RE(x[i]);
@@ -389,7 +380,7 @@ static inline T dot(int lo, int hi, const T *a, const T *x, int cj)
 #else
     (void)cj;
     R s = 0;
-    SIMD_SUM1(s)
+    SIMD_SUM(s)
     for (int i = lo; i < hi; i++) s += a[i] * x[i];
     return s;
 #endif
@@ -580,12 +571,7 @@ static void getri_cm(int n, T *a, int64_t lda, const int *ipiv, T *work)
     for (int j = n - 2; j >= 0; j--) {
         int jp = ipiv[j] - 1;
         if (jp != j) {
-            T *x = a + j * lda, *y = a + jp * lda;
-            SIMD for (int r = 0; r < n; r++) {
-                T t = x[r];
-                x[r] = y[r];
-                y[r] = t;
-            }
+            swap_vec(a + j * lda, a + jp * lda, n);
         }
     }
 }

@@ -18,15 +18,6 @@
 #include <lapacke.h>
 #include "small.h"
 
-#ifdef _OPENMP
-#  define SIMD _Pragma("omp simd")
-#  define SIMD_SUM1(a) _Pragma(BB_STR(omp simd reduction(+ : a)))
-#  define SIMD_SUM_MAX(s, m) _Pragma(BB_STR(omp simd reduction(+ : s) reduction(max : m)))
-#else
-#  define SIMD
-#  define SIMD_SUM1(a)
-#  define SIMD_SUM_MAX(s, m)
-#endif
 
 
 #if BB_COMPLEX
@@ -59,7 +50,7 @@ static inline R col_sum(int m, const T *a)
 #if BB_COMPLEX
     for (int i = 0; i < m; i++) s += absT(a[i]);
 #else
-    SIMD_SUM1(s)
+    SIMD_SUM(s)
     for (int i = 0; i < m; i++) s += RFABS(a[i]);
 #endif
     return s;
@@ -84,7 +75,7 @@ static R frobenius(int m, int n, const T *a, int64_t lda)
     R r = 1 / mx, t = 0; /* rescaled: every term <= 1 */
     for (int j = 0; j < n; j++) {
         const T *aj = a + j * lda;
-        SIMD_SUM1(t)
+        SIMD_SUM(t)
         for (int i = 0; i < m; i++) {
             R re = RE(aj[i]) * r, im = IM(aj[i]) * r;
             t += re * re + im * im;
@@ -220,12 +211,7 @@ static int gauss_jordan(int n, T *a, int64_t lda, int *perm, T *c)
     for (int k = n - 1; k >= 0; k--) {
         int q = perm[k];
         if (q != k) {
-            T *x = a + k * lda, *y = a + q * lda;
-            SIMD for (int i = 0; i < n; i++) {
-                T t = x[i];
-                x[i] = y[i];
-                y[i] = t;
-            }
+            swap_vec(a + k * lda, a + q * lda, n);
         }
     }
     return 0;

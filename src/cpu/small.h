@@ -38,6 +38,29 @@
 #define RE(x) (__real__(x))
 #define IM(x) (__imag__(x))
 
+/* Vectorised loops (OpenMP SIMD; nothing without OpenMP): SIMD_SUM(s, ...)
+   sums into the variables named, SIMD_SUM_MAX(s, m) sums into s and takes
+   the largest into m. */
+#ifdef _OPENMP
+#  define SIMD _Pragma("omp simd")
+#  define SIMD_SUM(...) _Pragma(BB_STR(omp simd reduction(+ : __VA_ARGS__)))
+#  define SIMD_SUM_MAX(s, m) _Pragma(BB_STR(omp simd reduction(+ : s) reduction(max : m)))
+#else
+#  define SIMD
+#  define SIMD_SUM(...)
+#  define SIMD_SUM_MAX(s, m)
+#endif
+
+/* swaps x[0..n) and y[0..n) (the interchanges of an LU's columns) */
+static inline void swap_vec(T *x, T *y, int n)
+{
+    SIMD for (int i = 0; i < n; i++) {
+        const T t = x[i];
+        x[i] = y[i];
+        y[i] = t;
+    }
+}
+
 /* |re| + |im|: LAPACK's cabs1, the pivot measure of the LU kernels */
 static inline R abs1(T x) { return RFABS(RE(x)) + RFABS(IM(x)); }
 
