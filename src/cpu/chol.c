@@ -17,8 +17,6 @@
 #include <lapacke.h>
 #include "small.h"
 
-
-
 /* the small vector helpers below are always inlined */
 #define HOT static inline __attribute__((always_inline))
 

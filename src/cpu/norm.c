@@ -18,8 +18,6 @@
 #include <lapacke.h>
 #include "small.h"
 
-
-
 #if BB_COMPLEX
 static inline T mk(R re, R im) { return __builtin_complex(re, im); }
 static inline T mul(T a, T b)

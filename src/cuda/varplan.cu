@@ -839,8 +839,9 @@ __global__ void k_var_place_warp(const place_args a)
     }
 }
 
-/* the buckets' first slots (the others are never read: every problem
-   placed is in a bucket of the plan's list) */
+/* the buckets' first slots, over the table's -1 (every problem placed is
+   in a bucket of the plan's list, so only these entries are read; the -1
+   keeps any other read from finding a slot) */
 __global__ void k_var_at(const var_kv *bk, int64_t nbk, int32_t *at)
 {
     const int64_t step = (int64_t)gridDim.x * blockDim.x;
