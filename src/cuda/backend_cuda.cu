@@ -831,6 +831,10 @@ static void run_device(bb_batch *b)
                 db.vdriver = vp.launch[k].cls == BB_VAR_DRIVER;
                 const double top = bb_var_size3(vp.launch[k].gp);
                 db.vwork = db.vdriver && top > 0 ? vp.launch[k].work3 / top : 0;
+                if (db.vdriver && vp.ext && vp.launch[k].next > 0) {
+                    db.vext = vp.ext + vp.launch[k].ext0;
+                    db.nvext = (int32_t)vp.launch[k].next;
+                }
             }
             bb_problem lp = sgp;
             lp.a = lp.b = lp.c = lp.x = lp.y = NULL;

@@ -41,6 +41,17 @@ struct bb_vdim {
     int64_t lda, ldb, ldc;
 };
 
+/* A variable-size driver launch's slots by size (var_plan.ext, made by the
+   planner): entries by decreasing size, `end` the number of leading slots
+   of the launch that hold every problem whose largest size (m, n, k or
+   nrhs) is at least `size`.  The slots are laid out largest first, so a
+   step of the driver at walk position x (a block that starts at row or
+   column x, work only for problems with a size above x) runs over that
+   prefix alone (bb_var_head, views.h). */
+struct var_ext {
+    int32_t size, end;
+};
+
 struct bb_dev_batch {
     bb_dev_opd opd[BB_NOPD];
     int64_t count; /* problems in this launch (64-bit: grids loop, no 65535 limit) */
@@ -64,6 +75,10 @@ struct bb_dev_batch {
     double vwork;        /* with vdriver: the launch's work in units of its
                             largest problem's, sum of (s / smax)^3 (s: the
                             largest of a problem's m, n, k); 0: unknown */
+    const var_ext *vext; /* with vdriver: host array [nvext] (NULL: none);
+                            this batch's slot 0 is the table's slot vext_off */
+    int32_t nvext;
+    int64_t vext_off;
 };
 
 template <typename E>
@@ -459,6 +474,7 @@ struct var_launch {
     double cost;
     double work3;   /* the sum over its problems of s^3, s the largest of
                        a problem's m, n, k: vwork's numerator */
+    int64_t ext0, next; /* a driver launch: its slots by size, var_plan.ext[ext0 .. ext0 + next) */
 };
 /* s^3, s the largest of a problem's m, n, k (var_launch.work3) */
 static inline double bb_var_size3(const bb_problem &q)
@@ -504,6 +520,8 @@ struct var_plan {
     var_run *runs;  /* [nrun], by start */
     int64_t nrun;
     var_launch *launch; /* [nlaunch], largest first */
+    var_ext *ext;   /* the driver launches' slots by size (var_launch.ext0) */
+    int64_t next;
     int64_t nlaunch;
     int64_t nclass; /* of which class launches */
     double count_us; /* host time of the fast plan's counting pass (the verbose log) */

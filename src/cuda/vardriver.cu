@@ -1012,7 +1012,9 @@ cudaError_t potrf_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &
         return e;
     }
     for (int c0 = 0; c0 < N && e == cudaSuccess; c0 += L) {
-        const int64_t n = d.count;
+        const bb_dev_batch h = bb_var_head(d, c0); /* the problems of order above c0 */
+        const int64_t n = h.count;
+        if (n <= 0) break;
         /* the update inside k_vpotrf_step (BATCHBLAS_CUDA_VAR_FUSED=2, to
            compare): single precision took it until session 22, when
            k_vgemm's 2 x 4 tile made the GEMM launch faster there too
@@ -1022,7 +1024,7 @@ cudaError_t potrf_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &
            in one thread) */
         const int kupd = c.fused == 2;
         if (c0 > 0 && !kupd) {
-            e = view<T>(c, f_potrf_upd{c0, L, up}, d, 1);
+            e = view<T>(c, f_potrf_upd{c0, L, up}, h, 1);
             if (e == cudaSuccess)
                 e = vgemm<T>(c, n, vm_trans(up ? ct : BblasNoTrans), vm_trans(up ? BblasNoTrans : ct), m1, one,
                              up ? VT_UPPER : VT_LOWER,
@@ -1030,7 +1032,7 @@ cudaError_t potrf_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &
             if (e != cudaSuccess) break;
         }
         if (c.fused) { /* the diagonal block and its panel in one launch */
-            e = view<T>(c, f_potrf_step{c0, L, up}, d, 1);
+            e = view<T>(c, f_potrf_step{c0, L, up}, h, 1);
             if (e == cudaSuccess) {
                 const unsigned grid = (unsigned)(n < (1 << 20) ? n : (1 << 20));
                 if (kupd && c0 > 0)
@@ -1062,7 +1064,7 @@ cudaError_t potrf_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &
             }
             continue;
         }
-        e = view<T>(c, f_potrf_diag{c0, L}, d, 1);
+        e = view<T>(c, f_potrf_diag{c0, L}, h, 1);
         bb_problem lp = bb_blank_problem();
         lp.uplo = p.uplo;
         lp.n = L;
@@ -1074,7 +1076,7 @@ cudaError_t potrf_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &
         }
         if (e != cudaSuccess || c0 + L >= N) break;
         const int nch = chunks(c, N - c0 - L);
-        e = view<T>(c, f_potrf_panel{c0, L, up}, d, nch);
+        e = view<T>(c, f_potrf_panel{c0, L, up}, h, nch);
         const bb_problem tp = tri_step(up ? BblasLeft : BblasRight, p.uplo, BblasConjTrans, BblasNonUnit, L, L, p.lda, 1);
         if (e == cudaSuccess) e = bb_small_trsm_chunked(c.prec, tp, step_batch(c, n * nch, 2), c.q, L);
     }
@@ -1200,23 +1202,27 @@ struct tri_walk {
     cudaError_t leaf(int a, int b, bool scaled) const
     {
         const trsm_geo g = {left, forward, c.L, a, b, 0, 0};
-        cudaError_t e = view<T>(c, f_trsm_diag<S>{g, sub}, d, nch);
+        const bb_dev_batch h = bb_var_head(d, a); /* the problems of order above a */
+        if (h.count <= 0) return cudaSuccess;
+        cudaError_t e = view<T>(c, f_trsm_diag<S>{g, sub}, h, nch);
         bb_problem lp = p;
         lp.m = lp.n = c.L;
         if (scaled) lp.alpha[0] = 1, lp.alpha[1] = 0;
         if (e != cudaSuccess) return e;
-        const bb_dev_batch sb = step_batch(c, d.count * nch, 2);
+        const bb_dev_batch sb = step_batch(c, h.count * nch, 2);
         return trmm ? bb_small_blas3(BB_OP_TRMM, c.prec, lp, sb, c.q) : bb_small_trsm_chunked(c.prec, lp, sb, c.q, c.L);
     }
     /* block [x0, x1) -= (trsm) or += (trmm) M(x0:x1, y0:y1) B(y0:y1) */
     cudaError_t update(int x0, int x1, int y0, int y1, bool scaled) const
     {
         const trsm_geo g = {left, forward, c.L, x0, x1, y0, y1};
-        cudaError_t e = view<T>(c, f_trsm_upd<S>{g, tr, sub}, d, 1);
+        const bb_dev_batch h = bb_var_head(d, x0 > y0 ? x0 : y0); /* the problems whose order passes both */
+        if (h.count <= 0) return cudaSuccess;
+        cudaError_t e = view<T>(c, f_trsm_upd<S>{g, tr, sub}, h, 1);
         if (e != cudaSuccess) return e;
         const double m1[2] = {-1, 0}, one[2] = {1, 0};
         const int w = imin(x1, tmax) - x0;
-        return vgemm<T>(c, d.count, left ? vm_trans(p.trans) : VM_N, left ? VM_N : vm_trans(p.trans),
+        return vgemm<T>(c, h.count, left ? vm_trans(p.trans) : VM_N, left ? VM_N : vm_trans(p.trans),
                         trmm ? p.alpha : m1, trmm || scaled ? one : p.alpha, VT_ALL, left ? w : fmax, left ? fmax : w);
     }
     cudaError_t run(int a, int b, bool scaled) const
@@ -1560,8 +1566,10 @@ template <typename T>
 cudaError_t vlu_panel(const vlu &r, int j, int w)
 {
     const vctx &c = r.c;
-    const int64_t n = r.d.count;
-    cudaError_t e = view<T>(c, f_lu_panel{j, w, r.defer}, r.d, 1, c.skip);
+    const bb_dev_batch h = bb_var_head(r.d, j); /* the problems with min(m, n) above j */
+    const int64_t n = h.count;
+    if (n <= 0) return cudaSuccess;
+    cudaError_t e = view<T>(c, f_lu_panel{j, w, r.defer}, h, 1, c.skip);
     if (e != cudaSuccess) return e;
     bb_problem pp = bb_blank_problem();
     pp.m = r.p.m - j;
@@ -1581,13 +1589,15 @@ cudaError_t vlu_update(const vlu &r, const lu_geo &g, int tmax, int fmax, int mm
     const vctx &c = r.c;
     if (tmax <= 0 || fmax <= 0) return cudaSuccess;
     const double m1[2] = {-1, 0}, one[2] = {1, 0};
-    bb_dev_batch sd = r.d;
+    const bb_dev_batch h = bb_var_head(r.d, g.tail ? 0 : g.j); /* the problems with min(m, n) above j */
+    if (h.count <= 0) return cudaSuccess;
+    bb_dev_batch sd = h;
     sd.info = c.skip; /* trsm_slice's views skip info != 0 */
     cudaError_t e = trsm_slice<T>(c, tri_step(BblasLeft, BblasLower, BblasNoTrans, BblasUnit, tmax, fmax, r.p.lda, 1),
                                   sd, sub_lu{g});
     if (e != cudaSuccess || mmax <= 0 || nmax <= 0) return e;
-    if ((e = view<T>(c, f_lu_gemm{g}, r.d, 1, c.skip)) != cudaSuccess) return e;
-    return vgemm<T>(c, r.d.count, VM_N, VM_N, m1, one, VT_ALL, mmax, nmax);
+    if ((e = view<T>(c, f_lu_gemm{g}, h, 1, c.skip)) != cudaSuccess) return e;
+    return vgemm<T>(c, h.count, VM_N, VM_N, m1, one, VT_ALL, mmax, nmax);
 }
 
 /* the interchanges of [j, j + w) on [c0, c1), each problem's part (tail:
@@ -1595,7 +1605,9 @@ cudaError_t vlu_update(const vlu &r, const lu_geo &g, int tmax, int fmax, int mm
 cudaError_t vlu_perm(const vlu &r, int j, int w, int c0, int c1, int tail)
 {
     if (!r.defer) return cudaSuccess;
-    return bb_lu_perm(r.c.prec, r.d, r.c.skip, r.p.m, j, w, c0, c1, 0, tail, r.c.q);
+    const bb_dev_batch h = bb_var_head(r.d, tail ? 0 : j); /* the problems with min(m, n) above j */
+    if (h.count <= 0) return cudaSuccess;
+    return bb_lu_perm(r.c.prec, h, r.c.skip, r.p.m, j, w, c0, c1, 0, tail, r.c.q);
 }
 
 /* The steps of bb_lu_walk (small.h) on this LU. */
@@ -1874,26 +1886,28 @@ template <typename T>
 cudaError_t trtri_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &d)
 {
     const int N = p.n, L = c.L, lower = p.uplo == BblasLower;
-    const int64_t n = d.count;
     cudaError_t e = cudaSuccess;
     if (p.diag != BblasUnit) {
         if (!d.info) return cudaErrorInvalidValue;
-        bb_k_zero_diag<T><<<bb_grid(n, 8), 256, 0, c.q->stream>>>(d, 0, 0);
+        bb_k_zero_diag<T><<<bb_grid(d.count, 8), 256, 0, c.q->stream>>>(d, 0, 0);
         if ((e = cudaGetLastError()) != cudaSuccess) return e;
     }
     for (int s = 0; s * L < N && e == cudaSuccess; s++) {
         const tri_geo g = {lower, L, s};
+        const bb_dev_batch h = bb_var_head(d, s * L); /* the problems of order above s L */
+        const int64_t n = h.count;
+        if (n <= 0) break;
         if (s > 0) {
             bb_dev_batch sb;
             const bb_problem mp = tri_step(BblasLeft, p.uplo, BblasNoTrans, p.diag, s * L, L, p.lda, 1);
-            if ((e = sub_batch<T>(c, f_trtri_part{g}, d, sb)) != cudaSuccess) break;
+            if ((e = sub_batch<T>(c, f_trtri_part{g}, h, sb)) != cudaSuccess) break;
             if ((e = trmm_slice<T>(c, mp, sb)) != cudaSuccess) break;
             const int nch = chunks(c, s * L);
-            if ((e = view<T>(c, f_tri_rows{g}, d, nch)) != cudaSuccess) break;
+            if ((e = view<T>(c, f_tri_rows{g}, h, nch)) != cudaSuccess) break;
             const bb_problem tp = tri_step(BblasRight, p.uplo, BblasNoTrans, p.diag, L, L, p.lda, -1);
             if ((e = bb_small_trsm_chunked(c.prec, tp, step_batch(c, n * nch, 2), c.q, L)) != cudaSuccess) break;
         }
-        if ((e = view<T>(c, f_tri_diag{g}, d, 1)) != cudaSuccess) break;
+        if ((e = view<T>(c, f_tri_diag{g}, h, 1)) != cudaSuccess) break;
         bb_problem lp = bb_blank_problem();
         lp.uplo = p.uplo;
         lp.diag = p.diag;
@@ -1911,19 +1925,21 @@ cudaError_t lauum_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &
     const int ct = vm_trans(sizeof(T) == 2 * sizeof(typename bb_real<T>::type) ? BblasConjTrans : BblasTrans);
     const int herm = sizeof(T) == 2 * sizeof(typename bb_real<T>::type) ? VT_HERM : 0;
     const double one[2] = {1, 0};
-    const int64_t n = d.count;
     cudaError_t e = cudaSuccess;
     for (int s = 0; s * L < N && e == cudaSuccess; s++) {
         const tri_geo g = {0, L, s}; /* from the top, both triangles */
+        const bb_dev_batch h = bb_var_head(d, s * L); /* the problems of order above s L */
+        const int64_t n = h.count;
+        if (n <= 0) break;
         if (s > 0) {
             const int nch = chunks(c, s * L);
-            e = lower ? view<T>(c, f_tri_cols{g}, d, nch) : view<T>(c, f_tri_rows{g}, d, nch);
+            e = lower ? view<T>(c, f_tri_cols{g}, h, nch) : view<T>(c, f_tri_rows{g}, h, nch);
             const bb_problem tp = tri_step(lower ? BblasLeft : BblasRight, p.uplo, BblasConjTrans, BblasNonUnit, L, L,
                                            p.lda, 1);
             if (e == cudaSuccess) e = bb_small_blas3(BB_OP_TRMM, c.prec, tp, step_batch(c, n * nch, 2), c.q);
             if (e != cudaSuccess) break;
         }
-        if ((e = view<T>(c, f_tri_diag{g}, d, 1)) != cudaSuccess) break;
+        if ((e = view<T>(c, f_tri_diag{g}, h, 1)) != cudaSuccess) break;
         bb_problem lp = bb_blank_problem();
         lp.uplo = p.uplo;
         lp.n = 32; /* one problem a warp, as trtri's */
@@ -1932,7 +1948,7 @@ cudaError_t lauum_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &
         if ((s + 1) * L >= N) break;
         for (int dg = 0; dg < 2 && e == cudaSuccess; dg++) {
             if (!dg && s == 0) continue;
-            if ((e = view<T>(c, f_lauum_upd{g, dg, lower}, d, 1)) != cudaSuccess) break;
+            if ((e = view<T>(c, f_lauum_upd{g, dg, lower}, h, 1)) != cudaSuccess) break;
             const int w = dg ? L : s * L;
             const int tri = dg ? (lower ? VT_LOWER : VT_UPPER) | herm : VT_ALL;
             e = vgemm<T>(c, n, lower ? ct : VM_N, lower ? VM_N : ct, one, one, tri, lower ? L : w, lower ? w : L);

@@ -101,7 +101,42 @@ void bb_cu_var_plan_free(var_plan *pl)
     free(pl->map);
     free(pl->runs);
     free(pl->launch);
+    free(pl->ext);
     memset(pl, 0, sizeof *pl);
+}
+
+/* The largest of a problem's sizes (var_ext.size) */
+static int32_t size_max(const bb_problem &q)
+{
+    return std::max(std::max(q.m, q.n), std::max(q.k, q.nrhs));
+}
+
+/* Appends driver launch L's slots by size (var_ext, cuda_internal.h) to
+   all: e lists, for each bucket or run of its slots, the largest size of
+   its problems and the slot after it (from L.first), in any order. */
+static void ext_of(var_launch &L, std::vector<var_ext> &e, std::vector<var_ext> &all)
+{
+    std::sort(e.begin(), e.end(), [](const var_ext &x, const var_ext &y) { return x.size > y.size; });
+    L.ext0 = (int64_t)all.size();
+    int32_t end = 0;
+    for (const var_ext &x : e) {
+        end = std::max(end, x.end);
+        if ((int64_t)all.size() > L.ext0 && all.back().size == x.size) all.back().end = end;
+        else all.push_back(var_ext{x.size, end});
+    }
+    L.next = (int64_t)all.size() - L.ext0;
+}
+
+/* Copies the driver launches' tables into the plan (0, or -1 if out of
+   host memory). */
+static int ext_keep(var_plan *pl, const std::vector<var_ext> &all)
+{
+    if (all.empty()) return 0;
+    pl->ext = (var_ext *)cu_malloc(all.size() * sizeof(var_ext));
+    if (!pl->ext) return -1;
+    memcpy(pl->ext, all.data(), all.size() * sizeof(var_ext));
+    pl->next = (int64_t)all.size();
+    return 0;
 }
 
 /* The plan from exact segments (any options): class launches of runs. */
@@ -138,6 +173,7 @@ static int runs_plan(const bb_batch *b, var_plan *pl)
         });
         std::vector<var_launch> launch;
         std::vector<var_run> runs;
+        std::vector<var_ext> ext, ext_all;
         std::vector<int64_t> seg_slot((size_t)nseg, -1); /* first slot of each segment */
         int64_t slot = 0;
         for (size_t a = 0; a < order.size();) {
@@ -147,7 +183,7 @@ static int runs_plan(const bb_batch *b, var_plan *pl)
                    cmp_options(segs[order[e]].gp, segs[order[a]].gp) == 0)
                 e++;
             const int gran = bb_var_gran(cls[(size_t)order[a]], b->prec);
-            var_launch L;
+            var_launch L{};
             L.gp = segs[order[a]].gp;
             L.first = slot;
             L.cls = cls[(size_t)order[a]];
@@ -173,15 +209,18 @@ static int runs_plan(const bb_batch *b, var_plan *pl)
                    (the padding belongs to this segment's run) */
                 if (j + 1 == e || !same_sizes(segs[order[j + 1]].gp, s.gp))
                     slot = L.first + (slot - L.first + gran - 1) / gran * gran;
+                ext.push_back(var_ext{size_max(s.gp), (int32_t)(slot - L.first)});
             }
             L.n = slot - L.first;
+            if (L.cls == BB_VAR_DRIVER) ext_of(L, ext, ext_all);
+            ext.clear();
             launch.push_back(L);
             a = e;
         }
         for (int64_t k = 0; k < nseg; k++) {
             if (cls[(size_t)k]) continue;
             const segment &s = segs[k];
-            var_launch L;
+            var_launch L{};
             L.gp = s.gp;
             L.first = slot;
             L.n = s.n;
@@ -202,7 +241,7 @@ static int runs_plan(const bb_batch *b, var_plan *pl)
         pl->map = (int32_t *)cu_malloc((size_t)(slot > 0 ? slot : 1) * sizeof(int32_t));
         pl->runs = (var_run *)cu_malloc((runs.size() + 1) * sizeof(var_run));
         pl->launch = (var_launch *)cu_malloc((launch.size() + 1) * sizeof(var_launch));
-        if (pl->map && pl->runs && pl->launch) {
+        if (pl->map && pl->runs && pl->launch && ext_keep(pl, ext_all) == 0) {
             for (int64_t t = 0; t < slot; t++) pl->map[t] = -1;
             for (int64_t k = 0; k < nseg; k++) {
                 const segment &s = segs[k];
@@ -515,11 +554,12 @@ static int fast_plan(const bb_batch *b, var_plan *pl, var_devcount *dc)
            padded to the class's granule (whole warps) */
         std::vector<int64_t> at(nnz, -1);
         std::vector<var_launch> launch;
+        std::vector<var_ext> ext, ext_all;
         int64_t slot = 0;
         static const int classes[] = {BB_VAR_DRIVER, BB_VAR_MID, 32, 24, 16, 8, 4};
         for (int bound : classes) {
             const int gran = bb_var_gran(bound, b->prec);
-            var_launch L;
+            var_launch L{};
             L.gp = gp0;
             L.gp.m = L.gp.n = L.gp.k = L.gp.nrhs = 0;
             L.first = slot;
@@ -535,6 +575,7 @@ static int fast_plan(const bb_batch *b, var_plan *pl, var_devcount *dc)
                 L.gp.nrhs = std::max(L.gp.nrhs, q.nrhs);
                 at[i] = slot;
                 slot += (cn + gran - 1) / gran * gran;
+                if (bound == BB_VAR_DRIVER) ext.push_back(var_ext{size_max(q), (int32_t)(slot - L.first)});
                 const double w = (double)cn * bb_var_size3(q);
                 /* the cost of a register class is its bound's (the
                    kernel's loops run to it) */
@@ -542,6 +583,8 @@ static int fast_plan(const bb_batch *b, var_plan *pl, var_devcount *dc)
                 L.work3 += w;
             }
             L.n = slot - L.first;
+            if (L.n > 0 && bound == BB_VAR_DRIVER) ext_of(L, ext, ext_all);
+            ext.clear();
             if (L.n > 0) launch.push_back(L);
         }
         const int64_t nclass_launch = (int64_t)launch.size(), nclass_slots = slot;
@@ -576,7 +619,7 @@ static int fast_plan(const bb_batch *b, var_plan *pl, var_devcount *dc)
         });
         const int dgran = bb_var_gran(BB_VAR_DRIVER, b->prec);
         if (!dseg.empty()) {
-            var_launch L;
+            var_launch L{};
             L.gp = segs[dseg[0]].gp;
             L.first = slot;
             L.cls = BB_VAR_DRIVER;
@@ -591,13 +634,15 @@ static int fast_plan(const bb_batch *b, var_plan *pl, var_devcount *dc)
                 L.cost += segs[k].cost;
                 seg_at[(size_t)k] = slot;
                 slot += (segs[k].n + dgran - 1) / dgran * dgran;
+                ext.push_back(var_ext{size_max(q), (int32_t)(slot - L.first)});
             }
             L.n = slot - L.first;
+            ext_of(L, ext, ext_all);
             launch.push_back(L);
         }
         for (int64_t k = 0; k < nseg; k++) {
             if (seg_at[(size_t)k] >= 0) continue;
-            var_launch L;
+            var_launch L{};
             L.gp = segs[k].gp;
             L.first = slot;
             L.n = segs[k].n;
@@ -615,7 +660,7 @@ static int fast_plan(const bb_batch *b, var_plan *pl, var_devcount *dc)
         pl->launch = (var_launch *)cu_malloc((launch.size() + 1) * sizeof(var_launch));
         pl->bk = (var_kv *)cu_malloc((nnz + 1) * sizeof(var_kv));
         pl->pad = (var_pad *)cu_malloc((nnz + 1) * sizeof(var_pad));
-        if (pl->map && pl->launch && pl->bk && pl->pad) {
+        if (pl->map && pl->launch && pl->bk && pl->pad && ext_keep(pl, ext_all) == 0) {
             /* the buckets' slots are placed on the device (bb_cu_var_place):
                each bucket's first slot, and its padding (after its
                problems, with the sizes of the problem in its first slot) */
@@ -752,6 +797,30 @@ __device__ __forceinline__ void place_put(const place_args &a, int64_t t, int64_
 constexpr int PLACE_PER = 4; /* problems a thread, per round */
 constexpr int PLACE_THREADS = 256;
 
+/* Exclusive scan of one value a thread over a block of NT threads (wsum:
+   shared, NT / 32 ints): the sum of the lower threads' values; *total,
+   the block's.  Every thread calls it (a barrier). */
+template <int NT>
+__device__ __forceinline__ int block_scan_excl(int mine, int *wsum, int *total)
+{
+    const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+    int incl = mine;
+#pragma unroll
+    for (int o = 1; o < 32; o <<= 1) {
+        const int y = __shfl_up_sync(0xffffffffu, incl, o);
+        if (lane >= o) incl += y;
+    }
+    if (lane == 31) wsum[w] = incl;
+    __syncthreads();
+    int r = incl - mine, t = 0;
+    for (int v = 0; v < NT / 32; v++) {
+        if (v < w) r += wsum[v];
+        t += wsum[v];
+    }
+    *total = t;
+    return r;
+}
+
 /* shared memory of k_var_place_block: counts, block offsets and first
    slots of nb buckets, then a round's problems in slot order */
 size_t place_block_smem(int64_t nb)
@@ -767,7 +836,6 @@ __global__ void __launch_bounds__(PLACE_THREADS) k_var_place_block(const place_a
     int32_t *ord = sh + 3 * nb, *okey = ord + PLACE_THREADS * PLACE_PER;
     __shared__ int wsum[PLACE_THREADS / 32];
     const int64_t round = (int64_t)PLACE_THREADS * PLACE_PER;
-    const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
     const int per = (nb + PLACE_THREADS - 1) / PLACE_THREADS, lo = threadIdx.x * per,
               hi = lo + per < nb ? lo + per : nb;
     for (int64_t i0 = (int64_t)blockIdx.x * round; i0 < a.n; i0 += (int64_t)gridDim.x * round) {
@@ -782,26 +850,15 @@ __global__ void __launch_bounds__(PLACE_THREADS) k_var_place_block(const place_a
         __syncthreads();
         /* exclusive scan of the counts (a thread per `per` buckets), and
            each bucket's first slot */
-        int mine = 0;
+        int mine = 0, total;
         for (int t = lo; t < hi; t++) mine += cnt[t];
-        int incl = mine;
-#pragma unroll
-        for (int o = 1; o < 32; o <<= 1) {
-            const int y = __shfl_up_sync(0xffffffffu, incl, o);
-            if (lane >= o) incl += y;
-        }
-        if (lane == 31) wsum[w] = incl;
-        __syncthreads();
-        int base = incl - mine;
-        for (int v = 0; v < w; v++) base += wsum[v];
+        int base = block_scan_excl<PLACE_THREADS>(mine, wsum, &total);
         for (int t = lo; t < hi; t++) {
             off[t] = base;
             base += cnt[t];
             if (cnt[t]) first[t] = a.at[t] + atomicAdd(&a.cur[t], cnt[t]);
         }
         __syncthreads();
-        int total = 0;
-        for (int v = 0; v < PLACE_THREADS / 32; v++) total += wsum[v];
 #pragma unroll
         for (int p = 0; p < PLACE_PER; p++)
             if (key[p] >= 0) {
@@ -1351,22 +1408,9 @@ __global__ void __launch_bounds__(NZ_THREADS) k_var_nonzero(const unsigned *coun
     __shared__ int wsum[NZ_THREADS / 32];
     const int per = (nb + NZ_THREADS - 1) / NZ_THREADS;
     const int lo = (int)min((int64_t)threadIdx.x * per, (int64_t)nb), hi = min(lo + per, nb);
-    const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
-    int mine = 0;
+    int mine = 0, total;
     for (int x = lo; x < hi; x++) mine += counts[x] != 0;
-    int incl = mine;
-#pragma unroll
-    for (int o = 1; o < 32; o <<= 1) {
-        const int y = __shfl_up_sync(0xffffffffu, incl, o);
-        if (lane >= o) incl += y;
-    }
-    if (lane == 31) wsum[w] = incl;
-    __syncthreads();
-    int r = incl - mine, total = 0;
-    for (int v = 0; v < NZ_THREADS / 32; v++) {
-        if (v < w) r += wsum[v];
-        total += wsum[v];
-    }
+    int r = block_scan_excl<NZ_THREADS>(mine, wsum, &total);
     for (int x = lo; x < hi; x++) {
         const unsigned c = counts[x];
         if (!c) continue;

@@ -73,7 +73,32 @@ static inline bb_dev_batch bb_slice(const bb_dev_batch &d, int64_t first, int64_
     }
     if (s.info) s.info += first;
     if (s.vdim) s.vdim += first;
+    s.vext_off += first;
     s.count = cnt;
+    return s;
+}
+
+/* The leading problems of d that a step at walk position x needs: those
+   that hold every problem with a size above x (cuda_internal.h, var_ext),
+   at most d.count; d.count where the launch has no table. */
+static inline int64_t bb_var_active(const bb_dev_batch &d, int x)
+{
+    if (!d.vext || d.nvext <= 0 || x <= 0) return d.count;
+    int lo = 0, hi = d.nvext; /* the first entry of size <= x */
+    while (lo < hi) {
+        const int mid = (lo + hi) / 2;
+        if (d.vext[mid].size > x) lo = mid + 1;
+        else hi = mid;
+    }
+    const int64_t a = (lo > 0 ? (int64_t)d.vext[lo - 1].end : 0) - d.vext_off;
+    return a < 0 ? 0 : a < d.count ? a : d.count;
+}
+
+/* d cut to bb_var_active(d, x) problems (the same first problem) */
+static inline bb_dev_batch bb_var_head(const bb_dev_batch &d, int x)
+{
+    bb_dev_batch s = d;
+    s.count = bb_var_active(d, x);
     return s;
 }
 
