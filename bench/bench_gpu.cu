@@ -91,6 +91,7 @@
  * directly instead of the public API (kernel time without the driver).
  */
 #include <cuda_runtime.h>
+#include <cuda_profiler_api.h>
 #include <cublas_v2.h>
 #include <cusolverDn.h>
 #include <algorithm>
