@@ -57,6 +57,8 @@
 
 namespace {
 
+__host__ __device__ __forceinline__ int imin(int a, int b) { return a < b ? a : b; }
+
 /* One step's problems on the device. */
 struct vstep {
     bb_vdim *vdim;
@@ -66,17 +68,44 @@ struct vstep {
 
 /* ------------------------------------------------------------ the views */
 
+/* Where a step's items lie (k_view).  ng == 0: item u is chunk u % nch of
+   slot u / nch, for every slot.  Else the chunks in ng groups of gw
+   (a multiple of the chunks a warp holds, so that a warp's items stay one
+   slot's): group q is chunks q gw .. of the slots [0, its count) only
+   (the slots whose problems reach the group's first chunk, bb_var_head),
+   items [start[q], start[q + 1]), slot-major.  A step whose free
+   dimension is cut into chunks (the leaves of the trsm walk, potrf's
+   panel) then has no items for the chunks past a problem's own size:
+   a skewed [1, 512] batch's first leaves had 16 chunks for each of
+   3941 slots, of which about 3941 x 2 + 1600 held work. */
+const int VIEW_GROUPS = 16;
+struct vlayout {
+    int ng, gw;
+    int64_t start[VIEW_GROUPS + 1];
+};
+
 /* f(v, c, A, B, C, P, o, pa, pb, pc) -> active: slot t's chunk c (P: its
    pivots, or NULL).  An active slot is computed if its code is 0, or, with
    skip (the LU steps, where a zero pivot does not stop the factorisation),
-   if its entry flag skip[t] is 0. */
+   if its entry flag skip[t] is 0.  The items: lay (vlayout). */
 template <typename T, typename F>
-__global__ void k_view(const F f, const bb_dev_batch d, vstep w, int nch, const int *skip)
+__global__ void k_view(const F f, const bb_dev_batch d, vstep w, int nch, const int *skip, const vlayout lay)
 {
-    const int64_t n = d.count * nch, step = (int64_t)gridDim.x * blockDim.x;
+    const int64_t n = lay.ng ? lay.start[lay.ng] : d.count * nch, step = (int64_t)gridDim.x * blockDim.x;
     for (int64_t u = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; u < n; u += step) {
-        const int64_t t = u / nch;
-        const int c = (int)(u - t * nch);
+        int64_t t;
+        int c;
+        if (!lay.ng) {
+            t = u / nch;
+            c = (int)(u - t * nch);
+        } else {
+            int q = 0;
+            while (q + 1 < lay.ng && u >= lay.start[q + 1]) q++;
+            const int c0 = q * lay.gw, wq = imin(lay.gw, nch - c0);
+            const int64_t loc = u - lay.start[q];
+            t = loc / wq;
+            c = c0 + (int)(loc - t * wq);
+        }
         const bb_vdim v = d.vdim[t];
         const bool has[3] = {d.opd[BB_A].ptr || d.opd[BB_A].base, d.opd[BB_B].ptr || d.opd[BB_B].base,
                              d.opd[BB_C].ptr || d.opd[BB_C].base};
@@ -108,7 +137,6 @@ __global__ void k_merge(int *info, const int *code, int64_t n, int nch, int off)
 
 /* --------------------------------------- potrf: one launch a block column */
 
-__host__ __device__ __forceinline__ int imin(int a, int b) { return a < b ? a : b; }
 
 /* Threads of k_vpotrf_step: warp 0 factors the diagonal block, every warp
    solves rows of the panel below it. */
@@ -763,7 +791,35 @@ template <typename T, typename F>
 cudaError_t view(const vctx &c, const F &f, const bb_dev_batch &d, int nch, const int *skip = NULL)
 {
     const int64_t n = d.count * nch;
-    k_view<T, F><<<bb_grid(n, 256), 256, 0, c.q->stream>>>(f, d, c.w, nch, skip);
+    vlayout lay;
+    lay.ng = 0;
+    k_view<T, F><<<bb_grid(n, 256), 256, 0, c.q->stream>>>(f, d, c.w, nch, skip, lay);
+    return cudaGetLastError();
+}
+
+/* The view of a step cut into nch chunks of L along a free dimension,
+   chunk k at walk position max(x0, xs + k L) (it has work only for the
+   problems with a size above that), in chunk groups over the slots that
+   reach them (vlayout); *items: the step's items (0: none). */
+template <typename T, typename F>
+cudaError_t view_chunks(const vctx &c, const F &f, const bb_dev_batch &d, int nch, int x0, int xs, int64_t *items)
+{
+    const int per = 32 / c.L;
+    vlayout lay;
+    const int ngr = (nch + per - 1) / per; /* groups of one warp's chunks */
+    lay.gw = per * ((ngr + VIEW_GROUPS - 1) / VIEW_GROUPS);
+    lay.ng = 0;
+    int64_t n = 0;
+    for (int c0 = 0; c0 < nch; c0 += lay.gw) {
+        const int x = xs + c0 * c.L > x0 ? xs + c0 * c.L : x0;
+        const int64_t cnt = bb_var_active(d, x);
+        lay.start[lay.ng++] = n;
+        n += cnt * imin(lay.gw, nch - c0);
+    }
+    lay.start[lay.ng] = n;
+    *items = n;
+    if (n == 0) return cudaSuccess;
+    k_view<T, F><<<bb_grid(n, 256), 256, 0, c.q->stream>>>(f, d, c.w, nch, NULL, lay);
     return cudaGetLastError();
 }
 
@@ -1076,9 +1132,10 @@ cudaError_t potrf_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &
         }
         if (e != cudaSuccess || c0 + L >= N) break;
         const int nch = chunks(c, N - c0 - L);
-        e = view<T>(c, f_potrf_panel{c0, L, up}, h, nch);
+        int64_t items = 0; /* chunk k: rows c0 + L + k L on */
+        e = view_chunks<T>(c, f_potrf_panel{c0, L, up}, h, nch, 0, c0 + L, &items);
         const bb_problem tp = tri_step(up ? BblasLeft : BblasRight, p.uplo, BblasConjTrans, BblasNonUnit, L, L, p.lda, 1);
-        if (e == cudaSuccess) e = bb_small_trsm_chunked(c.prec, tp, step_batch(c, n * nch, 2), c.q, L);
+        if (e == cudaSuccess && items > 0) e = bb_small_trsm_chunked(c.prec, tp, step_batch(c, items, 2), c.q, L);
     }
     return e;
 }
@@ -1202,14 +1259,15 @@ struct tri_walk {
     cudaError_t leaf(int a, int b, bool scaled) const
     {
         const trsm_geo g = {left, forward, c.L, a, b, 0, 0};
-        const bb_dev_batch h = bb_var_head(d, a); /* the problems of order above a */
-        if (h.count <= 0) return cudaSuccess;
-        cudaError_t e = view<T>(c, f_trsm_diag<S>{g, sub}, h, nch);
+        /* chunk k of the free dimension: the problems whose order passes
+           a and whose free dimension passes k L */
+        int64_t items = 0;
+        cudaError_t e = view_chunks<T>(c, f_trsm_diag<S>{g, sub}, d, nch, a, 0, &items);
+        if (e != cudaSuccess || items == 0) return e;
         bb_problem lp = p;
         lp.m = lp.n = c.L;
         if (scaled) lp.alpha[0] = 1, lp.alpha[1] = 0;
-        if (e != cudaSuccess) return e;
-        const bb_dev_batch sb = step_batch(c, h.count * nch, 2);
+        const bb_dev_batch sb = step_batch(c, items, 2);
         return trmm ? bb_small_blas3(BB_OP_TRMM, c.prec, lp, sb, c.q) : bb_small_trsm_chunked(c.prec, lp, sb, c.q, c.L);
     }
     /* block [x0, x1) -= (trsm) or += (trmm) M(x0:x1, y0:y1) B(y0:y1) */
@@ -1364,7 +1422,9 @@ struct s_solve { /* the trsm of a solve: n x nrhs (left) or nrhs x n (right) */
 template <typename T, typename F>
 cudaError_t sub_batch(const vctx &c, const F &f, const bb_dev_batch &d, bb_dev_batch &s)
 {
-    k_view<T, F><<<bb_grid(d.count, 256), 256, 0, c.q->stream>>>(f, d, c.sv, 1, NULL);
+    vlayout lay;
+    lay.ng = 0;
+    k_view<T, F><<<bb_grid(d.count, 256), 256, 0, c.q->stream>>>(f, d, c.sv, 1, NULL, lay);
     s = d;
     s.vdim = c.sv.vdim;
     void **arr[3] = {c.sv.pa, c.sv.pb, c.sv.pc};
