@@ -6,7 +6,7 @@
  * bound, the variable-size driver (src/cuda/vardriver.cu).  This program
  * runs the driver's routines that tests/test_device does not cover (trtri,
  * lauum, potri, poti, getri, getri_oop, geinv, gecond, trmm, getrs, gesv,
- * potrs, posv, syrk, lange, gecon) as _dev variable calls and compares every output with the fixed-size _dev call of each
+ * potrs, posv, syrk, lange, gecon, and potrf and trsm again) as _dev variable calls and compares every output with the fixed-size _dev call of each
  * problem alone (those paths are checked against independent references by
  * the Check suites on the GPU): all four precisions, both layouts, sizes
  * across the driver's block bounds (1, 2, 17, 31, 33, 40, 63..65, 100, 129,
@@ -30,9 +30,9 @@
 static int npassed = 0, nfailed = 0;
 
 enum { O_TRTRI, O_LAUUM, O_POTRI, O_POTI, O_GETRI, O_GETRI_OOP, O_GEINV, O_GECOND, O_TRMM, O_GETRS, O_GESV, O_POTRS,
-       O_POSV, O_SYRK, O_LANGE, O_GECON, NOPS };
+       O_POSV, O_SYRK, O_LANGE, O_GECON, O_POTRF, O_TRSM, NOPS };
 static const char *opname[NOPS] = {"trtri", "lauum", "potri", "poti", "getri", "getri_oop", "geinv", "gecond", "trmm",
-                                   "getrs", "gesv", "potrs", "posv", "syrk", "lange", "gecon"};
+                                   "getrs", "gesv", "potrs", "posv", "syrk", "lange", "gecon", "potrf", "trsm"};
 
 static const int NS[] = {33, 1, 64, 129, 2, 65, 31, 100, 40, 17, 257, 63};
 enum { NP = (int)(sizeof NS / sizeof NS[0]) };
@@ -85,7 +85,7 @@ static void check(int ok, const char *what, int op, char p, int layout, const ch
         T *hA[NP], *hB[NP], *vA[NP], *vB[NP];                                                                     \
         T *dA[NP], *dB[NP];                                                                                       \
         int *dP[NP];                                                                                              \
-        const int hasb = op == O_GETRI_OOP || op == O_GEINV || (op >= O_TRMM && op <= O_SYRK);                                                      \
+        const int hasb = op == O_GETRI_OOP || op == O_GEINV || (op >= O_TRMM && op <= O_SYRK) || op == O_TRSM;                                                      \
         for (int i = 0; i < NP; i++) {                                                                            \
             n[i] = NS[i];                                                                                         \
             if (n[i] > nmax) nmax = n[i];                                                                         \
@@ -98,7 +98,7 @@ static void check(int ok, const char *what, int op, char p, int layout, const ch
                 norm[i] = i % 4 == 0 ? BblasOneNorm : i % 4 == 1 ? BblasInfNorm : i % 4 == 2 ? BblasFrobeniusNorm : BblasMaxNorm; \
             side[i] = (i / 4) % 2 ? BblasRight : BblasLeft;                                                        \
             trans[i] = i % 3 == 0 ? BblasNoTrans : i % 3 == 1 ? BblasTrans : BblasConjTrans;                       \
-            if (op == O_TRMM) diag[i] = (i / 2) % 2 ? BblasUnit : BblasNonUnit;                                    \
+            if (op == O_TRMM || op == O_TRSM) diag[i] = (i / 2) % 2 ? BblasUnit : BblasNonUnit;                                    \
             alpha[i] = (T)(i % 5 == 4 ? 0.0 : 1.0 - 0.25 * (i % 3) + (CPLX ? 0.5 * I : 0));                        \
             beta[i] = (T)(i % 4 == 3 ? 0.0 : 0.5);                                                                 \
             if (op == O_SYRK) trans[i] = i % 2 ? BblasTrans : BblasNoTrans; /* syrk: no ConjTrans */                                                        \
@@ -109,7 +109,7 @@ static void check(int ok, const char *what, int op, char p, int layout, const ch
             vB[i] = malloc((sb ? sb : 1) * sizeof(T));                                                            \
             for (size_t e = 0; e < sa; e++) hA[i][e] = (T)(rnd() + (CPLX ? rnd() * I : 0));                      \
             for (size_t e = 0; e < sb; e++) hB[i][e] = op >= O_TRMM ? (T)(rnd() + (CPLX ? rnd() * I : 0)) : (T)7.25;                                                   \
-            const int spd = op == O_POTI || op == O_POSV;                                                                         \
+            const int spd = op == O_POTI || op == O_POSV || op == O_POTRF;                                                                         \
             for (int j = 0; j < n[i]; j++) {                                                                      \
                 T *dj = &hA[i][j + (size_t)j * lda[i]];                                                           \
                 /* lauum and potri take a Cholesky factor: a real diagonal (LAPACK's   \
@@ -123,7 +123,7 @@ static void check(int ok, const char *what, int op, char p, int layout, const ch
             }                                                                                                     \
             /* failing members: first, middle and last block */                                                   \
             const int bad = i == 3 ? 5 : i == 7 ? 70 : i == 10 ? 256 : -1;                                        \
-            if (bad >= 0 && !(op == O_TRTRI && diag[i] == BblasUnit) && op != O_LAUUM && op != O_TRMM) {                          \
+            if (bad >= 0 && !(op == O_TRTRI && diag[i] == BblasUnit) && op != O_LAUUM && op != O_TRMM && op != O_TRSM) {                          \
                 if (op == O_POTI) hA[i][bad + (size_t)bad * lda[i]] = (T)-1;                                      \
                 else if (op == O_GEINV || op == O_GECOND)                                                         \
                     for (int r = 0; r < n[i]; r++) /* a zero row and column */                                    \
@@ -221,6 +221,11 @@ static void check(int ok, const char *what, int op, char p, int layout, const ch
                         blas_##L##syrk_batchv_dev(cnt, layout, vuplo, vtrans, vn, vn, valpha, ca, vlda, vbeta, b, vldb, info, q); \
                         break;                                                                                     \
                     case O_LANGE: lapack_##L##lange_batchv_dev(cnt, layout, vnorm, vn, vn, ca, vlda, c, info, q); break; \
+                    case O_POTRF: lapack_##L##potrf_batchv_dev(cnt, layout, vuplo, vn, a, vlda, info, q); break; \
+                    case O_TRSM:                                                                                   \
+                        blas_##L##trsm_batchv_dev(cnt, layout, vside, vuplo, vtrans, vdiag, vn, vn, valpha, ca, vlda, b, vldb, \
+                                                  info, q);                                                        \
+                        break;                                                                                     \
                     case O_GECON: lapack_##L##gecon_batchv_dev(cnt, layout, vnorm, vn, ca, vlda, an, c, info, q); break; \
                     default: lapack_##L##gecond_batchv_dev(cnt, layout, vnorm, vn, ca, vlda, c, info, q); break;     \
                     }                                                                                             \
@@ -259,6 +264,11 @@ static void check(int ok, const char *what, int op, char p, int layout, const ch
                     case O_LANGE:                                                                                  \
                         lapack_##L##lange_batchf_dev(1, layout, norm[i], n[i], n[i], ca, lda[i], c, info, q);      \
                         break;                                                                                     \
+                    case O_POTRF: lapack_##L##potrf_batchf_dev(1, layout, uplo[i], n[i], a, lda[i], info, q); break; \
+                    case O_TRSM:                                                                                   \
+                        blas_##L##trsm_batchf_dev(1, layout, side[i], uplo[i], trans[i], diag[i], n[i], n[i], alpha[i], \
+                                                  ca, lda[i], b, ldb[i], info, q);                                \
+                        break;                                                                                     \
                     case O_GECON:                                                                                  \
                         lapack_##L##gecon_batchf_dev(1, layout, norm[i], n[i], ca, lda[i], an, c, info, q);        \
                         break;                                                                                     \
@@ -291,7 +301,7 @@ static void check(int ok, const char *what, int op, char p, int layout, const ch
                 /* poti's failed member: potrf's partial result depends on the                                     \
                    algorithm (blocks of the driver against the recursion), as in                                   \
                    LAPACK, where it is not specified: the codes only */                                            \
-                const int nw = (op == O_POTI || op == O_POSV) && finfo[i] != 0 ? 0 : 1 + hasb;                                       \
+                const int nw = (op == O_POTI || op == O_POSV || op == O_POTRF) && finfo[i] != 0 ? 0 : 1 + hasb;                                       \
                 for (int w = 0; w < nw; w++) {                                                              \
                     const T *x = w ? vB[i] : vA[i], *y = w ? fB : fA;                                             \
                     const size_t s = w ? sb : sa;                                                                 \

@@ -68,8 +68,7 @@ struct vstep {
 
 /* ------------------------------------------------------------ the views */
 
-/* Where a step's items lie (k_view).  ng == 0: item u is chunk u % nch of
-   slot u / nch, for every slot.  Else the chunks in ng groups of gw
+/* Where a step's items lie (k_view): the chunks in ng groups of gw
    (a multiple of the chunks a warp holds, so that a warp's items stay one
    slot's): group q is chunks q gw .. of the slots [0, its count) only
    (the slots whose problems reach the group's first chunk, bb_var_head),
@@ -77,12 +76,22 @@ struct vstep {
    dimension is cut into chunks (the leaves of the trsm walk, potrf's
    panel) then has no items for the chunks past a problem's own size:
    a skewed [1, 512] batch's first leaves had 16 chunks for each of
-   3941 slots, of which about 3941 x 2 + 1600 held work. */
+   3941 slots, of which about 3941 x 2 + 1600 held work.  Every chunk of
+   every slot (flat): one group of nch over all the slots. */
 const int VIEW_GROUPS = 16;
 struct vlayout {
     int ng, gw;
     int64_t start[VIEW_GROUPS + 1];
 };
+inline vlayout flat_layout(int64_t slots, int nch)
+{
+    vlayout lay;
+    lay.ng = 1;
+    lay.gw = nch;
+    lay.start[0] = 0;
+    lay.start[1] = slots * nch;
+    return lay;
+}
 
 /* f(v, c, A, B, C, P, o, pa, pb, pc) -> active: slot t's chunk c (P: its
    pivots, or NULL).  An active slot is computed if its code is 0, or, with
@@ -91,21 +100,13 @@ struct vlayout {
 template <typename T, typename F>
 __global__ void k_view(const F f, const bb_dev_batch d, vstep w, int nch, const int *skip, const vlayout lay)
 {
-    const int64_t n = lay.ng ? lay.start[lay.ng] : d.count * nch, step = (int64_t)gridDim.x * blockDim.x;
+    const int64_t n = lay.start[lay.ng], step = (int64_t)gridDim.x * blockDim.x;
     for (int64_t u = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; u < n; u += step) {
-        int64_t t;
-        int c;
-        if (!lay.ng) {
-            t = u / nch;
-            c = (int)(u - t * nch);
-        } else {
-            int q = 0;
-            while (q + 1 < lay.ng && u >= lay.start[q + 1]) q++;
-            const int c0 = q * lay.gw, wq = imin(lay.gw, nch - c0);
-            const int64_t loc = u - lay.start[q];
-            t = loc / wq;
-            c = c0 + (int)(loc - t * wq);
-        }
+        int q = 0;
+        while (q + 1 < lay.ng && u >= lay.start[q + 1]) q++;
+        const int c0 = q * lay.gw, wq = imin(lay.gw, nch - c0);
+        const int64_t loc = u - lay.start[q], t = loc / wq;
+        const int c = c0 + (int)(loc - t * wq);
         const bb_vdim v = d.vdim[t];
         const bool has[3] = {d.opd[BB_A].ptr || d.opd[BB_A].base, d.opd[BB_B].ptr || d.opd[BB_B].base,
                              d.opd[BB_C].ptr || d.opd[BB_C].base};
@@ -136,7 +137,6 @@ __global__ void k_merge(int *info, const int *code, int64_t n, int nch, int off)
 }
 
 /* --------------------------------------- potrf: one launch a block column */
-
 
 /* Threads of k_vpotrf_step: warp 0 factors the diagonal block, every warp
    solves rows of the panel below it. */
@@ -587,22 +587,23 @@ const int TC_BK = 16; /* k_vgemm_tc's chunk of k */
 template <int BM, int BN, int WM, int WN> struct tc_shape {
     static constexpr int threads = 32 * WM * WN, FM = BM / WM / 8, FN = BN / WN / 8;
     static constexpr int LA = BM + 4, LB = TC_BK + 4;
-    /* blocks an SM (__launch_bounds__): 64 x 64 takes 168 registers at 3
-       (sm_90, no spill); unbounded, ptxas took 194, and at 4 (128
-       registers, 52 bytes spilled) gemm d uniform [1, 512] ran 25.5 ms
-       against 23.5-24.2 (H200, session 31) */
-    static constexpr int minb = 3;
+    /* blocks an SM (__launch_bounds__): 64 x 64 took 168 registers at 3
+       (sm_90, no spill; unbounded 194), and at 4 (128 registers, 52 bytes
+       spilled) gemm d uniform [1, 512] ran 25.5 ms against 23.5-24.2
+       (H200, session 31).  Since tc_part's copy walks its elements (session
+       34), 4 fit in 128 registers without a spill; the symmetric modes'
+       staging (vg_stage) still spills there, and keeps 3. */
+    static constexpr int minb = 4, minb_sym = 3;
     static_assert(FM * WM * 8 == BM && FN * WN * 8 == BN && FM % 2 == 0 && TC_BK % 8 == 0,
                   "whole 16 x 8 fragments a warp");
 };
 
-/* 8 bytes from global to shared memory, asynchronously (cp.async, sm_80):
-   zeros where !in; tc_commit closes a group of copies, tc_wait<N> waits
+/* 8 bytes from global memory to shared address sa, asynchronously
+   (cp.async, sm_80): zeros where !in; tc_commit closes a group of copies, tc_wait<N> waits
    until at most N groups are in flight */
-__device__ __forceinline__ void tc_cp8(double *s, const double *g, bool in)
+__device__ __forceinline__ void tc_cp8(unsigned sa, const double *g, bool in)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    const unsigned sa = (unsigned)__cvta_generic_to_shared(s);
     asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"(sa), "l"(g), "r"(in ? 8 : 0) : "memory");
 #endif
 }
@@ -623,29 +624,43 @@ template <int N> __device__ __forceinline__ void tc_wait()
    N, or transposed, T and C: double has no conjugate), the chunks at rows
    r0 and columns c0 + s CC (A, along = 1) or rows r0 + s RR and columns
    c0 (B, along = 0), s = 0, 1, ...; consecutive threads on consecutive
-   stored elements, so a thread's elements are (rr + q dr, cc + q dc), q <
-   per, one pointer and one stride apart in M and in the shared tile (a
-   column-major operand's reads coalesce). */
+   stored elements, so a column-major operand's reads coalesce.  Mode N:
+   the thread's elements are (rr, cc + q DC), q < per; transposed: (rr + q
+   DR, cc).  Either way one stride (step) apart in M and ds in the shared
+   tile, and those in the problem are the first lim of them: the copy
+   walks one pointer, with no tests when all are in.  Until session 34 it
+   computed each element's address and bounds from scratch, 64-bit
+   products included: 234 of the 322 instructions a warp issued per chunk
+   of k, for 16 MMAs (H200, gemm d uniform [1, 512]); the walk with its
+   tests took 178 of 266. */
 template <int RR, int CC, int NT> struct tc_part {
-    static constexpr int per = RR * CC / NT;
+    static constexpr int per = RR * CC / NT, DC = NT / RR, DR = NT / CC;
     static_assert(NT % RR == 0 && NT % CC == 0, "a thread's elements on one row or one column of the chunk");
     const double *p; /* element (rr, cc) of the first chunk */
     int64_t step, next; /* to the thread's next element; to the same element of the next chunk */
-    int rr, cc, dr, dc, s0, ds; /* the thread's first element, its step, their places in the shared tile */
+    int rr, cc, s0, ds; /* the thread's first element, its place in the shared tile and the step there */
+    bool tr;
 
     __device__ __forceinline__ tc_part(const double *M, int64_t ld, int mode, int r0, int c0, int along, int rs, int cs)
     {
-        const int t = threadIdx.x, tr = mode != VM_N;
+        const int t = threadIdx.x;
+        tr = mode != VM_N;
         /* stored (r, c) of op(M)(r, c): M[r + c ld] (N) or M[c + r ld] */
         const int64_t sr = tr ? ld : 1, sc = tr ? 1 : ld;
-        if (!tr) rr = t % RR, cc = t / RR, dr = 0, dc = NT / RR;
-        else cc = t % CC, rr = t / CC, dr = NT / CC, dc = 0;
+        if (!tr) rr = t % RR, cc = t / RR;
+        else cc = t % CC, rr = t / CC;
+        s0 = rr * rs + cc * cs;
+        ds = tr ? DR * rs : DC * cs;
         rr += r0, cc += c0;
         p = M + rr * sr + cc * sc;
-        step = dr * sr + dc * sc;
+        step = (tr ? DR : DC) * ld;
         next = along ? CC * sc : RR * sr;
-        s0 = (rr - r0) * rs + (cc - c0) * cs;
-        ds = dr * rs + dc * cs;
+    }
+    /* how many of D-apart positions from 0 fall below room (at most per) */
+    static __device__ __forceinline__ int fit(int room, int D)
+    {
+        const int f = room <= 0 ? 0 : (int)(((unsigned)room + D - 1) / D);
+        return f < per ? f : per;
     }
     /* chunk s (its offset o = s CC or s RR along the walk) copied into the
        shared tile S without passing through registers (cp.async), zeros
@@ -653,12 +668,17 @@ template <int RR, int CC, int NT> struct tc_part {
     __device__ __forceinline__ void copy(int64_t s, int o, int along, int nr, int nc, const double *base,
                                          double *S) const
     {
-        const double *q0 = p + s * next;
         const int r = rr + (along ? 0 : o), c = cc + (along ? o : 0);
+        const int lim = tr ? (c < nc ? fit(nr - r, DR) : 0) : (r < nr ? fit(nc - c, DC) : 0);
+        const double *g = p + s * next;
+        unsigned sa = (unsigned)__cvta_generic_to_shared(S + s0);
+        const unsigned dsa = ds * (unsigned)sizeof(double);
+        if (lim == per) { /* all inside (the tiles and chunks away from the edges): no tests */
 #pragma unroll
-        for (int q = 0; q < per; q++) {
-            const bool in = r + q * dr < nr && c + q * dc < nc;
-            tc_cp8(S + s0 + q * ds, in ? q0 + q * step : base, in);
+            for (int q = 0; q < per; q++, g += step, sa += dsa) tc_cp8(sa, g, true);
+        } else {
+#pragma unroll
+            for (int q = 0; q < per; q++, g += step, sa += dsa) tc_cp8(sa, q < lim ? g : base, q < lim);
         }
     }
 };
@@ -692,7 +712,7 @@ __device__ __forceinline__ void tc_mma16(double (&c0)[2], double (&c1)[2], const
 }
 
 template <int BM, int BN, int WM, int WN, bool SYM>
-__global__ void __launch_bounds__(tc_shape<BM, BN, WM, WN>::threads, tc_shape<BM, BN, WM, WN>::minb)
+__global__ void __launch_bounds__(tc_shape<BM, BN, WM, WN>::threads, (SYM ? tc_shape<BM, BN, WM, WN>::minb_sym : tc_shape<BM, BN, WM, WN>::minb))
 k_vgemm_tc(const bb_vdim *vd, double *const *pa, double *const *pb, double *const *pc, const int *info, int64_t count,
            int ma, int mb, double alpha, double beta, int alpha_zero, int beta_zero, int tri, int tiles_m)
 {
@@ -791,18 +811,15 @@ template <typename T, typename F>
 cudaError_t view(const vctx &c, const F &f, const bb_dev_batch &d, int nch, const int *skip = NULL)
 {
     const int64_t n = d.count * nch;
-    vlayout lay;
-    lay.ng = 0;
-    k_view<T, F><<<bb_grid(n, 256), 256, 0, c.q->stream>>>(f, d, c.w, nch, skip, lay);
+    k_view<T, F><<<bb_grid(n, 256), 256, 0, c.q->stream>>>(f, d, c.w, nch, skip, flat_layout(d.count, nch));
     return cudaGetLastError();
 }
 
-/* The view of a step cut into nch chunks of L along a free dimension,
+/* The items of a step cut into nch chunks of L along a free dimension,
    chunk k at walk position max(x0, xs + k L) (it has work only for the
    problems with a size above that), in chunk groups over the slots that
-   reach them (vlayout); *items: the step's items (0: none). */
-template <typename T, typename F>
-cudaError_t view_chunks(const vctx &c, const F &f, const bb_dev_batch &d, int nch, int x0, int xs, int64_t *items)
+   reach them (vlayout); lay.start[lay.ng]: the step's items (0: none). */
+vlayout chunk_layout(const vctx &c, const bb_dev_batch &d, int nch, int x0, int xs)
 {
     const int per = 32 / c.L;
     vlayout lay;
@@ -817,7 +834,14 @@ cudaError_t view_chunks(const vctx &c, const F &f, const bb_dev_batch &d, int nc
         n += cnt * imin(lay.gw, nch - c0);
     }
     lay.start[lay.ng] = n;
-    *items = n;
+    return lay;
+}
+
+/* The view of such a step (chunk_layout) */
+template <typename T, typename F>
+cudaError_t view_chunks(const vctx &c, const F &f, const bb_dev_batch &d, int nch, const vlayout &lay)
+{
+    const int64_t n = lay.start[lay.ng];
     if (n == 0) return cudaSuccess;
     k_view<T, F><<<bb_grid(n, 256), 256, 0, c.q->stream>>>(f, d, c.w, nch, NULL, lay);
     return cudaGetLastError();
@@ -889,7 +913,6 @@ cudaError_t vgemm(const vctx &c, int64_t n, int ma, int mb, const double alpha[2
                                             bb_make<T>(beta[0], beta[1]), az, bz, tri, tiles_n, split);
     return cudaGetLastError();
 }
-
 
 /* A triangle step's problem (trsm, trmm): m = n the launch's bound (the
    slots carry their own), leading dimensions ld. */
@@ -1132,8 +1155,10 @@ cudaError_t potrf_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &
         }
         if (e != cudaSuccess || c0 + L >= N) break;
         const int nch = chunks(c, N - c0 - L);
-        int64_t items = 0; /* chunk k: rows c0 + L + k L on */
-        e = view_chunks<T>(c, f_potrf_panel{c0, L, up}, h, nch, 0, c0 + L, &items);
+        /* chunk k: rows c0 + L + k L on */
+        const vlayout lay = chunk_layout(c, h, nch, 0, c0 + L);
+        const int64_t items = lay.start[lay.ng];
+        e = view_chunks<T>(c, f_potrf_panel{c0, L, up}, h, nch, lay);
         const bb_problem tp = tri_step(up ? BblasLeft : BblasRight, p.uplo, BblasConjTrans, BblasNonUnit, L, L, p.lda, 1);
         if (e == cudaSuccess && items > 0) e = bb_small_trsm_chunked(c.prec, tp, step_batch(c, items, 2), c.q, L);
     }
@@ -1261,8 +1286,9 @@ struct tri_walk {
         const trsm_geo g = {left, forward, c.L, a, b, 0, 0};
         /* chunk k of the free dimension: the problems whose order passes
            a and whose free dimension passes k L */
-        int64_t items = 0;
-        cudaError_t e = view_chunks<T>(c, f_trsm_diag<S>{g, sub}, d, nch, a, 0, &items);
+        const vlayout lay = chunk_layout(c, d, nch, a, 0);
+        const int64_t items = lay.start[lay.ng];
+        cudaError_t e = view_chunks<T>(c, f_trsm_diag<S>{g, sub}, d, nch, lay);
         if (e != cudaSuccess || items == 0) return e;
         bb_problem lp = p;
         lp.m = lp.n = c.L;
@@ -1422,9 +1448,7 @@ struct s_solve { /* the trsm of a solve: n x nrhs (left) or nrhs x n (right) */
 template <typename T, typename F>
 cudaError_t sub_batch(const vctx &c, const F &f, const bb_dev_batch &d, bb_dev_batch &s)
 {
-    vlayout lay;
-    lay.ng = 0;
-    k_view<T, F><<<bb_grid(d.count, 256), 256, 0, c.q->stream>>>(f, d, c.sv, 1, NULL, lay);
+    k_view<T, F><<<bb_grid(d.count, 256), 256, 0, c.q->stream>>>(f, d, c.sv, 1, NULL, flat_layout(d.count, 1));
     s = d;
     s.vdim = c.sv.vdim;
     void **arr[3] = {c.sv.pa, c.sv.pb, c.sv.pc};
