@@ -14,7 +14,10 @@
  *          the update B_j = alpha B_j - M(j, done) X(done) (one GEMM with
  *          every solved block at once, k = all of them), then the register
  *          trsm solves it, in chunks of <= L columns (left) or rows (right)
- *          of the free dimension, all chunks in one launch.
+ *          of the free dimension, all chunks in one launch; or, from
+ *          bb_cuda_dinv_min chunks on, the register trtri inverts the block
+ *          into workspace and the register trmm multiplies the chunks by
+ *          it (trsm_leaf_inv).
  *          Forward or backward order as M is lower
  *          or upper.
  *   potrf  lower: for each block column j: W = A_j,<j A_j,<j^H (one batched
@@ -82,6 +85,45 @@ cudaError_t gemm(const ctx &c, const bb_dev_batch &d, const bb_dev_opd &A, int t
     return bb_gemm_views(c.prec, c.q, d, A, ta, lda, B, tb, ldb, C, ldc, m, n, k, a, beta);
 }
 
+/* The most bytes of a trsm's inverted diagonal blocks at once
+   (bb_cuda_workspace3): 32768 problems of double. */
+const size_t DINV_WORK = (size_t)256 << 20;
+
+/* A leaf of the blocked trsm by its inverted diagonal block
+   (bb_cuda_dinv_min): lp, ld as for the register trsm (the block of order
+   bt at ld's A, its rows or columns of B at ld's B); the block inverted
+   out of place into workspace (register trtri), then B's part multiplied
+   by it (register trmm, alpha), in slices of DINV_WORK. */
+cudaError_t trsm_leaf_inv(const ctx &c, const bb_problem &lp, const bb_dev_batch &ld, int bt)
+{
+    const int L = c.L;
+    const size_t blk = (size_t)L * L * c.es;
+    int64_t chunk = (int64_t)(DINV_WORK / blk);
+    if (chunk > ld.count) chunk = ld.count;
+    void *W = bb_cuda_workspace3(c.q, (size_t)chunk * blk);
+    if (!W) return cudaErrorMemoryAllocation;
+    const bb_dev_opd wo = workspace_opd(W, (int64_t)L * L);
+    bb_problem tp = blank();
+    tp.uplo = lp.uplo;
+    tp.diag = lp.diag;
+    tp.n = bt;
+    tp.lda = lp.lda;
+    tp.ldb = L;
+    bb_problem mp = lp;
+    mp.lda = L;
+    for (int64_t first = 0; first < ld.count; first += chunk) {
+        const int64_t cnt = ld.count - first < chunk ? ld.count - first : chunk;
+        const bb_dev_batch s = bb_slice(ld, first, cnt, c.prec);
+        bb_dev_batch t = s, m = s;
+        t.opd[BB_B] = wo; /* inv(A's block) -> W */
+        m.opd[BB_A] = wo;
+        cudaError_t e = bb_small_tri(BB_OP_TRTRI, c.prec, tp, t, c.q);
+        if (e == cudaSuccess) e = bb_small_blas3(BB_OP_TRMM, c.prec, mp, m, c.q);
+        if (e != cudaSuccess) return e;
+    }
+    return cudaSuccess;
+}
+
 cudaError_t trsm(const ctx &c, const bb_problem &p, const bb_dev_batch &d)
 {
     const bool left = p.side == BblasLeft;
@@ -94,6 +136,8 @@ cudaError_t trsm(const ctx &c, const bb_problem &p, const bb_dev_batch &d)
     const bool alpha_zero = p.alpha[0] == 0 && p.alpha[1] == 0;
     const int L = c.L, nb = (t + L - 1) / L;
     const bb_dev_opd &A = d.opd[BB_A], &B = d.opd[BB_B];
+    const int dmin = bb_cuda_dinv_min();
+    const bool inv = !alpha_zero && dmin > 0 && (f + L - 1) / L >= dmin; /* the leaves by inverted blocks */
     for (int s = 0; s < nb; s++) {
         const int jb = forward ? s : nb - 1 - s;
         const int r0 = jb * L, r1 = r0 + L < t ? r0 + L : t, bt = r1 - r0;
@@ -125,7 +169,7 @@ cudaError_t trsm(const ctx &c, const bb_problem &p, const bb_dev_batch &d)
         bb_dev_batch ld = d;
         ld.opd[BB_A] = view(c, A, r0 + r0 * p.lda);
         ld.opd[BB_B] = view(c, B, left ? r0 : r0 * p.ldb);
-        cudaError_t e = bb_small_trsm_chunked(c.prec, lp, ld, c.q, L);
+        cudaError_t e = inv ? trsm_leaf_inv(c, lp, ld, bt) : bb_small_trsm_chunked(c.prec, lp, ld, c.q, L);
         if (e != cudaSuccess) return e;
     }
     return cudaSuccess;

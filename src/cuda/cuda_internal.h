@@ -140,12 +140,23 @@ struct batchblas_queue {
                           driver keeps across the launches it makes, which
                           may use the first one */
     size_t work2_size;
+    void *work3;       /* third (bb_cuda_workspace3): the blocked trsm's
+                          inverted diagonal blocks, under drivers that hold
+                          the second */
+    size_t work3_size;
 };
 
 /* Device workspace of at least `bytes` on the queue (grown only between
    launches; returns NULL on failure). */
 void *bb_cuda_workspace(batchblas_queue *q, size_t bytes);
 void *bb_cuda_workspace2(batchblas_queue *q, size_t bytes);
+void *bb_cuda_workspace3(batchblas_queue *q, size_t bytes);
+
+/* launch.cu: a trsm leaf (a diagonal block of order <= L and the free
+   dimension beside it, in chunks of L) inverts the block and multiplies
+   every chunk by the inverse from this many chunks a problem on (0: never;
+   BATCHBLAS_CUDA_DINV) */
+int bb_cuda_dinv_min(void);
 
 /* launch.cu: THE GPU kernel policy.  Runs one launch of `op` in precision
    `prec` with uniform parameters p on the problems of d, asynchronously on

@@ -487,6 +487,28 @@ static bool small_supports(bb_op op)
     }
 }
 
+/* A trsm leaf's two ways (the blocked driver's trsm, the variable-size
+   driver's trsm walks): the register trsm on every chunk of L of the free
+   dimension, a chain of L dependent steps in each; or the diagonal block
+   inverted once (register trtri, out of place) and every chunk multiplied
+   by the inverse (register trmm, no chain).  The inversion costs about
+   one chunk's solve, so it pays from DINV_MIN chunks a problem (on
+   average over a variable leaf's problems).  Measured on the H200,
+   session 35 (doc/performance.md), against the solve on every leaf:
+   fixed d, 10240 problems, n = 64 (2 chunks) / 128 / 256: trsm 1.30 /
+   1.41 / 1.36x, potrf 1.00 / 1.40 / 1.51x, potrs 1.30 / 1.39 / 1.34x,
+   getri 1.13 / 1.23 / 1.20x; variable d uniform [1, 512] trsm 1.14x,
+   potrs 1.15x; skewed [1, 512] within the runs' spread.
+   BATCHBLAS_CUDA_DINV=N sets the bound (0: never; 1: every leaf). */
+static const int DINV_MIN = 2;
+
+int bb_cuda_dinv_min(void)
+{
+    static int v = BB_ENV_UNREAD;
+    const int x = bb_env_int("BATCHBLAS_CUDA_DINV", DINV_MIN, &v);
+    return x < 0 ? DINV_MIN : x;
+}
+
 int bb_cuda_launch_supports(bb_op op, bb_prec prec)
 {
     return small_supports(op) || bb_generic_supports(op, prec);

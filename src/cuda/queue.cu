@@ -4,7 +4,8 @@
  * kernels' workspaces), created for the user (the backend table's queue
  * entries, bb_cu_queue_*) or privately for each slot of a staging context
  * (staging.cu), and the device memory grown on a queue's stream
- * (bb_cu_dev_grow, bb_cu_dev_free, bb_cuda_workspace, bb_cuda_workspace2).
+ * (bb_cu_dev_grow, bb_cu_dev_free, bb_cuda_workspace, bb_cuda_workspace2,
+ * bb_cuda_workspace3).
  */
 #include <stdlib.h>
 #include "cuda_internal.h"
@@ -70,6 +71,11 @@ void *bb_cuda_workspace2(batchblas_queue *pq, size_t bytes)
     return pq ? workspace(pq, &pq->work2, &pq->work2_size, bytes) : NULL;
 }
 
+void *bb_cuda_workspace3(batchblas_queue *pq, size_t bytes)
+{
+    return pq ? workspace(pq, &pq->work3, &pq->work3_size, bytes) : NULL;
+}
+
 /* Releases everything of a queue; returns the first error. */
 cudaError_t bb_cu_queue_release(bb_cuda_queue *q)
 {
@@ -84,8 +90,9 @@ cudaError_t bb_cu_queue_release(bb_cuda_queue *q)
     q->vcheck_size = 0;
     KEEP(bb_cu_dev_free(q, q->pub.work));
     KEEP(bb_cu_dev_free(q, q->pub.work2));
-    q->scratch = q->pub.work = q->pub.work2 = NULL;
-    q->scratch_size = q->pub.work_size = q->pub.work2_size = 0;
+    KEEP(bb_cu_dev_free(q, q->pub.work3));
+    q->scratch = q->pub.work = q->pub.work2 = q->pub.work3 = NULL;
+    q->scratch_size = q->pub.work_size = q->pub.work2_size = q->pub.work3_size = 0;
     if (q->pools) KEEP(chk(cudaStreamSynchronize(q->pub.stream)));
     if (q->pub.cublas) {
         if (cublasDestroy(q->pub.cublas) != CUBLAS_STATUS_SUCCESS) KEEP(cudaErrorUnknown);

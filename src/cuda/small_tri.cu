@@ -1,7 +1,8 @@
 /*
  * Register kernels for the triangular-inverse family, n <= 32 (seed 004's
  * KerTRTRI, KerLAUUM, KerPOTRI and KerPOTI, fused, in registers):
- *   trtri  X = inv(T) in place (uplo, unit or non-unit diagonal),
+ *   trtri  X = inv(T) in place (uplo, unit or non-unit diagonal), or into
+ *          B (ldb) when the batch has one (the drivers' trsm leaves),
  *   lauum  L^H L (lower) or U U^H (upper) in place,
  *   potri  inv(A) from its Cholesky factor: trtri + lauum, one load, one store,
  *   poti   inv(A) from A itself: potrf + trtri + lauum, one load, one store.
@@ -283,7 +284,7 @@ __device__ __forceinline__ void tri_sweep(T (&r)[N], int i, int n, T xii, T *rb)
 }
 
 template <typename T, int N, int BS, int KIND, bool VAR>
-__global__ void __launch_bounds__(BS) k_tri(const bb_dev_batch d, int n0, int64_t lda0, int upper, int unit)
+__global__ void __launch_bounds__(BS) k_tri(const bb_dev_batch d, int n0, int64_t lda0, int64_t ldb0, int upper, int unit)
 {
     constexpr int PPB = BS / N;
     constexpr bool TRT = KIND != K_LAUUM, LAU = KIND != K_TRTRI;
@@ -295,7 +296,7 @@ __global__ void __launch_bounds__(BS) k_tri(const bb_dev_batch d, int n0, int64_
     const int lane0 = (threadIdx.x % 32) & ~(N - 1);
     const unsigned gmask = N == 32 ? 0xffffffffu : ((1u << N) - 1u);
     for (int64_t base = (int64_t)blockIdx.x * PPB; base < d.count; base += (int64_t)gridDim.x * PPB) {
-        const bb_vdim z = bb_dims<VAR>(d, base + g, 0, n0, 0, 0, lda0, 0, 0);
+        const bb_vdim z = bb_dims<VAR>(d, base + g, 0, n0, 0, 0, lda0, ldb0, 0);
         const int n = z.n;
         const int64_t lda = bb_opaque(z.lda);
         const bb_small_slot s = bb_small_take(d, base, g);
@@ -334,10 +335,15 @@ __global__ void __launch_bounds__(BS) k_tri(const bb_dev_batch d, int n0, int64_
             for (int j = 0; j < N; j++) r[j] = r[j] * xii; /* the row scaled by 1 / L(i,i) */
         }
         tri_sweep<T, N, TRT, LAU>(r, i, n, xii, rbuf[g]);
-        const bool wr = mine && info == 0;
-        if (KIND == K_TRTRI) tri_store_lrows<T, N>(r, A, S, i, n, lda, upper, wr, unit != 0);
+        /* trtri out of place (the drivers' inverted diagonal blocks of a
+           trsm): B given, the inverse goes there, also where a diagonal is
+           zero (Inf and NaN, as a solve would give), and no code */
+        const bool oop = KIND == K_TRTRI && (d.opd[BB_B].ptr || d.opd[BB_B].base);
+        T *O = oop ? (s.active ? bb_dev_ptr<T>(d.opd[BB_B], s.pid) : NULL) : A;
+        const bool wr = mine && (info == 0 || oop);
+        if (KIND == K_TRTRI) tri_store_lrows<T, N>(r, O, S, i, n, oop ? bb_opaque(z.ldb) : lda, upper, wr, unit != 0);
         else tri_store_urows<T, N>(r, A, S, i, n, lda, upper, wr);
-        if (s.active && i == 0 && d.info) d.info[s.pid] = info;
+        if (s.active && i == 0 && d.info && !oop) d.info[s.pid] = info;
         __syncwarp();
     }
 }
@@ -349,8 +355,8 @@ cudaError_t run_tri(const bb_problem &p, const bb_dev_batch &d, batchblas_queue 
     const int unit = KIND == K_TRTRI && p.diag == BblasUnit;
     const unsigned grid = bb_grid(d.count, BS / N);
     const int up = p.uplo == BblasUpper;
-    if (d.vdim) k_tri<T, N, BS, KIND, true><<<grid, BS, 0, q->stream>>>(d, p.n, p.lda, up, unit);
-    else k_tri<T, N, BS, KIND, false><<<grid, BS, 0, q->stream>>>(d, p.n, p.lda, up, unit);
+    if (d.vdim) k_tri<T, N, BS, KIND, true><<<grid, BS, 0, q->stream>>>(d, p.n, p.lda, p.ldb, up, unit);
+    else k_tri<T, N, BS, KIND, false><<<grid, BS, 0, q->stream>>>(d, p.n, p.lda, p.ldb, up, unit);
     return cudaGetLastError();
 }
 

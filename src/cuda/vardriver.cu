@@ -805,6 +805,8 @@ struct vctx {
     int *piv;     /* [slice][p.n]: geinv's and gecond's pivots */
     int *entry;   /* [slice]: gecond's codes on entry */
     int *skip;    /* [slice]: the LU steps' entry flags (k_flags) */
+    void *dinv;   /* [slice][L x L]: a trsm leaf's inverted diagonal blocks, or NULL */
+    int dinv_min; /* a leaf inverts them from this many chunks a problem on (bb_cuda_dinv_min) */
 };
 
 template <typename T, typename F>
@@ -1246,12 +1248,15 @@ struct f_trsm_upd {
     }
 };
 
+/* a leaf's chunk c: the diagonal block and chunk c of its rows of B; inv:
+   the block's inverse in C (f_trsm_dinv), for trmm */
 template <typename S = sub_all>
 struct f_trsm_diag {
     trsm_geo g;
     S sub;
+    bool inv;
     template <typename T>
-    __device__ bool operator()(const bb_vdim &v0, int c, T *A, T *B, T *, int *, bb_vdim &o, T *&pa, T *&pb, T *&) const
+    __device__ bool operator()(const bb_vdim &v0, int c, T *A, T *B, T *C, int *, bb_vdim &o, T *&pa, T *&pb, T *&) const
     {
         bb_vdim v = v0;
         if (!sub(v, A, B)) return false;
@@ -1262,9 +1267,30 @@ struct f_trsm_diag {
         o.m = g.left ? bt : w;
         o.n = g.left ? w : bt;
         o.k = o.nrhs = 0;
-        o.lda = lda, o.ldb = ldb;
-        pa = A + r0 + r0 * lda;
+        o.lda = inv ? g.L : lda, o.ldb = ldb;
+        pa = inv ? C : A + r0 + r0 * lda;
         pb = g.left ? B + r0 + (int64_t)c * g.L * ldb : B + c * g.L + r0 * ldb;
+        return true;
+    }
+};
+
+/* a leaf's diagonal block, to invert (trtri) into C, order L apart */
+template <typename S = sub_all>
+struct f_trsm_dinv {
+    trsm_geo g;
+    S sub;
+    template <typename T>
+    __device__ bool operator()(const bb_vdim &v0, int, T *A, T *B, T *C, int *, bb_vdim &o, T *&pa, T *&pb, T *&) const
+    {
+        bb_vdim v = v0;
+        if (!sub(v, A, B)) return false;
+        int t, f, r0, r1, s0, s1;
+        if (!g.at(v, t, f, r0, r1, s0, s1)) return false;
+        o.m = o.n = r1 - r0;
+        o.k = o.nrhs = 0;
+        o.lda = v.lda, o.ldb = g.L;
+        pa = A + r0 + r0 * (int64_t)v.lda;
+        pb = C;
         return true;
     }
 };
@@ -1280,21 +1306,40 @@ struct tri_walk {
     bool az;
 
     /* the register kernel on the block [a, b); scaled: alpha is applied
-       already (trsm: the block took an update) */
+       already (trsm: the block took an update).  A trsm leaf with at least
+       c.dinv_min chunks a problem (bb_cuda_dinv_min) first inverts its diagonal
+       blocks (trtri into c.dinv, once a problem), then multiplies each
+       chunk by the inverse (the register trmm: no chain of dependent
+       steps, which the solve has in every chunk). */
     cudaError_t leaf(int a, int b, bool scaled) const
     {
         const trsm_geo g = {left, forward, c.L, a, b, 0, 0};
         /* chunk k of the free dimension: the problems whose order passes
            a and whose free dimension passes k L */
         const vlayout lay = chunk_layout(c, d, nch, a, 0);
-        const int64_t items = lay.start[lay.ng];
-        cudaError_t e = view_chunks<T>(c, f_trsm_diag<S>{g, sub}, d, nch, lay);
-        if (e != cudaSuccess || items == 0) return e;
+        const int64_t items = lay.start[lay.ng], heads = bb_var_active(d, a);
+        if (items == 0) return cudaSuccess;
+        const bool inv = !trmm && !az && c.dinv && items >= c.dinv_min * heads;
+        bb_dev_batch dd = d;
+        cudaError_t e = cudaSuccess;
+        if (inv) {
+            dd.opd[BB_C] = bb_workspace_opd(c.dinv, (int64_t)c.L * c.L);
+            const bb_dev_batch h = bb_var_head(dd, a); /* the problems whose order passes a */
+            if ((e = view<T>(c, f_trsm_dinv<S>{g, sub}, h, 1)) != cudaSuccess) return e;
+            bb_problem tp = bb_blank_problem();
+            tp.uplo = p.uplo;
+            tp.diag = p.diag;
+            tp.n = 32; /* one problem a warp, as trtri_slice's */
+            tp.lda = p.lda;
+            if ((e = bb_small_tri(BB_OP_TRTRI, c.prec, tp, step_batch(c, h.count, 2), c.q)) != cudaSuccess) return e;
+        }
+        if ((e = view_chunks<T>(c, f_trsm_diag<S>{g, sub, inv}, dd, nch, lay)) != cudaSuccess) return e;
         bb_problem lp = p;
         lp.m = lp.n = c.L;
         if (scaled) lp.alpha[0] = 1, lp.alpha[1] = 0;
         const bb_dev_batch sb = step_batch(c, items, 2);
-        return trmm ? bb_small_blas3(BB_OP_TRMM, c.prec, lp, sb, c.q) : bb_small_trsm_chunked(c.prec, lp, sb, c.q, c.L);
+        return trmm || inv ? bb_small_blas3(BB_OP_TRMM, c.prec, lp, sb, c.q)
+                           : bb_small_trsm_chunked(c.prec, lp, sb, c.q, c.L);
     }
     /* block [x0, x1) -= (trsm) or += (trmm) M(x0:x1, y0:y1) B(y0:y1) */
     cudaError_t update(int x0, int x1, int y0, int y1, bool scaled) const
@@ -2205,6 +2250,9 @@ cudaError_t gemm_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &d
     return e;
 }
 
+/* the most bytes of inverted blocks a slice (256 MiB: 32768 slots of double) */
+const size_t DINV_BYTES = (size_t)256 << 20;
+
 template <typename T>
 cudaError_t run_T(bb_op op, const vctx &c0, const bb_problem &p, const bb_dev_batch &d)
 {
@@ -2236,6 +2284,20 @@ cudaError_t run_T(bb_op op, const vctx &c0, const bb_problem &p, const bb_dev_ba
         lim = lim < per ? per : lim / per * per;
         if (slice > lim) slice = lim;
     }
+    /* the trsm walks' inverted diagonal blocks (bb_cuda_dinv_min, launch.cu):
+       at most DINV_BYTES a slice */
+    const bool walks = op == BB_OP_TRSM || op == BB_OP_GETRF || op == BB_OP_GETRFNP || op == BB_OP_GETRS ||
+                       op == BB_OP_GESV || op == BB_OP_POTRS || op == BB_OP_POSV || op == BB_OP_GETRI ||
+                       op == BB_OP_GETRI_OOP || op == BB_OP_GEINV || op == BB_OP_GECOND;
+    int dm = walks ? bb_cuda_dinv_min() : 0;
+    const size_t dblk = (size_t)c.L * c.L * sizeof(T);
+    if (dm && (dm == 1 || wmax > c.L)) { /* a leaf of one chunk a problem inverts only with 1 */
+        int64_t lim = (int64_t)(DINV_BYTES / dblk);
+        lim = lim < per ? per : lim / per * per;
+        if (slice > lim) slice = lim;
+    } else {
+        dm = 0;
+    }
     if (slice > d.count) slice = d.count;
     const int64_t cap = slice * nch;
     const size_t bv = (cap * sizeof(bb_vdim) + 255) / 256 * 256, bp = (cap * sizeof(void *) + 255) / 256 * 256,
@@ -2244,7 +2306,9 @@ cudaError_t run_T(bb_op op, const vctx &c0, const bb_problem &p, const bb_dev_ba
                  bk = (slice * sizeof(int) + 255) / 256 * 256;
     const size_t bw = nwk ? ((size_t)slice * mat + 255) / 256 * 256 : 0;
     const size_t bpv = lu ? ((size_t)slice * p.n * sizeof(int) + 255) / 256 * 256 : 0;
-    char *w = (char *)bb_cuda_workspace2(c.q, bv + 3 * bp + bi + bs + 3 * bq + 2 * bk + nwk * bw + bpv + (lu ? bk : 0));
+    const size_t bd = dm ? ((size_t)slice * dblk + 255) / 256 * 256 : 0;
+    char *w = (char *)bb_cuda_workspace2(c.q, bv + 3 * bp + bi + bs + 3 * bq + 2 * bk + nwk * bw + bpv + (lu ? bk : 0) +
+                                                  bd);
     if (!w) return cudaErrorMemoryAllocation;
     c.w.vdim = (bb_vdim *)w;
     c.w.pa = (void **)(w + bv);
@@ -2263,6 +2327,9 @@ cudaError_t run_T(bb_op op, const vctx &c0, const bb_problem &p, const bb_dev_ba
     w += nwk * bw;
     c.piv = lu ? (int *)w : NULL;
     c.entry = lu ? (int *)(w + bpv) : NULL;
+    w += bpv + (lu ? bk : 0);
+    c.dinv = dm ? w : NULL;
+    c.dinv_min = dm;
     for (int64_t first = 0; first < d.count; first += slice) {
         const int64_t cnt = d.count - first < slice ? d.count - first : slice;
         bb_dev_batch s = bb_slice(d, first, cnt, c.prec);
