@@ -106,6 +106,15 @@ if [ "$phase" = tests ] || [ "$phase" = all ]; then
     # the same with the inverses' workspace at 1 MiB: slices of one or two
     # problems (the slicing of the variable-size driver, vardriver.cu)
     run vardev_slices "$T" env BATCHBLAS_CUDA_VAR_WORK_MB=1 "$D/bin/test_vardev" &
+    # the trsm leaves both ways (launch.cu, bb_cuda_dinv_min): every leaf by
+    # its inverted diagonal block (1), every leaf by the register solve (0)
+    run vardev_dinv1 "$T" env BATCHBLAS_CUDA_DINV=1 "$D/bin/test_vardev" &
+    for s in blas3 chol; do
+        for m in 0 1; do
+            BATCHBLAS_CUDA_DINV=$m BATCHBLAS_BACKEND=cuda CK_FORK=no CK_RUN_SUITE=$s OMP_WAIT_POLICY=passive \
+                OMP_NUM_THREADS=2 run suite_${s}_dinv$m "$T" "$D/bin/runner" &
+        done
+    done
     for s in blas3 chol lu norm errors library; do
         BATCHBLAS_BACKEND=cuda CK_FORK=no CK_RUN_SUITE=$s OMP_WAIT_POLICY=passive OMP_NUM_THREADS=2 \
             run suite_$s "$T" "$D/bin/runner" &
