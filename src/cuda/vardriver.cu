@@ -1885,8 +1885,10 @@ cudaError_t posv_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &d
           way) becomes -inv(T) P inv(D), T the part already inverted:
             P = T P     (trmm on the sub-batch of the parts: a triangle of
                          s L, the walk above)
-            P = -P D^-1 (register trsm from the right, chunks of L rows)
-            D = inv(D)  (register trtri).
+            D = inv(D)  (register trtri)
+            P = -P D    (register trmm from the right, chunks of L rows;
+                         BATCHBLAS_CUDA_DINV=0: P = -P D^-1 by the
+                         register trsm, before D is inverted).
           A zero diagonal (non-unit) is found first (one scan, the
           recursive driver's kernel): info k, the problem left untouched.
    lauum  upper (A = U U^H), blocks [r0, r1) from the top; lower mirrors it:
@@ -2021,20 +2023,26 @@ cudaError_t trtri_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &
         bb_k_zero_diag<T><<<bb_grid(d.count, 8), 256, 0, c.q->stream>>>(d, 0, 0);
         if ((e = cudaGetLastError()) != cudaSuccess) return e;
     }
+    /* the rows beside D times -inv(D): after D is inverted, by the
+       register trmm (no chain of dependent steps); BATCHBLAS_CUDA_DINV=0:
+       before, by the register trsm with D (bb_cuda_dinv_min, launch.cu) */
+    const bool rows_trmm = bb_cuda_dinv_min() != 0;
     for (int s = 0; s * L < N && e == cudaSuccess; s++) {
         const tri_geo g = {lower, L, s};
         const bb_dev_batch h = bb_var_head(d, s * L); /* the problems of order above s L */
         const int64_t n = h.count;
         if (n <= 0) break;
+        const int nch = chunks(c, s * L);
+        const bb_problem tp = tri_step(BblasRight, p.uplo, BblasNoTrans, p.diag, L, L, p.lda, -1);
         if (s > 0) {
             bb_dev_batch sb;
             const bb_problem mp = tri_step(BblasLeft, p.uplo, BblasNoTrans, p.diag, s * L, L, p.lda, 1);
             if ((e = sub_batch<T>(c, f_trtri_part{g}, h, sb)) != cudaSuccess) break;
             if ((e = trmm_slice<T>(c, mp, sb)) != cudaSuccess) break;
-            const int nch = chunks(c, s * L);
-            if ((e = view<T>(c, f_tri_rows{g}, h, nch)) != cudaSuccess) break;
-            const bb_problem tp = tri_step(BblasRight, p.uplo, BblasNoTrans, p.diag, L, L, p.lda, -1);
-            if ((e = bb_small_trsm_chunked(c.prec, tp, step_batch(c, n * nch, 2), c.q, L)) != cudaSuccess) break;
+            if (!rows_trmm) {
+                if ((e = view<T>(c, f_tri_rows{g}, h, nch)) != cudaSuccess) break;
+                if ((e = bb_small_trsm_chunked(c.prec, tp, step_batch(c, n * nch, 2), c.q, L)) != cudaSuccess) break;
+            }
         }
         if ((e = view<T>(c, f_tri_diag{g}, h, 1)) != cudaSuccess) break;
         bb_problem lp = bb_blank_problem();
@@ -2042,7 +2050,11 @@ cudaError_t trtri_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &
         lp.diag = p.diag;
         lp.n = 32; /* the bound-32 kernel: one problem a warp (complex L = 16 would put two of other orders in one) */
         lp.lda = p.lda;
-        e = bb_small_tri(BB_OP_TRTRI, c.prec, lp, step_batch(c, n, 1), c.q);
+        if ((e = bb_small_tri(BB_OP_TRTRI, c.prec, lp, step_batch(c, n, 1), c.q)) != cudaSuccess) break;
+        if (s > 0 && rows_trmm) {
+            if ((e = view<T>(c, f_tri_rows{g}, h, nch)) != cudaSuccess) break;
+            e = bb_small_blas3(BB_OP_TRMM, c.prec, tp, step_batch(c, n * nch, 2), c.q);
+        }
     }
     return e;
 }
