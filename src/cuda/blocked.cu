@@ -10,9 +10,12 @@
  * (bb_dev_opd.off); no pointer array is rebuilt for our own kernels.
  *
  *   trsm   op(A) X = alpha B (left) or X op(A) = alpha B (right).  M = op(A)
- *          is cut into diagonal blocks of order <= L; block j first receives
- *          the update B_j = alpha B_j - M(j, done) X(done) (one GEMM with
- *          every solved block at once, k = all of them), then the register
+ *          is cut into diagonal blocks of order <= L (trsm_steps), walked
+ *          left-looking in real types (block j updated with every solved
+ *          block at once, one GEMM, then solved) and recursively in complex
+ *          ones (seed 004's TRSM row: the first half of the blocks solved,
+ *          the second half updated with it, B_2 = alpha B_2 - M_21 X_1,
+ *          the second half solved; trsm_rec_on).  A block: the register
  *          trsm solves it, in chunks of <= L columns (left) or rows (right)
  *          of the free dimension, all chunks in one launch; or, from
  *          bb_cuda_dinv_min chunks on, the register trtri inverts the block
@@ -85,20 +88,16 @@ cudaError_t gemm(const ctx &c, const bb_dev_batch &d, const bb_dev_opd &A, int t
     return bb_gemm_views(c.prec, c.q, d, A, ta, lda, B, tb, ldb, C, ldc, m, n, k, a, beta);
 }
 
-/* The most bytes of a trsm's inverted diagonal blocks at once
-   (bb_cuda_workspace3): 32768 problems of double. */
-const size_t DINV_WORK = (size_t)256 << 20;
-
 /* A leaf of the blocked trsm by its inverted diagonal block
    (bb_cuda_dinv_min): lp, ld as for the register trsm (the block of order
    bt at ld's A, its rows or columns of B at ld's B); the block inverted
    out of place into workspace (register trtri), then B's part multiplied
-   by it (register trmm, alpha), in slices of DINV_WORK. */
+   by it (register trmm, alpha), in slices of BB_CUDA_DINV_BYTES (bb_cuda_workspace3). */
 cudaError_t trsm_leaf_inv(const ctx &c, const bb_problem &lp, const bb_dev_batch &ld, int bt)
 {
     const int L = c.L;
     const size_t blk = (size_t)L * L * c.es;
-    int64_t chunk = (int64_t)(DINV_WORK / blk);
+    int64_t chunk = (int64_t)(BB_CUDA_DINV_BYTES / blk);
     if (chunk > ld.count) chunk = ld.count;
     void *W = bb_cuda_workspace3(c.q, (size_t)chunk * blk);
     if (!W) return cudaErrorMemoryAllocation;
@@ -124,6 +123,87 @@ cudaError_t trsm_leaf_inv(const ctx &c, const bb_problem &lp, const bb_dev_batch
     return cudaSuccess;
 }
 
+/* The blocked trsm's steps on the blocks of L of M = op(A), numbered in
+   the order of the solve (s = 0 first: the top block when the walk goes
+   forward, the bottom one backward). */
+struct trsm_steps {
+    const ctx &c;
+    const bb_problem &p;
+    const bb_dev_batch &d;
+    bool left, tr, forward, alpha_zero, inv;
+    int t, f, nb;
+
+    /* the rows (left) or columns (right) of B of the blocks [s0, s1) */
+    void rows(int s0, int s1, int &r0, int &r1) const
+    {
+        const int L = c.L;
+        r0 = forward ? s0 * L : (nb - s1) * L;
+        r1 = forward ? s1 * L : (nb - s0) * L;
+        if (r1 > t) r1 = t;
+    }
+    /* the blocks [x0, x1) of B, scaled by alpha already or not, less the
+       product of M's part beside them and the solved blocks [y0, y1) */
+    cudaError_t update(int x0, int x1, int y0, int y1, bool scaled) const
+    {
+        int r0, r1, s0, s1;
+        rows(x0, x1, r0, r1);
+        rows(y0, y1, s0, s1);
+        const double one[2] = {1, 0};
+        const double *beta = scaled ? one : p.alpha;
+        const bb_dev_opd &A = d.opd[BB_A], &B = d.opd[BB_B];
+        if (left) { /* B_x = beta B_x - M(r0:r1, s0:s1) X(s0:s1, :) */
+            const int64_t moff = tr ? s0 + r0 * p.lda : r0 + s0 * p.lda;
+            return gemm(c, d, view(c, A, moff), tr ? p.trans : BblasNoTrans, p.lda, view(c, B, s0), BblasNoTrans,
+                        p.ldb, view(c, B, r0), p.ldb, r1 - r0, f, s1 - s0, -1.0, beta);
+        }
+        /* B_x = beta B_x - X(:, s0:s1) M(s0:s1, r0:r1) */
+        const int64_t moff = tr ? r0 + s0 * p.lda : s0 + r0 * p.lda;
+        return gemm(c, d, view(c, B, s0 * p.ldb), BblasNoTrans, p.ldb, view(c, A, moff), tr ? p.trans : BblasNoTrans,
+                    p.lda, view(c, B, r0 * p.ldb), p.ldb, f, r1 - r0, s1 - s0, -1.0, beta);
+    }
+    /* block s solved in place, in chunks of L of the free dimension (one
+       launch; or by its inverse, trsm_leaf_inv) */
+    cudaError_t leaf(int s, bool scaled) const
+    {
+        int r0, r1;
+        rows(s, s + 1, r0, r1);
+        const int bt = r1 - r0;
+        bb_problem lp = p;
+        if (scaled) lp.alpha[0] = 1, lp.alpha[1] = 0;
+        lp.m = left ? bt : f;
+        lp.n = left ? f : bt;
+        bb_dev_batch ld = d;
+        ld.opd[BB_A] = view(c, d.opd[BB_A], r0 + r0 * p.lda);
+        ld.opd[BB_B] = view(c, d.opd[BB_B], left ? r0 : r0 * p.ldb);
+        return inv ? trsm_leaf_inv(c, lp, ld, bt) : bb_small_trsm_chunked(c.prec, lp, ld, c.q, c.L);
+    }
+    /* seed 004's TRSM row: solve the first half of [s0, s1), update the
+       second with it (one GEMM), solve the second half */
+    cudaError_t run(int s0, int s1, bool scaled) const
+    {
+        if (s1 - s0 == 1) return leaf(s0, scaled);
+        const int mid = s0 + (s1 - s0 + 1) / 2;
+        cudaError_t e = run(s0, mid, scaled);
+        if (e == cudaSuccess && !alpha_zero) e = update(mid, s1, s0, mid, scaled);
+        return e != cudaSuccess ? e : run(mid, s1, scaled || !alpha_zero);
+    }
+};
+
+/* The blocked trsm recursive (trsm_steps::run) or left-looking (each
+   block updated by all the solved ones at once, then solved): recursive
+   for the complex types, whose blocks are half as wide (L = 16: twice the
+   blocks, and the left-looking GEMMs reread the solved rows once a
+   block).  Measured on the H200, session 35 (10240 problems, recursive
+   against left-looking): z trsm n = 64 / 128 / 256 1.03 / 1.07 / 1.21x;
+   d 0.97-1.03 / 0.96 / 0.98x, d potrs 128 0.95x; s 1.00 / 0.98 / 0.96x.
+   BATCHBLAS_CUDA_TRSM_REC=1 or 0 forces one way, to compare. */
+bool trsm_rec_on(bb_prec prec)
+{
+    static int v = BB_ENV_UNREAD;
+    const int x = bb_env_int("BATCHBLAS_CUDA_TRSM_REC", -1, &v);
+    return x < 0 ? prec == BB_P_C || prec == BB_P_Z : x != 0;
+}
+
 cudaError_t trsm(const ctx &c, const bb_problem &p, const bb_dev_batch &d)
 {
     const bool left = p.side == BblasLeft;
@@ -132,44 +212,15 @@ cudaError_t trsm(const ctx &c, const bb_problem &p, const bb_dev_batch &d)
     if (t <= 0 || f <= 0) return cudaSuccess;
     const bool tr = p.trans != BblasNoTrans;
     const bool mlower = (p.uplo == BblasLower) != tr; /* M = op(A) lower */
-    const bool forward = left ? mlower : !mlower;
     const bool alpha_zero = p.alpha[0] == 0 && p.alpha[1] == 0;
-    const int L = c.L, nb = (t + L - 1) / L;
-    const bb_dev_opd &A = d.opd[BB_A], &B = d.opd[BB_B];
-    const int dmin = bb_cuda_dinv_min();
-    const bool inv = !alpha_zero && dmin > 0 && (f + L - 1) / L >= dmin; /* the leaves by inverted blocks */
+    const int L = c.L, nb = (t + L - 1) / L, dmin = bb_cuda_dinv_min();
+    const trsm_steps w = {c,  p, d, left, tr, left ? mlower : !mlower, alpha_zero,
+                          !alpha_zero && dmin > 0 && (f + L - 1) / L >= dmin, /* the leaves by inverted blocks */
+                          t,  f, nb};
+    if (trsm_rec_on(c.prec)) return w.run(0, nb, false);
     for (int s = 0; s < nb; s++) {
-        const int jb = forward ? s : nb - 1 - s;
-        const int r0 = jb * L, r1 = r0 + L < t ? r0 + L : t, bt = r1 - r0;
-        double alpha[2] = {p.alpha[0], p.alpha[1]};
-        if (s > 0 && !alpha_zero) {
-            /* the solved part: [0, r0) forward, [r1, t) backward */
-            const int s0 = forward ? 0 : r1, s1 = forward ? r0 : t;
-            cudaError_t e;
-            if (left) { /* B_j = alpha B_j - M(r0:r1, s0:s1) X(s0:s1, :) */
-                const int64_t moff = tr ? s0 + r0 * p.lda : r0 + s0 * p.lda;
-                e = gemm(c, d, view(c, A, moff), tr ? p.trans : BblasNoTrans, p.lda, view(c, B, s0), BblasNoTrans,
-                         p.ldb, view(c, B, r0), p.ldb, bt, f, s1 - s0, -1.0, p.alpha);
-            } else { /* B_j = alpha B_j - X(:, s0:s1) M(s0:s1, r0:r1) */
-                const int64_t moff = tr ? r0 + s0 * p.lda : s0 + r0 * p.lda;
-                e = gemm(c, d, view(c, B, s0 * p.ldb), BblasNoTrans, p.ldb, view(c, A, moff),
-                         tr ? p.trans : BblasNoTrans, p.lda, view(c, B, r0 * p.ldb), p.ldb, f, bt, s1 - s0, -1.0,
-                         p.alpha);
-            }
-            if (e != cudaSuccess) return e;
-            alpha[0] = 1;
-            alpha[1] = 0;
-        }
-        /* the diagonal block, in chunks of L of the free dimension (one launch) */
-        bb_problem lp = p;
-        lp.alpha[0] = alpha[0];
-        lp.alpha[1] = alpha[1];
-        lp.m = left ? bt : f;
-        lp.n = left ? f : bt;
-        bb_dev_batch ld = d;
-        ld.opd[BB_A] = view(c, A, r0 + r0 * p.lda);
-        ld.opd[BB_B] = view(c, B, left ? r0 : r0 * p.ldb);
-        cudaError_t e = inv ? trsm_leaf_inv(c, lp, ld, bt) : bb_small_trsm_chunked(c.prec, lp, ld, c.q, L);
+        cudaError_t e = s > 0 && !alpha_zero ? w.update(s, s + 1, 0, s, false) : cudaSuccess;
+        if (e == cudaSuccess) e = w.leaf(s, s > 0 && !alpha_zero);
         if (e != cudaSuccess) return e;
     }
     return cudaSuccess;

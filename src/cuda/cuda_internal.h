@@ -157,6 +157,10 @@ void *bb_cuda_workspace3(batchblas_queue *q, size_t bytes);
    every chunk by the inverse from this many chunks a problem on (0: never;
    BATCHBLAS_CUDA_DINV) */
 int bb_cuda_dinv_min(void);
+/* the most bytes of a trsm's inverted diagonal blocks at once (both
+   drivers; their launches go in slices of it): 256 MiB, 32768 blocks of
+   32 x 32 double */
+const size_t BB_CUDA_DINV_BYTES = (size_t)256 << 20;
 
 /* launch.cu: THE GPU kernel policy.  Runs one launch of `op` in precision
    `prec` with uniform parameters p on the problems of d, asynchronously on

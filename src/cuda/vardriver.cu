@@ -866,6 +866,20 @@ bb_dev_batch step_batch(const vctx &c, int64_t n, int nopd)
     return s;
 }
 
+/* The register trtri on the n diagonal blocks (of order <= 32) that the
+   step arrays hold: in place (nopd 1), or out of place into B (nopd 2).
+   The bound-32 kernel, one problem a warp (complex L = 16 would put two
+   blocks of other orders in one). */
+cudaError_t step_trtri(const vctx &c, int uplo, int diag, int lda, int64_t n, int nopd)
+{
+    bb_problem tp = bb_blank_problem();
+    tp.uplo = uplo;
+    tp.diag = diag;
+    tp.n = 32;
+    tp.lda = lda;
+    return bb_small_tri(BB_OP_TRTRI, c.prec, tp, step_batch(c, n, nopd), c.q);
+}
+
 /* k_vgemm_tc in BM x BN tiles of WM x WN warps over the step arrays */
 template <int BM, int BN, int WM, int WN>
 cudaError_t tc_launch(const vctx &c, int64_t n, int ma, int mb, const double alpha[2], const double beta[2], int az,
@@ -1326,12 +1340,7 @@ struct tri_walk {
             dd.opd[BB_C] = bb_workspace_opd(c.dinv, (int64_t)c.L * c.L);
             const bb_dev_batch h = bb_var_head(dd, a); /* the problems whose order passes a */
             if ((e = view<T>(c, f_trsm_dinv<S>{g, sub}, h, 1)) != cudaSuccess) return e;
-            bb_problem tp = bb_blank_problem();
-            tp.uplo = p.uplo;
-            tp.diag = p.diag;
-            tp.n = 32; /* one problem a warp, as trtri_slice's */
-            tp.lda = p.lda;
-            if ((e = bb_small_tri(BB_OP_TRTRI, c.prec, tp, step_batch(c, h.count, 2), c.q)) != cudaSuccess) return e;
+            if ((e = step_trtri(c, p.uplo, p.diag, p.lda, h.count, 2)) != cudaSuccess) return e;
         }
         if ((e = view_chunks<T>(c, f_trsm_diag<S>{g, sub, inv}, dd, nch, lay)) != cudaSuccess) return e;
         bb_problem lp = p;
@@ -2045,12 +2054,7 @@ cudaError_t trtri_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &
             }
         }
         if ((e = view<T>(c, f_tri_diag{g}, h, 1)) != cudaSuccess) break;
-        bb_problem lp = bb_blank_problem();
-        lp.uplo = p.uplo;
-        lp.diag = p.diag;
-        lp.n = 32; /* the bound-32 kernel: one problem a warp (complex L = 16 would put two of other orders in one) */
-        lp.lda = p.lda;
-        if ((e = bb_small_tri(BB_OP_TRTRI, c.prec, lp, step_batch(c, n, 1), c.q)) != cudaSuccess) break;
+        if ((e = step_trtri(c, p.uplo, p.diag, p.lda, n, 1)) != cudaSuccess) break;
         if (s > 0 && rows_trmm) {
             if ((e = view<T>(c, f_tri_rows{g}, h, nch)) != cudaSuccess) break;
             e = bb_small_blas3(BB_OP_TRMM, c.prec, tp, step_batch(c, n * nch, 2), c.q);
@@ -2262,9 +2266,6 @@ cudaError_t gemm_slice(const vctx &c, const bb_problem &p, const bb_dev_batch &d
     return e;
 }
 
-/* the most bytes of inverted blocks a slice (256 MiB: 32768 slots of double) */
-const size_t DINV_BYTES = (size_t)256 << 20;
-
 template <typename T>
 cudaError_t run_T(bb_op op, const vctx &c0, const bb_problem &p, const bb_dev_batch &d)
 {
@@ -2297,14 +2298,14 @@ cudaError_t run_T(bb_op op, const vctx &c0, const bb_problem &p, const bb_dev_ba
         if (slice > lim) slice = lim;
     }
     /* the trsm walks' inverted diagonal blocks (bb_cuda_dinv_min, launch.cu):
-       at most DINV_BYTES a slice */
+       at most BB_CUDA_DINV_BYTES a slice */
     const bool walks = op == BB_OP_TRSM || op == BB_OP_GETRF || op == BB_OP_GETRFNP || op == BB_OP_GETRS ||
                        op == BB_OP_GESV || op == BB_OP_POTRS || op == BB_OP_POSV || op == BB_OP_GETRI ||
                        op == BB_OP_GETRI_OOP || op == BB_OP_GEINV || op == BB_OP_GECOND;
     int dm = walks ? bb_cuda_dinv_min() : 0;
     const size_t dblk = (size_t)c.L * c.L * sizeof(T);
     if (dm && (dm == 1 || wmax > c.L)) { /* a leaf of one chunk a problem inverts only with 1 */
-        int64_t lim = (int64_t)(DINV_BYTES / dblk);
+        int64_t lim = (int64_t)(BB_CUDA_DINV_BYTES / dblk);
         lim = lim < per ? per : lim / per * per;
         if (slice > lim) slice = lim;
     } else {
