@@ -210,9 +210,13 @@ cudaError_t trsm(const ctx &c, const bb_problem &p, const bb_dev_batch &d)
     const int t = left ? p.m : p.n; /* order of the triangle */
     const int f = left ? p.n : p.m; /* free dimension */
     if (t <= 0 || f <= 0) return cudaSuccess;
+    const bool alpha_zero = p.alpha[0] == 0 && p.alpha[1] == 0;
+    if (!alpha_zero) { /* on chip where it fits (trsm_panel.cu) */
+        const cudaError_t e = bb_trsm_panel(c.prec, p, d, c.q);
+        if (e != cudaErrorNotSupported) return e;
+    }
     const bool tr = p.trans != BblasNoTrans;
     const bool mlower = (p.uplo == BblasLower) != tr; /* M = op(A) lower */
-    const bool alpha_zero = p.alpha[0] == 0 && p.alpha[1] == 0;
     const int L = c.L, nb = (t + L - 1) / L, dmin = bb_cuda_dinv_min();
     const trsm_steps w = {c,  p, d, left, tr, left ? mlower : !mlower, alpha_zero,
                           !alpha_zero && dmin > 0 && (f + L - 1) / L >= dmin, /* the leaves by inverted blocks */

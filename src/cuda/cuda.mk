@@ -27,8 +27,9 @@ CUDA_CU_SOURCES += src/cuda/launch.cu src/cuda/small_lu.cu src/cuda/small_chol.c
 	src/cuda/small_blas3.cu src/cuda/small_tri.cu src/cuda/small_getrs.cu src/cuda/small_norm.cu src/cuda/recursive.cu \
 	src/cuda/blocked.cu
 # on-chip kernels for the mid sizes (33..64: a thread block a problem, mid.cu)
-CUDA_CU_SOURCES += src/cuda/mid.cu
-CUDA_HDRS = src/cuda/cuda_internal.h src/cuda/generic.h src/cuda/small.h src/cuda/views.h src/cuda/stage_copy.h
+# and the trsm on chip (33..256: a thread block a panel of 32 right-hand sides)
+CUDA_CU_SOURCES += src/cuda/mid.cu src/cuda/trsm_panel.cu
+CUDA_HDRS = src/cuda/cuda_internal.h src/cuda/generic.h src/cuda/small.h src/cuda/views.h src/cuda/stage_copy.h src/cuda/dmma.h
 EXTRA_DIST += $(CUDA_CU_SOURCES) $(CUDA_HDRS) src/cuda/cuda.mk
 
 if HAVE_CUDA

@@ -157,6 +157,9 @@ void *bb_cuda_workspace3(batchblas_queue *q, size_t bytes);
    every chunk by the inverse from this many chunks a problem on (0: never;
    BATCHBLAS_CUDA_DINV) */
 int bb_cuda_dinv_min(void);
+/* launch.cu: the largest order of a trsm on chip (trsm_panel.cu,
+   bb_trsm_panel) in precision prec; 0: off (BATCHBLAS_CUDA_TRSM_PANEL) */
+int bb_cuda_trsm_panel_max(bb_prec prec);
 /* the most bytes of a trsm's inverted diagonal blocks at once (both
    drivers; their launches go in slices of it): 256 MiB, 32768 blocks of
    32 x 32 double */

@@ -509,6 +509,21 @@ int bb_cuda_dinv_min(void)
     return x < 0 ? DINV_MIN : x;
 }
 
+/* The blocked trsm on chip (trsm_panel.cu): a thread block solves a panel
+   of 32 right-hand sides whole in shared memory, one read and one write
+   of B, where the blocked walk passes over B once a block and once a GEMM.
+   Double only (the FP64 tensor cores); up to TRSM_PANEL_MAX, where the
+   panel (32 x 256 doubles, 74 KiB with its Y block) still leaves three
+   blocks an SM.  BATCHBLAS_CUDA_TRSM_PANEL=0: the blocked walk. */
+static const int TRSM_PANEL_MAX = 256;
+
+int bb_cuda_trsm_panel_max(bb_prec prec)
+{
+    static int v = BB_ENV_UNREAD;
+    if (prec != BB_P_D || bb_env_int("BATCHBLAS_CUDA_TRSM_PANEL", 1, &v) == 0) return 0;
+    return TRSM_PANEL_MAX;
+}
+
 int bb_cuda_launch_supports(bb_op op, bb_prec prec)
 {
     return small_supports(op) || bb_generic_supports(op, prec);

@@ -116,6 +116,14 @@ cudaError_t bb_small_trsm(bb_prec prec, const bb_problem &p, const bb_dev_batch 
    in one launch; the triangle's order must fit */
 cudaError_t bb_small_trsm_chunked(bb_prec prec, const bb_problem &p, const bb_dev_batch &d,
                                   batchblas_queue *q, int cw);
+/* trsm on chip (trsm_panel.cu): double, order 33 .. bb_cuda_trsm_panel_max,
+   any free dimension, every side/uplo/trans/diag; a panel of 32
+   right-hand sides a thread block, read and written once, its diagonal
+   blocks inverted first (register trtri into bb_cuda_workspace3).
+   Problems flagged in d.info are skipped.  cudaErrorNotSupported, before
+   launching anything, if it does not fit (precision, order, no FP64
+   tensor cores, a variable batch). */
+cudaError_t bb_trsm_panel(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q);
 /* gemm: m, n, k <= 32 */
 cudaError_t bb_small_gemm(bb_prec prec, const bb_problem &p, const bb_dev_batch &d,
                           batchblas_queue *q);

@@ -52,6 +52,7 @@
 #include <string.h>
 #include <type_traits>
 #include "small.h"
+#include "dmma.h"
 #include "generic.h"
 #include "views.h"
 
@@ -572,7 +573,7 @@ k_vgemm(const bb_vdim *vd, T *const *pa, T *const *pb, T *const *pc, const int *
 const int TC_BK = 16; /* k_vgemm_tc's chunk of k */
 
 /* The double GEMMs on the FP64 tensor cores, pipelined (mma.sync
-   m16n8k8 on sm_90 and later, m8n8k4 on sm_80: tc_mma16).  A thread block
+   m16n8k8 on sm_90 and later, m8n8k4 on sm_80: bb_dmma16, dmma.h).  A thread block
    of WM x WN warps computes a BM x BN tile of C, each warp (BM / WM) x
    (BN / WN) of it as FM x FN accumulator blocks of 8 x 8 held in
    registers, over k in chunks of TC_BK.  A chunk of op(A) is stored
@@ -597,28 +598,6 @@ template <int BM, int BN, int WM, int WN> struct tc_shape {
     static_assert(FM * WM * 8 == BM && FN * WN * 8 == BN && FM % 2 == 0 && TC_BK % 8 == 0,
                   "whole 16 x 8 fragments a warp");
 };
-
-/* 8 bytes from global memory to shared address sa, asynchronously
-   (cp.async, sm_80): zeros where !in; tc_commit closes a group of copies, tc_wait<N> waits
-   until at most N groups are in flight */
-__device__ __forceinline__ void tc_cp8(unsigned sa, const double *g, bool in)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"(sa), "l"(g), "r"(in ? 8 : 0) : "memory");
-#endif
-}
-__device__ __forceinline__ void tc_commit()
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.commit_group;\n" ::: "memory");
-#endif
-}
-template <int N> __device__ __forceinline__ void tc_wait()
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
-#endif
-}
 
 /* A thread's elements of an RR x CC chunk of op(M) (M stored as is, mode
    N, or transposed, T and C: double has no conjugate), the chunks at rows
@@ -675,41 +654,13 @@ template <int RR, int CC, int NT> struct tc_part {
         const unsigned dsa = ds * (unsigned)sizeof(double);
         if (lim == per) { /* all inside (the tiles and chunks away from the edges): no tests */
 #pragma unroll
-            for (int q = 0; q < per; q++, g += step, sa += dsa) tc_cp8(sa, g, true);
+            for (int q = 0; q < per; q++, g += step, sa += dsa) bb_cp8(sa, g, true);
         } else {
 #pragma unroll
-            for (int q = 0; q < per; q++, g += step, sa += dsa) tc_cp8(sa, q < lim ? g : base, q < lim);
+            for (int q = 0; q < per; q++, g += step, sa += dsa) bb_cp8(sa, q < lim ? g : base, q < lim);
         }
     }
 };
-
-/* c0 += a0 b + a1 b' and c1 likewise: the 16 x 8 x 8 step of sm_90 (two
-   8 x 8 blocks of C, rows 0..7 in c0 and 8..15 in c1, c = C(lane / 4, 2
-   (lane % 4) + 0..1) of its block), with a0[q] = A(lane / 4, lane % 4 + 4
-   q) of the upper block, a1[q] of the lower, b[q] = B(lane % 4 + 4 q, lane
-   / 4); sm_80 has the 8 x 8 x 4 step only, four of them.  On the H200 the
-   m8n8k4 shape kept the FP64 tensor pipe 81% busy for about 27 TFLOP/s
-   executed: half of the pipe's rate (session 31's profile). */
-__device__ __forceinline__ void tc_mma16(double (&c0)[2], double (&c1)[2], const double (&a0)[2],
-                                         const double (&a1)[2], const double (&b)[2])
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-        "{%0, %1, %2, %3};\n"
-        : "+d"(c0[0]), "+d"(c0[1]), "+d"(c1[0]), "+d"(c1[1])
-        : "d"(a0[0]), "d"(a1[0]), "d"(a0[1]), "d"(a1[1]), "d"(b[0]), "d"(b[1]));
-#elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-#pragma unroll
-    for (int q = 0; q < 2; q++) {
-        asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};\n"
-            : "+d"(c0[0]), "+d"(c0[1])
-            : "d"(a0[q]), "d"(b[q]));
-        asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};\n"
-            : "+d"(c1[0]), "+d"(c1[1])
-            : "d"(a1[q]), "d"(b[q]));
-    }
-#endif
-}
 
 template <int BM, int BN, int WM, int WN, bool SYM>
 __global__ void __launch_bounds__(tc_shape<BM, BN, WM, WN>::threads, (SYM ? tc_shape<BM, BN, WM, WN>::minb_sym : tc_shape<BM, BN, WM, WN>::minb))
@@ -738,7 +689,7 @@ k_vgemm_tc(const bb_vdim *vd, double *const *pa, double *const *pb, double *cons
             for (int c = 0; c < FN; c++) acc[r][c][0] = acc[r][c][1] = 0.0;
         const tc_part<BM, TC_BK, NT> pA(A, v.lda, ma, i0, 0, 1, 1, LA);
         const tc_part<TC_BK, BN, NT> pB(B, v.ldb, mb, 0, j0, 0, 1, LB);
-        if (!SYM && k > 0) pA.copy(0, 0, 1, m, k, A, As[0]), pB.copy(0, 0, 0, k, n, B, Bs[0]), tc_commit();
+        if (!SYM && k > 0) pA.copy(0, 0, 1, m, k, A, As[0]), pB.copy(0, 0, 0, k, n, B, Bs[0]), bb_cp_commit();
         for (int k0 = 0, s = 0; k0 < k; k0 += TC_BK, s++) {
             const int cur = SYM ? 0 : s & 1;
             if (SYM) {
@@ -748,8 +699,8 @@ k_vgemm_tc(const bb_vdim *vd, double *const *pa, double *const *pb, double *cons
                 if (k0 + TC_BK < k) /* the next chunk in flight */
                     pA.copy(s + 1, k0 + TC_BK, 1, m, k, A, As[cur ^ 1]),
                         pB.copy(s + 1, k0 + TC_BK, 0, k, n, B, Bs[cur ^ 1]);
-                tc_commit();
-                tc_wait<1>(); /* this chunk's copies done */
+                bb_cp_commit();
+                bb_cp_wait<1>(); /* this chunk's copies done */
             }
             __syncthreads();
             const double *Ac = As[cur], *Bc = Bs[cur];
@@ -766,7 +717,7 @@ k_vgemm_tc(const bb_vdim *vd, double *const *pa, double *const *pb, double *cons
 #pragma unroll
                 for (int r = 0; r < FM; r += 2)
 #pragma unroll
-                    for (int c = 0; c < FN; c++) tc_mma16(acc[r][c], acc[r + 1][c], a[r], a[r + 1], b[c]);
+                    for (int c = 0; c < FN; c++) bb_dmma16(acc[r][c], acc[r + 1][c], a[r], a[r + 1], b[c]);
             }
             __syncthreads();
         }

@@ -1,0 +1,57 @@
+/*
+ * The FP64 tensor-core step and the asynchronous copies shared by the
+ * kernels that multiply double blocks with mma.sync: k_vgemm_tc
+ * (vardriver.cu) and k_trsm_panel (trsm_panel.cu).  Device code only;
+ * callers test the compute capability (8.0 or later) before they launch.
+ */
+#pragma once
+
+/* c0 += a0 b + a1 b' and c1 likewise: the 16 x 8 x 8 step of sm_90 (two
+   8 x 8 blocks of C, rows 0..7 in c0 and 8..15 in c1, c = C(lane / 4, 2
+   (lane % 4) + 0..1) of its block), with a0[q] = A(lane / 4, lane % 4 + 4
+   q) of the upper block, a1[q] of the lower, b[q] = B(lane % 4 + 4 q, lane
+   / 4); sm_80 has the 8 x 8 x 4 step only, four of them.  On the H200 the
+   m8n8k4 shape kept the FP64 tensor pipe 81% busy for about 27 TFLOP/s
+   executed: half of the pipe's rate (session 31's profile). */
+__device__ __forceinline__ void bb_dmma16(double (&c0)[2], double (&c1)[2], const double (&a0)[2],
+                                         const double (&a1)[2], const double (&b)[2])
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+        "{%0, %1, %2, %3};\n"
+        : "+d"(c0[0]), "+d"(c0[1]), "+d"(c1[0]), "+d"(c1[1])
+        : "d"(a0[0]), "d"(a1[0]), "d"(a0[1]), "d"(a1[1]), "d"(b[0]), "d"(b[1]));
+#elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#pragma unroll
+    for (int q = 0; q < 2; q++) {
+        asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};\n"
+            : "+d"(c0[0]), "+d"(c0[1])
+            : "d"(a0[q]), "d"(b[q]));
+        asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};\n"
+            : "+d"(c1[0]), "+d"(c1[1])
+            : "d"(a1[q]), "d"(b[q]));
+    }
+#endif
+}
+
+/* 8 bytes from global memory to shared address sa, asynchronously
+   (cp.async, sm_80): zeros where !in; bb_cp_commit closes a group of copies, bb_cp_wait<N> waits
+   until at most N groups are in flight */
+__device__ __forceinline__ void bb_cp8(unsigned sa, const double *g, bool in)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"(sa), "l"(g), "r"(in ? 8 : 0) : "memory");
+#endif
+}
+__device__ __forceinline__ void bb_cp_commit()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+template <int N> __device__ __forceinline__ void bb_cp_wait()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
+#endif
+}

@@ -1,0 +1,280 @@
+/*
+ * The blocked trsm on chip (double, orders 33 .. TRSM_PANEL_MAX):
+ *   op(A) X = alpha B (left) or X op(A) = alpha B (right), X overwrites B.
+ * One thread block solves one panel of 32 right-hand sides (columns of B
+ * when left, rows when right) of one problem whole: the panel is read once
+ * into shared memory, solved there block row by block row of M = op(A)
+ * (or op(A)^T, right), and written once.  The blocked driver's walk
+ * (blocked.cu, trsm_steps) passes over B once a block for the leaves and
+ * again for each GEMM that updates the blocks still to solve.
+ *
+ * Before the panels, the register trtri inverts the diagonal blocks of
+ * order 32 of A out of place into the queue's third workspace (as the
+ * driver's inverted leaves do, trsm_leaf_inv).  Then block s of the panel
+ * (rows R_s, in the order of the solve: forward when M is lower) is
+ *   Y   = alpha P(R_s) - M(R_s, solved) X(solved)  (the left-looking update)
+ *   X_s = inv(M(R_s, R_s)) Y                       (the inverted block)
+ * both products on the FP64 tensor cores (bb_dmma16, dmma.h): four warps,
+ * each a 16 x 16 tile of the 32 x 32 block (rows 16 (w % 2), columns 16 (w
+ * / 2)).  M's fragments come straight from global memory, the next 32 of
+ * k in flight while this 32 is multiplied (the panels of one problem run
+ * side by side and share them through L1 and L2); X's come from the panel
+ * in shared memory, Y is formed in place there, and the block's inverse
+ * is copied into shared memory (cp.async) while the update runs.  Three
+ * barriers a block row.
+ *
+ * The panel lies in shared memory column by column (P[j * LD + r], LD =
+ * 32 NB + 4: the fragments' loads are conflict-free), rows past the order
+ * zero, so every product runs over whole 8 x 8 steps; it is read with
+ * cp.async, every copy in flight at once.
+ */
+#include "small.h"
+#include "dmma.h"
+#include "views.h"
+
+namespace {
+
+constexpr int TP_L = 32;  /* the diagonal blocks' order */
+constexpr int TP_CW = 32; /* right-hand sides a thread block */
+constexpr int TP_THREADS = 128;
+constexpr int TP_MINB = 3; /* blocks an SM (the panel of 256 rows leaves room for three): 168 registers, no spill */
+
+template <int NB> struct tp_shape {
+    static constexpr int T = NB * TP_L;  /* the padded order */
+    static constexpr int LD = T + 4;     /* a panel column in shared memory */
+    static constexpr int LY = TP_L + 4;  /* a column of the inverse D */
+    static constexpr size_t smem = (size_t)TP_CW * (LD + LY) * sizeof(double);
+};
+
+/* M(r, k) of the unified left solve, zero outside the order t */
+__device__ __forceinline__ double tp_m(const double *A, int64_t lda, int tr, int t, int r, int k)
+{
+    if (r >= t || k >= t) return 0.0;
+    return tr ? A[k + (int64_t)r * lda] : A[r + (int64_t)k * lda];
+}
+
+/* The A fragments of M(rw .. rw + 15, kb .. kb + 31) for bb_dmma16: four
+   steps of 8 of k */
+struct tp_frag {
+    double a0[4][2], a1[4][2];
+    __device__ __forceinline__ void load(const double *A, int64_t lda, int tr, int t, int rw, int kb, int g, int h)
+    {
+#pragma unroll
+        for (int kk = 0; kk < 4; kk++)
+#pragma unroll
+            for (int q = 0; q < 2; q++) {
+                const int k = kb + 8 * kk + h + 4 * q;
+                a0[kk][q] = tp_m(A, lda, tr, t, rw + g, k);
+                a1[kk][q] = tp_m(A, lda, tr, t, rw + 8 + g, k);
+            }
+    }
+};
+
+/* d: A (order t) and B; W: the inverted diagonal blocks, nb of 32 x 32 a
+   problem of the launch (column-major, the inverse of A's block as the
+   register trtri wrote it: its triangle only).  tr: M(r, k) = A(k, r);
+   lower: M is lower (the solve runs forward); wlower: A's blocks (so W's)
+   are lower.  nch panels a problem, of 32 of the f right-hand sides.
+   Shared memory: the panel P, then the block's inverse D (32 x LY). */
+template <int NB>
+__global__ void __launch_bounds__(TP_THREADS, TP_MINB)
+    k_trsm_panel(const bb_dev_batch d, const double *W, int t, int f, int64_t lda, int64_t ldb, int left, int tr,
+                 int lower, int wlower, int unit, double alpha, int64_t nch)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    typedef tp_shape<NB> S;
+    constexpr int T = S::T, LD = S::LD, LY = S::LY;
+    extern __shared__ __align__(16) double tp_sm[];
+    double *P = tp_sm, *D = tp_sm + TP_CW * LD;
+    const int tid = threadIdx.x, w = tid / 32, lane = tid % 32, g = lane / 4, h = lane % 4;
+    const int mt = w & 1, nt = w >> 1; /* the warp's 16 x 16 tile of a 32 x 32 block */
+    const int cw0 = 16 * nt;
+    const int nb = (t + TP_L - 1) / TP_L;
+    const int64_t items = d.count * nch;
+    const unsigned Ps = (unsigned)__cvta_generic_to_shared(P), Ds = (unsigned)__cvta_generic_to_shared(D);
+    for (int64_t item = blockIdx.x; item < items; item += gridDim.x) {
+        const int64_t pid = item / nch;
+        if (d.info && d.info[pid]) continue; /* the same for the whole block */
+        const int f0 = (int)(item - pid * nch) * TP_CW, len = min(TP_CW, f - f0);
+        const double *A = bb_dev_ptr<double>(d.opd[BB_A], pid);
+        double *B = bb_dev_ptr<double>(d.opd[BB_B], pid);
+        const int64_t bi = left ? 1 : ldb, bj = left ? ldb : 1; /* B(r, j): r along the solve */
+        B += f0 * bj;
+        const double *Wp = W + pid * (int64_t)nb * TP_L * TP_L;
+        /* the panel in (as stored: alpha is applied as each block row is
+           solved), every copy in flight at once; zeros past the order and
+           the chunk; coalesced along B's stored columns */
+#pragma unroll 8
+        for (int e = tid; e < TP_CW * T; e += TP_THREADS) {
+            const int r = left ? e % T : e / TP_CW, j = left ? e / T : e % TP_CW;
+            const bool in = r < t && j < len;
+            bb_cp8(Ps + (unsigned)(j * LD + r) * 8u, in ? B + r * bi + j * bj : B, in);
+        }
+        bb_cp_commit();
+        for (int s = 0; s < nb; s++) {
+            const int b = lower ? s : nb - 1 - s; /* the block row solved now */
+            const int R = b * TP_L;
+            /* its inverse into D, in flight during the update: the
+               triangle, 1 on a unit diagonal, zeros elsewhere */
+            const double *Wb = Wp + (int64_t)b * TP_L * TP_L;
+#pragma unroll
+            for (int e = tid; e < TP_L * TP_L; e += TP_THREADS) {
+                const int i = e % TP_L, k = e / TP_L;
+                const bool in = R + i < t && R + k < t && (wlower ? i >= k : i <= k);
+                if (unit && i == k) D[k * LY + i] = in ? 1.0 : 0.0;
+                else bb_cp8(Ds + (unsigned)(k * LY + i) * 8u, in ? Wb + e : Wb, in);
+            }
+            bb_cp_commit();
+            bb_cp_wait<1>(); /* the panel (first step) */
+            __syncthreads();
+            const int k0 = lower ? 0 : R + TP_L, k1 = lower ? R : nb * TP_L; /* the solved rows */
+            const int rw = R + 16 * mt;
+            double acc[2][2][2]; /* [n-tile][rows g, g + 8][columns 2h, 2h + 1] */
+#pragma unroll
+            for (int c = 0; c < 2; c++) acc[c][0][0] = acc[c][0][1] = acc[c][1][0] = acc[c][1][1] = 0.0;
+            /* acc = M(R_s, solved) X(solved): the next 32 of k's fragments
+               in flight while this 32 is multiplied */
+            auto mul = [&](const tp_frag &fr, int kb) {
+#pragma unroll
+                for (int kk = 0; kk < 4; kk++) {
+                    double bf[2][2];
+#pragma unroll
+                    for (int c = 0; c < 2; c++)
+#pragma unroll
+                        for (int q = 0; q < 2; q++) bf[c][q] = P[(cw0 + 8 * c + g) * LD + kb + 8 * kk + h + 4 * q];
+#pragma unroll
+                    for (int c = 0; c < 2; c++) bb_dmma16(acc[c][0], acc[c][1], fr.a0[kk], fr.a1[kk], bf[c]);
+                }
+            };
+            if (k0 < k1) { /* two fragment sets, one loading while the other is multiplied */
+                tp_frag f0, f1;
+                f0.load(A, lda, tr, t, rw, k0, g, h);
+                for (int kb = k0; kb < k1; kb += 2 * TP_L) {
+                    const bool two = kb + TP_L < k1;
+                    if (two) f1.load(A, lda, tr, t, rw, kb + TP_L, g, h);
+                    mul(f0, kb);
+                    if (kb + 2 * TP_L < k1) f0.load(A, lda, tr, t, rw, kb + 2 * TP_L, g, h);
+                    if (two) mul(f1, kb + TP_L);
+                }
+            }
+            /* Y = alpha P(R_s) - acc, in place (no other warp reads these
+               rows in this phase) */
+#pragma unroll
+            for (int c = 0; c < 2; c++)
+#pragma unroll
+                for (int u = 0; u < 2; u++)
+#pragma unroll
+                    for (int e = 0; e < 2; e++) {
+                        double *y = P + (cw0 + 8 * c + 2 * h + e) * LD + rw + 8 * u + g;
+                        *y = alpha * *y - acc[c][u][e];
+                        acc[c][u][e] = 0.0;
+                    }
+            bb_cp_wait<0>(); /* D */
+            __syncthreads();
+            /* X_s = inv(M(R_s, R_s)) Y; inv(M) = D, or D^T when tr */
+#pragma unroll
+            for (int kk = 0; kk < 4; kk++) {
+                double a0[2], a1[2], bf[2][2];
+#pragma unroll
+                for (int q = 0; q < 2; q++) {
+                    const int k = 8 * kk + h + 4 * q, i = 16 * mt + g;
+                    a0[q] = tr ? D[i * LY + k] : D[k * LY + i];
+                    a1[q] = tr ? D[(i + 8) * LY + k] : D[k * LY + i + 8];
+#pragma unroll
+                    for (int c = 0; c < 2; c++) bf[c][q] = P[(cw0 + 8 * c + g) * LD + R + k];
+                }
+#pragma unroll
+                for (int c = 0; c < 2; c++) bb_dmma16(acc[c][0], acc[c][1], a0, a1, bf[c]);
+            }
+            __syncthreads(); /* every read of Y and D done */
+#pragma unroll
+            for (int c = 0; c < 2; c++)
+#pragma unroll
+                for (int u = 0; u < 2; u++)
+#pragma unroll
+                    for (int e = 0; e < 2; e++) P[(cw0 + 8 * c + 2 * h + e) * LD + rw + 8 * u + g] = acc[c][u][e];
+            __syncthreads(); /* X_s is read by the next steps */
+        }
+        /* the panel out */
+#pragma unroll 8
+        for (int e = tid; e < TP_CW * T; e += TP_THREADS) {
+            const int r = left ? e % T : e / TP_CW, j = left ? e / T : e % TP_CW;
+            if (r < t && j < len) B[r * bi + j * bj] = P[j * LD + r];
+        }
+        __syncthreads(); /* the panel is free for the next item */
+    }
+#endif
+}
+
+template <int NB>
+cudaError_t launch_panel(const bb_dev_batch &d, const double *W, int t, int f, const bb_problem &p, int left, int tr,
+                         int lower, batchblas_queue *q)
+{
+    const size_t smem = tp_shape<NB>::smem;
+    /* the opt-in above 48 KiB, on every call: it holds for the current
+       device only, and the batch may be spread over several */
+    const cudaError_t e = cudaFuncSetAttribute(k_trsm_panel<NB>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+    if (e != cudaSuccess) return e;
+    const int64_t nch = (f + TP_CW - 1) / TP_CW;
+    k_trsm_panel<NB><<<bb_grid(d.count * nch, 1), TP_THREADS, smem, q->stream>>>(
+        d, W, t, f, p.lda, p.ldb, left, tr, lower, p.uplo == BblasLower, p.diag == BblasUnit, p.alpha[0], nch);
+    return cudaGetLastError();
+}
+
+/* FP64 tensor cores (compute capability 8.0 or later) on the current device */
+bool have_dmma(void)
+{
+    static int v = -1;
+    if (v < 0) {
+        int dev = 0, major = 0;
+        v = cudaGetDevice(&dev) == cudaSuccess &&
+            cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) == cudaSuccess && major >= 8;
+    }
+    return v != 0;
+}
+
+} // namespace
+
+cudaError_t bb_trsm_panel(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q)
+{
+    const bool left = p.side == BblasLeft;
+    const int t = left ? p.m : p.n, f = left ? p.n : p.m;
+    if (prec != BB_P_D || d.vdim || t <= TP_L || t > bb_cuda_trsm_panel_max(prec) || !have_dmma())
+        return cudaErrorNotSupported;
+    if (f <= 0) return cudaSuccess;
+    const bool tr = p.trans != BblasNoTrans;
+    /* the unified left solve: M(r, k) = A(k, r) when tr_eff */
+    const int tr_eff = left ? tr : !tr;
+    const int lower = (p.uplo == BblasLower) != (tr_eff != 0);
+    const int nb = (t + TP_L - 1) / TP_L;
+    const size_t blk = (size_t)TP_L * TP_L * sizeof(double), per = nb * blk;
+    int64_t chunk = (int64_t)(BB_CUDA_DINV_BYTES / per);
+    if (chunk > d.count) chunk = d.count;
+    double *W = (double *)bb_cuda_workspace3(q, (size_t)chunk * per);
+    if (!W) return cudaErrorMemoryAllocation;
+    for (int64_t first = 0; first < d.count; first += chunk) {
+        const int64_t cnt = d.count - first < chunk ? d.count - first : chunk;
+        const bb_dev_batch s = bb_slice(d, first, cnt, prec);
+        /* the diagonal blocks of A inverted into W (register trtri, out of
+           place; a zero diagonal gives Inf and NaN, as the solve would) */
+        for (int b = 0; b < nb; b++) {
+            bb_problem tp = bb_blank_problem();
+            tp.uplo = p.uplo;
+            tp.diag = p.diag;
+            tp.n = t - b * TP_L < TP_L ? t - b * TP_L : TP_L;
+            tp.lda = p.lda;
+            tp.ldb = TP_L;
+            bb_dev_batch tb = s;
+            tb.opd[BB_A] = bb_view(s.opd[BB_A], (int64_t)b * TP_L * (1 + p.lda), sizeof(double));
+            tb.opd[BB_B] = bb_workspace_opd(W + (int64_t)b * TP_L * TP_L, (int64_t)nb * TP_L * TP_L);
+            cudaError_t e = bb_small_tri(BB_OP_TRTRI, prec, tp, tb, q);
+            if (e != cudaSuccess) return e;
+        }
+        cudaError_t e;
+        if (nb <= 2) e = launch_panel<2>(s, W, t, f, p, left, tr_eff, lower, q);
+        else if (nb <= 4) e = launch_panel<4>(s, W, t, f, p, left, tr_eff, lower, q);
+        else e = launch_panel<8>(s, W, t, f, p, left, tr_eff, lower, q);
+        if (e != cudaSuccess) return e;
+    }
+    return cudaSuccess;
+}
