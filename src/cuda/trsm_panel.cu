@@ -37,10 +37,18 @@ namespace {
 constexpr int TP_L = 32;  /* the diagonal blocks' order */
 constexpr int TP_CW = 32; /* right-hand sides a thread block */
 constexpr int TP_THREADS = 128;
-constexpr int TP_MINB = 3; /* blocks an SM (the panel of 256 rows leaves room for three): 168 registers, no spill */
+
 
 template <int NB> struct tp_shape {
     static constexpr int T = NB * TP_L;  /* the padded order */
+    /* k of one set of M's fragments (two sets: one loading, one
+       multiplied), and blocks an SM.  Up to 4 blocks of 32: sets of 16,
+       126 registers, 4 blocks; 8 blocks (shared memory leaves three
+       blocks an SM): sets of 32, 168 registers, 3.  Measured on the
+       H200 (session 36, d, 10240 problems): sets of 16 at 4 blocks
+       against sets of 32 at 3, trsm n = 64 / 128 1.08 / 1.06x, potrs
+       1.12 / 1.10x; n = 256 0.96x. */
+    static constexpr int KF = NB >= 8 ? 32 : 16, MINB = NB >= 8 ? 3 : 4;
     static constexpr int LD = T + 4;     /* a panel column in shared memory */
     static constexpr int LY = TP_L + 4;  /* a column of the inverse D */
     static constexpr size_t smem = (size_t)TP_CW * (LD + LY) * sizeof(double);
@@ -53,14 +61,14 @@ __device__ __forceinline__ double tp_m(const double *A, int64_t lda, int tr, int
     return tr ? A[k + (int64_t)r * lda] : A[r + (int64_t)k * lda];
 }
 
-/* The A fragments of M(rw .. rw + 15, kb .. kb + 31) for bb_dmma16: four
-   steps of 8 of k */
-struct tp_frag {
-    double a0[4][2], a1[4][2];
+/* The A fragments of M(rw .. rw + 15, kb .. kb + KF - 1) for bb_dmma16:
+   KF / 8 steps of 8 of k */
+template <int KF> struct tp_frag {
+    double a0[KF / 8][2], a1[KF / 8][2];
     __device__ __forceinline__ void load(const double *A, int64_t lda, int tr, int t, int rw, int kb, int g, int h)
     {
 #pragma unroll
-        for (int kk = 0; kk < 4; kk++)
+        for (int kk = 0; kk < KF / 8; kk++)
 #pragma unroll
             for (int q = 0; q < 2; q++) {
                 const int k = kb + 8 * kk + h + 4 * q;
@@ -77,7 +85,7 @@ struct tp_frag {
    are lower.  nch panels a problem, of 32 of the f right-hand sides.
    Shared memory: the panel P, then the block's inverse D (32 x LY). */
 template <int NB>
-__global__ void __launch_bounds__(TP_THREADS, TP_MINB)
+__global__ void __launch_bounds__(TP_THREADS, tp_shape<NB>::MINB)
     k_trsm_panel(const bb_dev_batch d, const double *W, int t, int f, int64_t lda, int64_t ldb, int left, int tr,
                  int lower, int wlower, int unit, double alpha, int64_t nch)
 {
@@ -134,9 +142,10 @@ __global__ void __launch_bounds__(TP_THREADS, TP_MINB)
             for (int c = 0; c < 2; c++) acc[c][0][0] = acc[c][0][1] = acc[c][1][0] = acc[c][1][1] = 0.0;
             /* acc = M(R_s, solved) X(solved): the next 32 of k's fragments
                in flight while this 32 is multiplied */
-            auto mul = [&](const tp_frag &fr, int kb) {
+            constexpr int KF = S::KF;
+            auto mul = [&](const tp_frag<KF> &fr, int kb) {
 #pragma unroll
-                for (int kk = 0; kk < 4; kk++) {
+                for (int kk = 0; kk < KF / 8; kk++) {
                     double bf[2][2];
 #pragma unroll
                     for (int c = 0; c < 2; c++)
@@ -147,14 +156,14 @@ __global__ void __launch_bounds__(TP_THREADS, TP_MINB)
                 }
             };
             if (k0 < k1) { /* two fragment sets, one loading while the other is multiplied */
-                tp_frag f0, f1;
+                tp_frag<KF> f0, f1;
                 f0.load(A, lda, tr, t, rw, k0, g, h);
-                for (int kb = k0; kb < k1; kb += 2 * TP_L) {
-                    const bool two = kb + TP_L < k1;
-                    if (two) f1.load(A, lda, tr, t, rw, kb + TP_L, g, h);
+                for (int kb = k0; kb < k1; kb += 2 * KF) {
+                    const bool two = kb + KF < k1;
+                    if (two) f1.load(A, lda, tr, t, rw, kb + KF, g, h);
                     mul(f0, kb);
-                    if (kb + 2 * TP_L < k1) f0.load(A, lda, tr, t, rw, kb + 2 * TP_L, g, h);
-                    if (two) mul(f1, kb + TP_L);
+                    if (kb + 2 * KF < k1) f0.load(A, lda, tr, t, rw, kb + 2 * KF, g, h);
+                    if (two) mul(f1, kb + KF);
                 }
             }
             /* Y = alpha P(R_s) - acc, in place (no other warp reads these
