@@ -314,8 +314,9 @@ void bench_print_header(FILE *f, const bench_opts *o, const char *const *labels,
             ri->flops, o->prec >= 2 ? " x 4 (complex)" : "", ri->bytes, bench_elem_size(o->prec));
     fprintf(f, "# roofline: floor = max(bytes / %.1f GB/s, flops / %.0f GFLOP/s); %%roof = floor / time\n",
             o->bw_gbs, o->peak_gflops);
-    fprintf(f, "# timing: median of %d reps after 1 warm-up (ours and baseline reps interleaved); written operands "
-               "restored from a pristine copy before every run, outside the timed region\n", o->reps);
+    fprintf(f, "# timing: median of %d reps after 1 warm-up (ours and baseline reps interleaved, %s first); written "
+               "operands restored from a pristine copy before every run, outside the timed region\n", o->reps,
+            o->base_first ? "baseline" : "ours");
     if (o->baseline)
         fprintf(f, "# baseline: #pragma omp parallel for schedule(%s) over the problems, one %s per problem, "
                    "OpenBLAS 1 thread\n", o->base_static ? "static" : "dynamic", ri->baseline);
@@ -406,11 +407,15 @@ void bench_measure(const bench_prec_ops *ops, bench_set *s, void (*const *run)(b
         run[k](s);
         r[k].err = ops->check(s, &r[k].ok, &r[k].info_bad);
     }
+    /* --base-first: each rep in the other order, to see what the order
+       itself is worth (a run after another may find warmer caches, TLBs
+       or clocks) */
     /* timed runs, the implementations interleaved so that both see the same
        machine (other load, memory, frequency) */
     double *t = malloc(sizeof(double) * (size_t)o->reps * (size_t)nimpl);
     for (int rep = 0; rep < o->reps; rep++)
-        for (int k = 0; k < nimpl; k++) {
+        for (int j = 0; j < nimpl; j++) {
+            const int k = o->base_first ? nimpl - 1 - j : j;
             ops->restore(s);
             double t0 = tu_now();
             run[k](s);
@@ -571,6 +576,7 @@ static void usage(FILE *f)
         "  --pinned       operands in page-locked memory (batchblas_malloc_host): the\n"
         "                 GPU copies them directly, without the host staging copy\n"
         "  --base-static  baseline loop with schedule(static) instead of dynamic\n"
+        "  --base-first   each timed rep runs the baseline before ours (default: ours first)\n"
         "  --bw GBS       roofline bandwidth in GB/s                        [%.1f]\n"
         "  --peak GFLOPS  roofline arithmetic peak [%.0f s/c, %.0f d/z]\n"
         "  --probe        measure copy bandwidth and GEMM peak here first and use them\n"
@@ -717,6 +723,7 @@ int main(int argc, char **argv)
             o.baseline = 0;
         }
         else if (!strcmp(a, "--base-static")) o.base_static = 1;
+        else if (!strcmp(a, "--base-first")) o.base_first = 1;
         else if (!strcmp(a, "--bw")) { NEEDV(); o.bw_gbs = atof(v); bw_set = 1; }
         else if (!strcmp(a, "--peak")) { NEEDV(); peak = atof(v); }
         else if (!strcmp(a, "--csv")) { NEEDV(); o.csv = v; }

@@ -74,6 +74,7 @@ typedef struct bench_opts {
     int threads;            /* OpenMP threads of ours and the baseline */
     int baseline;           /* 1: run the OpenMP+OpenBLAS baseline */
     int base_static;        /* baseline loop schedule: 0 dynamic, 1 static */
+    int base_first;         /* each rep runs the implementations last to first (the baseline before ours) */
     double bw_gbs;          /* roofline: memory bandwidth (GB/s of counted bytes) */
     double peak_gflops;     /* roofline: arithmetic peak of this precision */
     const char *csv;
