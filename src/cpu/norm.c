@@ -218,21 +218,13 @@ static int gauss_jordan(int n, T *a, int64_t lda, int *perm, T *c)
 /*
  * Inverse in place with LAPACKE (large n), same singularity rule as
  * gauss_jordan.  LAPACK's pivot search passes over a NaN that is not first
- * in its column, so the NaN columns are found beforehand: with our rule the
- * first column c holding a NaN gives the NaN pivot at step c+1 at the
- * latest (the columns before it are NaN-free and pivot the same way).
+ * in its column, so the NaN columns are found beforehand (cnan, by
+ * invert_copy as it copies): with our rule the first column c holding a
+ * NaN gives the NaN pivot at step c+1 at the latest (the columns before it
+ * are NaN-free and pivot the same way).
  */
-static int invert_lapacke(int n, T *a, int64_t lda, lapack_int *ipiv, T *work, int lwork)
+static int invert_lapacke(int n, T *a, int64_t lda, lapack_int *ipiv, T *work, int lwork, int cnan)
 {
-    int cnan = n;
-    for (int j = 0; j < n && cnan == n; j++) {
-        const T *aj = a + j * lda;
-        for (int i = 0; i < n; i++)
-            if (aj[i] != aj[i]) {
-                cnan = j;
-                break;
-            }
-    }
     LAPACKE(getrf_work)(LAPACK_COL_MAJOR, n, n, a, lda, ipiv);
     for (int k = 0; k < cnan; k++) {
         T d = a[k + k * lda];
@@ -245,7 +237,10 @@ static int invert_lapacke(int n, T *a, int64_t lda, lapack_int *ipiv, T *work, i
 
 /* The inverse of the n x n A (ld lda) in a workspace copy (*sp, ld n), by
    our Gauss-Jordan (n <= the crossover) or LAPACKE; *rwp: n reals of
-   scratch for the caller.  Returns the singular step, BB_INFO_NOMEM, or 0. */
+   scratch for the caller.  Returns the singular step, BB_INFO_NOMEM, or 0.
+   For LAPACKE the copy also finds the first column with a NaN, in the
+   same pass: a separate scan with an early exit cost 3% of geinv s 128
+   (2 cores, session 36). */
 static int invert_copy(int n, const T *a, int64_t lda, bb_work *w, T **sp, R **rwp)
 {
     int own = n <= OWN_MAX(GECOND);
@@ -258,8 +253,23 @@ static int invert_copy(int n, const T *a, int64_t lda, bb_work *w, T **sp, R **r
     *rwp = (R *)(wk + nw);
     int *perm = (int *)(wk + nw + n);
     *sp = s;
-    for (int j = 0; j < n; j++) memcpy(s + (size_t)j * n, a + j * lda, (size_t)n * sizeof(T));
-    return own ? gauss_jordan(n, s, n, perm, wk) : invert_lapacke(n, s, n, (lapack_int *)perm, wk, (int)nw);
+    if (own) {
+        for (int j = 0; j < n; j++) memcpy(s + (size_t)j * n, a + j * lda, (size_t)n * sizeof(T));
+        return gauss_jordan(n, s, n, perm, wk);
+    }
+    int cnan = n;
+    for (int j = 0; j < n; j++) {
+        const T *aj = a + j * lda;
+        T *sj = s + (size_t)j * n;
+        int bad = 0;
+        SIMD_SUM(bad) for (int i = 0; i < n; i++) {
+            const T v = aj[i];
+            sj[i] = v;
+            bad += v != v;
+        }
+        if (bad && cnan == n) cnan = j;
+    }
+    return invert_lapacke(n, s, n, (lapack_int *)perm, wk, (int)nw, cnan);
 }
 
 int X(cpu_gecond)(bb_problem *p, bb_work *w)
