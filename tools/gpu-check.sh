@@ -115,6 +115,15 @@ if [ "$phase" = tests ] || [ "$phase" = all ]; then
                 OMP_NUM_THREADS=2 run suite_${s}_dinv$m "$T" "$D/bin/runner" &
         done
     done
+    # the double trsm of order 33..256 by the blocked walk (BATCHBLAS_CUDA_TRSM_PANEL=0:
+    # the on-chip trsm of trsm_panel.cu off), and the walk recursive in
+    # every precision (BATCHBLAS_CUDA_TRSM_REC=1)
+    for s in blas3 chol lu; do
+        BATCHBLAS_CUDA_TRSM_PANEL=0 BATCHBLAS_BACKEND=cuda CK_FORK=no CK_RUN_SUITE=$s OMP_WAIT_POLICY=passive \
+            OMP_NUM_THREADS=2 run suite_${s}_panel0 "$T" "$D/bin/runner" &
+        BATCHBLAS_CUDA_TRSM_REC=1 BATCHBLAS_BACKEND=cuda CK_FORK=no CK_RUN_SUITE=$s OMP_WAIT_POLICY=passive \
+            OMP_NUM_THREADS=2 run suite_${s}_rec1 "$T" "$D/bin/runner" &
+    done
     for s in blas3 chol lu norm errors library; do
         BATCHBLAS_BACKEND=cuda CK_FORK=no CK_RUN_SUITE=$s OMP_WAIT_POLICY=passive OMP_NUM_THREADS=2 \
             run suite_$s "$T" "$D/bin/runner" &
