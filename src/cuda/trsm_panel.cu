@@ -16,9 +16,10 @@
  *   X_s = inv(M(R_s, R_s)) Y                       (the inverted block)
  * both products on the FP64 tensor cores (bb_dmma16, dmma.h): four warps,
  * each a 16 x 16 tile of the 32 x 32 block (rows 16 (w % 2), columns 16 (w
- * / 2)).  M's fragments come straight from global memory, the next 32 of
- * k in flight while this 32 is multiplied (the panels of one problem run
- * side by side and share them through L1 and L2); X's come from the panel
+ * / 2)).  M's fragments come straight from global memory, the next set
+ * of k (16 or 32, tp_shape) in flight while this one is multiplied (the
+ * panels of one problem run side by side and share them through L1 and
+ * L2); X's come from the panel
  * in shared memory, Y is formed in place there, and the block's inverse
  * is copied into shared memory (cp.async) while the update runs.  Three
  * barriers a block row.
@@ -37,7 +38,6 @@ namespace {
 constexpr int TP_L = 32;  /* the diagonal blocks' order */
 constexpr int TP_CW = 32; /* right-hand sides a thread block */
 constexpr int TP_THREADS = 128;
-
 
 template <int NB> struct tp_shape {
     static constexpr int T = NB * TP_L;  /* the padded order */
