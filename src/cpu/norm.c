@@ -240,8 +240,9 @@ static int invert_lapacke(int n, T *a, int64_t lda, lapack_int *ipiv, T *work, i
    scratch for the caller.  Returns the singular step, BB_INFO_NOMEM, or 0.
    For LAPACKE the copy also finds the first column with a NaN, in the
    same pass: a separate scan with an early exit cost 3% of geinv s 128
-   (2 cores, session 36). */
-static int invert_copy(int n, const T *a, int64_t lda, bb_work *w, T **sp, R **rwp)
+   (2 cores, session 36).  anorm (gecond): A's norm (norm) is taken from
+   the copy before it is inverted, while it is in cache. */
+static int invert_copy(int n, const T *a, int64_t lda, bb_work *w, T **sp, R **rwp, int norm, R *anorm)
 {
     int own = n <= OWN_MAX(GECOND);
     size_t nw = own ? (size_t)n : (size_t)n * BB_CPU_GETRI_NB;
@@ -255,6 +256,7 @@ static int invert_copy(int n, const T *a, int64_t lda, bb_work *w, T **sp, R **r
     *sp = s;
     if (own) {
         for (int j = 0; j < n; j++) memcpy(s + (size_t)j * n, a + j * lda, (size_t)n * sizeof(T));
+        if (anorm) *anorm = norm_cm(norm, n, n, s, n, *rwp);
         return gauss_jordan(n, s, n, perm, wk);
     }
     int cnan = n;
@@ -269,6 +271,7 @@ static int invert_copy(int n, const T *a, int64_t lda, bb_work *w, T **sp, R **r
         }
         if (bad && cnan == n) cnan = j;
     }
+    if (anorm) *anorm = norm_cm(norm, n, n, s, n, *rwp);
     return invert_lapacke(n, s, n, (lapack_int *)perm, wk, (int)nw, cnan);
 }
 
@@ -286,9 +289,9 @@ int X(cpu_gecond)(bb_problem *p, bb_work *w)
 #endif
     R *rw = NULL;
     T *s = NULL;
-    int info = invert_copy(n, p->a, p->lda, w, &s, &rw);
+    R anorm = 0;
+    int info = invert_copy(n, p->a, p->lda, w, &s, &rw, p->norm, &anorm);
     if (info == BB_INFO_NOMEM) return info;
-    R anorm = norm_cm(p->norm, n, n, p->a, p->lda, rw);
     if (info) {
         *cond = INFINITY;
         return info;
@@ -308,7 +311,7 @@ int X(cpu_geinv)(bb_problem *p, bb_work *w)
 #endif
     R *rw = NULL;
     T *s = NULL;
-    int info = invert_copy(n, p->a, p->lda, w, &s, &rw);
+    int info = invert_copy(n, p->a, p->lda, w, &s, &rw, 0, NULL);
     if (info) return info;
     T *b = p->b;
     for (int j = 0; j < n; j++) memcpy(b + j * p->ldb, s + (size_t)j * n, (size_t)n * sizeof(T));
