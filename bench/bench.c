@@ -407,11 +407,10 @@ void bench_measure(const bench_prec_ops *ops, bench_set *s, void (*const *run)(b
         run[k](s);
         r[k].err = ops->check(s, &r[k].ok, &r[k].info_bad);
     }
-    /* --base-first: each rep in the other order, to see what the order
-       itself is worth (a run after another may find warmer caches, TLBs
-       or clocks) */
     /* timed runs, the implementations interleaved so that both see the same
-       machine (other load, memory, frequency) */
+       machine (other load, memory, frequency); --base-first reverses the
+       order within each rep, to see what the order itself is worth (a run
+       after another may find warmer caches, TLBs or clocks) */
     double *t = malloc(sizeof(double) * (size_t)o->reps * (size_t)nimpl);
     for (int rep = 0; rep < o->reps; rep++)
         for (int j = 0; j < nimpl; j++) {

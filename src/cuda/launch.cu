@@ -513,7 +513,7 @@ int bb_cuda_dinv_min(void)
    of 32 right-hand sides whole in shared memory, one read and one write
    of B, where the blocked walk passes over B once a block and once a GEMM.
    Double only (the FP64 tensor cores); up to TRSM_PANEL_MAX, where the
-   panel (32 x 256 doubles, 74 KiB with its Y block) still leaves three
+   panel (32 x 256 doubles, 74 KiB with the diagonal block's inverse beside it) still leaves three
    blocks an SM.  BATCHBLAS_CUDA_TRSM_PANEL=0: the blocked walk. */
 static const int TRSM_PANEL_MAX = 256;
 
