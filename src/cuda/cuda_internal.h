@@ -160,6 +160,10 @@ int bb_cuda_dinv_min(void);
 /* launch.cu: the largest order of a trsm on chip (trsm_panel.cu,
    bb_trsm_panel) in precision prec; 0: off (BATCHBLAS_CUDA_TRSM_PANEL) */
 int bb_cuda_trsm_panel_max(bb_prec prec);
+/* launch.cu: 1 if the current device has FP64 tensor cores (compute
+   capability 8.0 or later; read once, as the backend's devices are one
+   kind) */
+int bb_cuda_has_dmma(void);
 /* the most bytes of a trsm's inverted diagonal blocks at once (both
    drivers; their launches go in slices of it): 256 MiB, 32768 blocks of
    32 x 32 double */

@@ -524,6 +524,19 @@ int bb_cuda_trsm_panel_max(bb_prec prec)
     return TRSM_PANEL_MAX;
 }
 
+int bb_cuda_has_dmma(void)
+{
+    static int cache = -1;
+    int v = __atomic_load_n(&cache, __ATOMIC_RELAXED);
+    if (v < 0) {
+        int dev = 0, major = 0;
+        v = cudaGetDevice(&dev) == cudaSuccess &&
+            cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) == cudaSuccess && major >= 8;
+        __atomic_store_n(&cache, v, __ATOMIC_RELAXED);
+    }
+    return v;
+}
+
 int bb_cuda_launch_supports(bb_op op, bb_prec prec)
 {
     return small_supports(op) || bb_generic_supports(op, prec);

@@ -124,6 +124,14 @@ cudaError_t bb_small_trsm_chunked(bb_prec prec, const bb_problem &p, const bb_de
    launching anything, if it does not fit (precision, order, no FP64
    tensor cores, a variable batch). */
 cudaError_t bb_trsm_panel(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q);
+/* its kernel alone (no checks): d holds A, B and in C each problem's
+   inverted diagonal blocks of A (32 x 32 apart, as the register trtri
+   writes them out of place); order t <= 256 and free dimension f, or with
+   d.vdim each problem's own there (left: m the order, n the free
+   dimension; right: the other way round; at most t and f), with its own
+   lda and ldb.  p gives side, uplo, trans, diag, alpha (and lda, ldb
+   without d.vdim). */
+cudaError_t bb_trsm_panel_run(const bb_problem &p, const bb_dev_batch &d, int t, int f, batchblas_queue *q);
 /* gemm: m, n, k <= 32 */
 cudaError_t bb_small_gemm(bb_prec prec, const bb_problem &p, const bb_dev_batch &d,
                           batchblas_queue *q);

@@ -24,6 +24,11 @@
  * is copied into shared memory (cp.async) while the update runs.  Three
  * barriers a block row.
  *
+ * Both drivers use it: the blocked one (bb_trsm_panel: a fixed order up
+ * to TRSM_PANEL_MAX) and the variable-size one (vardriver.cu, tri_walk::
+ * leaf_panel: the recursion's leaves of up to 256, each problem's order,
+ * free dimension and leading dimensions read from its step slot).
+ *
  * The panel lies in shared memory column by column (P[j * LD + r], LD =
  * 32 NB + 4: the fragments' loads are conflict-free), rows past the order
  * zero, so every product runs over whole 8 x 8 steps; it is read with
@@ -78,16 +83,20 @@ template <int KF> struct tp_frag {
     }
 };
 
-/* d: A (order t) and B; W: the inverted diagonal blocks, nb of 32 x 32 a
-   problem of the launch (column-major, the inverse of A's block as the
-   register trtri wrote it: its triangle only).  tr: M(r, k) = A(k, r);
-   lower: M is lower (the solve runs forward); wlower: A's blocks (so W's)
-   are lower.  nch panels a problem, of 32 of the f right-hand sides.
-   Shared memory: the panel P, then the block's inverse D (32 x LY). */
-template <int NB>
+/* d: A (order t) and B, and in C the inverted diagonal blocks of A,
+   32 x 32 apart (column-major, the inverse of A's block as the register
+   trtri wrote it: its triangle only).  With d.vdim each problem has its
+   own order, free dimension and leading dimensions there (left: m = t, n
+   = f; right: n = t, m = f; at most T and 32 nch; VAR): the variable-size
+   driver's leaves, where a problem is a step slot.  tr: M(r, k) = A(k, r);
+   lower: M is lower (the solve runs forward); wlower: A's blocks (so the
+   inverses) are lower.  nch panels a problem, of 32 of the f right-hand
+   sides.  Shared memory: the panel P, then the block's inverse D (32 x
+   LY). */
+template <int NB, bool VAR>
 __global__ void __launch_bounds__(TP_THREADS, tp_shape<NB>::MINB)
-    k_trsm_panel(const bb_dev_batch d, const double *W, int t, int f, int64_t lda, int64_t ldb, int left, int tr,
-                 int lower, int wlower, int unit, double alpha, int64_t nch)
+    k_trsm_panel(const bb_dev_batch d, int t0, int f0_, int64_t lda0, int64_t ldb0, int left, int tr, int lower,
+                 int wlower, int unit, double alpha, int64_t nch)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     typedef tp_shape<NB> S;
@@ -97,24 +106,36 @@ __global__ void __launch_bounds__(TP_THREADS, tp_shape<NB>::MINB)
     const int tid = threadIdx.x, w = tid / 32, lane = tid % 32, g = lane / 4, h = lane % 4;
     const int mt = w & 1, nt = w >> 1; /* the warp's 16 x 16 tile of a 32 x 32 block */
     const int cw0 = 16 * nt;
-    const int nb = (t + TP_L - 1) / TP_L;
     const int64_t items = d.count * nch;
     const unsigned Ps = (unsigned)__cvta_generic_to_shared(P), Ds = (unsigned)__cvta_generic_to_shared(D);
     for (int64_t item = blockIdx.x; item < items; item += gridDim.x) {
         const int64_t pid = item / nch;
         if (d.info && d.info[pid]) continue; /* the same for the whole block */
+        int t = t0, f = f0_;
+        int64_t lda = lda0, ldb = ldb0;
+        if (VAR) {
+            const bb_vdim v = d.vdim[pid];
+            t = left ? v.m : v.n, f = left ? v.n : v.m;
+            lda = v.lda, ldb = v.ldb;
+        }
         const int f0 = (int)(item - pid * nch) * TP_CW, len = min(TP_CW, f - f0);
+        if (t <= 0 || len <= 0) continue;
+        const int nb = (t + TP_L - 1) / TP_L;
         const double *A = bb_dev_ptr<double>(d.opd[BB_A], pid);
         double *B = bb_dev_ptr<double>(d.opd[BB_B], pid);
         const int64_t bi = left ? 1 : ldb, bj = left ? ldb : 1; /* B(r, j): r along the solve */
         B += f0 * bj;
-        const double *Wp = W + pid * (int64_t)nb * TP_L * TP_L;
+        /* the inverted blocks: a step slot's pointer (VAR), or packed */
+        const double *Wp = VAR ? (const double *)d.opd[BB_C].ptr[pid]
+                               : (const double *)d.opd[BB_C].base + pid * d.opd[BB_C].stride;
         /* the panel in (as stored: alpha is applied as each block row is
            solved), every copy in flight at once; zeros past the order and
-           the chunk; coalesced along B's stored columns */
+           the chunk up to the problem's last block (no step reads below
+           it); coalesced along B's stored columns */
 #pragma unroll 8
         for (int e = tid; e < TP_CW * T; e += TP_THREADS) {
             const int r = left ? e % T : e / TP_CW, j = left ? e / T : e % TP_CW;
+            if (r >= nb * TP_L) continue;
             const bool in = r < t && j < len;
             bb_cp8(Ps + (unsigned)(j * LD + r) * 8u, in ? B + r * bi + j * bj : B, in);
         }
@@ -215,46 +236,47 @@ __global__ void __launch_bounds__(TP_THREADS, tp_shape<NB>::MINB)
 #endif
 }
 
-template <int NB>
-cudaError_t launch_panel(const bb_dev_batch &d, const double *W, int t, int f, const bb_problem &p, int left, int tr,
-                         int lower, batchblas_queue *q)
+template <int NB, bool VAR>
+cudaError_t launch_panel(const bb_dev_batch &d, int t, int f, const bb_problem &p, batchblas_queue *q)
 {
     const size_t smem = tp_shape<NB>::smem;
     /* the opt-in above 48 KiB, on every call: it holds for the current
        device only, and the batch may be spread over several */
-    const cudaError_t e = cudaFuncSetAttribute(k_trsm_panel<NB>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+    const cudaError_t e = cudaFuncSetAttribute(k_trsm_panel<NB, VAR>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
     if (e != cudaSuccess) return e;
+    const int left = p.side == BblasLeft, tr = p.trans != BblasNoTrans;
+    /* the unified left solve: M(r, k) = A(k, r) when tr_eff */
+    const int tr_eff = left ? tr : !tr;
+    const int lower = (p.uplo == BblasLower) != (tr_eff != 0);
     const int64_t nch = (f + TP_CW - 1) / TP_CW;
-    k_trsm_panel<NB><<<bb_grid(d.count * nch, 1), TP_THREADS, smem, q->stream>>>(
-        d, W, t, f, p.lda, p.ldb, left, tr, lower, p.uplo == BblasLower, p.diag == BblasUnit, p.alpha[0], nch);
+    k_trsm_panel<NB, VAR><<<bb_grid(d.count * nch, 1), TP_THREADS, smem, q->stream>>>(
+        d, t, f, p.lda, p.ldb, left, tr_eff, lower, p.uplo == BblasLower, p.diag == BblasUnit, p.alpha[0], nch);
     return cudaGetLastError();
 }
 
-/* FP64 tensor cores (compute capability 8.0 or later) on the current device */
-bool have_dmma(void)
-{
-    static int v = -1;
-    if (v < 0) {
-        int dev = 0, major = 0;
-        v = cudaGetDevice(&dev) == cudaSuccess &&
-            cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) == cudaSuccess && major >= 8;
-    }
-    return v != 0;
-}
-
 } // namespace
+
+cudaError_t bb_trsm_panel_run(const bb_problem &p, const bb_dev_batch &d, int t, int f, batchblas_queue *q)
+{
+    if (d.count <= 0 || t <= 0 || f <= 0) return cudaSuccess;
+    if (t > 8 * TP_L) return cudaErrorNotSupported;
+    const int nb = (t + TP_L - 1) / TP_L;
+    if (d.vdim) {
+        if (nb <= 2) return launch_panel<2, true>(d, t, f, p, q);
+        if (nb <= 4) return launch_panel<4, true>(d, t, f, p, q);
+        return launch_panel<8, true>(d, t, f, p, q);
+    }
+    if (nb <= 2) return launch_panel<2, false>(d, t, f, p, q);
+    if (nb <= 4) return launch_panel<4, false>(d, t, f, p, q);
+    return launch_panel<8, false>(d, t, f, p, q);
+}
 
 cudaError_t bb_trsm_panel(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q)
 {
     const bool left = p.side == BblasLeft;
     const int t = left ? p.m : p.n, f = left ? p.n : p.m;
-    if (prec != BB_P_D || d.vdim || t <= TP_L || t > bb_cuda_trsm_panel_max(prec) || !have_dmma())
-        return cudaErrorNotSupported;
+    if (d.vdim || t <= TP_L || t > bb_cuda_trsm_panel_max(prec) || !bb_cuda_has_dmma()) return cudaErrorNotSupported;
     if (f <= 0) return cudaSuccess;
-    const bool tr = p.trans != BblasNoTrans;
-    /* the unified left solve: M(r, k) = A(k, r) when tr_eff */
-    const int tr_eff = left ? tr : !tr;
-    const int lower = (p.uplo == BblasLower) != (tr_eff != 0);
     const int nb = (t + TP_L - 1) / TP_L;
     const size_t blk = (size_t)TP_L * TP_L * sizeof(double), per = nb * blk;
     int64_t chunk = (int64_t)(BB_CUDA_DINV_BYTES / per);
@@ -263,7 +285,7 @@ cudaError_t bb_trsm_panel(bb_prec prec, const bb_problem &p, const bb_dev_batch 
     if (!W) return cudaErrorMemoryAllocation;
     for (int64_t first = 0; first < d.count; first += chunk) {
         const int64_t cnt = d.count - first < chunk ? d.count - first : chunk;
-        const bb_dev_batch s = bb_slice(d, first, cnt, prec);
+        bb_dev_batch s = bb_slice(d, first, cnt, prec);
         /* the diagonal blocks of A inverted into W (register trtri, out of
            place; a zero diagonal gives Inf and NaN, as the solve would) */
         for (int b = 0; b < nb; b++) {
@@ -279,10 +301,8 @@ cudaError_t bb_trsm_panel(bb_prec prec, const bb_problem &p, const bb_dev_batch 
             cudaError_t e = bb_small_tri(BB_OP_TRTRI, prec, tp, tb, q);
             if (e != cudaSuccess) return e;
         }
-        cudaError_t e;
-        if (nb <= 2) e = launch_panel<2>(s, W, t, f, p, left, tr_eff, lower, q);
-        else if (nb <= 4) e = launch_panel<4>(s, W, t, f, p, left, tr_eff, lower, q);
-        else e = launch_panel<8>(s, W, t, f, p, left, tr_eff, lower, q);
+        s.opd[BB_C] = bb_workspace_opd(W, (int64_t)nb * TP_L * TP_L);
+        const cudaError_t e = bb_trsm_panel_run(p, s, t, f, q);
         if (e != cudaSuccess) return e;
     }
     return cudaSuccess;

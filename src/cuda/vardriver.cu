@@ -33,12 +33,15 @@
  *          fill the GPU: up to 256 in real types, any order in z; single
  *          complex always).
  *          BATCHBLAS_CUDA_VAR_FUSED (fused_on) picks one path, to compare.
- *   trsm   M = op(A) in diagonal blocks of L, forward from the top or
- *          backward from the bottom of each problem's own triangle: block
- *          s takes B_s = alpha B_s - M(s, solved) X(solved) (k_vgemm, all
- *          solved blocks at once), then the register trsm solves it in
- *          chunks of L of the free dimension (the blocked driver's scheme,
- *          blocked.cu, with per-problem sizes).
+ *   trsm   M = op(A), recursive (seed 004; tri_walk below), forward from
+ *          the top or backward from the bottom of each problem's own
+ *          triangle: solve the first half, update the second with one
+ *          GEMM, solve the second half.  The leaves: in double, ranges of
+ *          up to 256 on chip (trsm_panel.cu: the diagonal blocks of 32
+ *          inverted, then a thread block a chunk of 32 right-hand sides
+ *          solves the leaf whole in shared memory); else ranges of L, the
+ *          register trsm (or the inverted block and the register trmm) in
+ *          chunks of L of the free dimension.
  *   trmm   the walk of trsm from the other end (the blocks a block's
  *          update reads are not yet multiplied): the register trmm on the
  *          diagonal block in place, then one GEMM (beta 1).
@@ -758,6 +761,8 @@ struct vctx {
     int *skip;    /* [slice]: the LU steps' entry flags (k_flags) */
     void *dinv;   /* [slice][L x L]: a trsm leaf's inverted diagonal blocks, or NULL */
     int dinv_min; /* a leaf inverts them from this many chunks a problem on (bb_cuda_dinv_min) */
+    int panel;    /* double trsm walks: the widest leaf the on-chip trsm takes (bb_cuda_trsm_panel_max; 0: none) */
+    int64_t wcap; /* the step arrays' entries (w) */
 };
 
 template <typename T, typename F>
@@ -1214,14 +1219,15 @@ struct f_trsm_upd {
 };
 
 /* a leaf's chunk c: the diagonal block and chunk c of its rows of B; inv:
-   the block's inverse in C (f_trsm_dinv), for trmm */
+   the block's inverse in C (f_trsm_dinv), for trmm; pc: C (the on-chip
+   trsm's inverted blocks, leaf_panel) */
 template <typename S = sub_all>
 struct f_trsm_diag {
     trsm_geo g;
     S sub;
     bool inv;
     template <typename T>
-    __device__ bool operator()(const bb_vdim &v0, int c, T *A, T *B, T *C, int *, bb_vdim &o, T *&pa, T *&pb, T *&) const
+    __device__ bool operator()(const bb_vdim &v0, int c, T *A, T *B, T *C, int *, bb_vdim &o, T *&pa, T *&pb, T *&pc) const
     {
         bb_vdim v = v0;
         if (!sub(v, A, B)) return false;
@@ -1235,27 +1241,31 @@ struct f_trsm_diag {
         o.lda = inv ? g.L : lda, o.ldb = ldb;
         pa = inv ? C : A + r0 + r0 * lda;
         pb = g.left ? B + r0 + (int64_t)c * g.L * ldb : B + c * g.L + r0 * ldb;
+        pc = C;
         return true;
     }
 };
 
-/* a leaf's diagonal block, to invert (trtri) into C, order L apart */
+/* a leaf's diagonal block c of order L (from its top; the leaf's only
+   one where the leaf is L wide), to invert (trtri) into C + c L x L, ld L */
 template <typename S = sub_all>
 struct f_trsm_dinv {
     trsm_geo g;
     S sub;
     template <typename T>
-    __device__ bool operator()(const bb_vdim &v0, int, T *A, T *B, T *C, int *, bb_vdim &o, T *&pa, T *&pb, T *&) const
+    __device__ bool operator()(const bb_vdim &v0, int c, T *A, T *B, T *C, int *, bb_vdim &o, T *&pa, T *&pb, T *&) const
     {
         bb_vdim v = v0;
         if (!sub(v, A, B)) return false;
         int t, f, r0, r1, s0, s1;
         if (!g.at(v, t, f, r0, r1, s0, s1)) return false;
-        o.m = o.n = r1 - r0;
+        const int x = r0 + c * g.L;
+        if (x >= r1) return false;
+        o.m = o.n = imin(g.L, r1 - x);
         o.k = o.nrhs = 0;
         o.lda = v.lda, o.ldb = g.L;
-        pa = A + r0 + r0 * (int64_t)v.lda;
-        pb = C;
+        pa = A + x + x * (int64_t)v.lda;
+        pb = C + (int64_t)c * g.L * g.L;
         return true;
     }
 };
@@ -1314,8 +1324,60 @@ struct tri_walk {
         return vgemm<T>(c, h.count, left ? vm_trans(p.trans) : VM_N, left ? VM_N : vm_trans(p.trans),
                         trmm ? p.alpha : m1, trmm || scaled ? one : p.alpha, VT_ALL, left ? w : fmax, left ? fmax : w);
     }
+    /* the leaf [a, b) on chip (trsm_panel.cu; double, b - a <= c.panel):
+       each problem's diagonal blocks of 32 inverted into workspace3 (one
+       view, one register trtri launch), then a thread block a chunk of 32
+       of the free dimension solves it whole in shared memory, one launch
+       a class of the problems' order in the leaf (up to 64, 128, 256: the
+       kernel's shared memory, so its blocks an SM, follow the class) */
+    cudaError_t leaf_panel(int a, int b, bool scaled) const
+    {
+        const bb_dev_batch h = bb_var_head(d, a); /* the problems whose order passes a */
+        if (h.count <= 0) return cudaSuccess;
+        const int L = c.L, wd = imin(b, tmax) - a, nbk = (wd + L - 1) / L;
+        const int64_t stride = (int64_t)nbk * L * L; /* a slot's inverted blocks */
+        int64_t per = std::min<int64_t>(c.wcap / nbk, (int64_t)(BB_CUDA_DINV_BYTES / (stride * sizeof(T))));
+        if (per > h.count) per = h.count;
+        if (per <= 0) return cudaErrorNotSupported;
+        void *W = bb_cuda_workspace3(c.q, (size_t)(per * stride) * sizeof(T));
+        if (!W) return cudaErrorMemoryAllocation;
+        const trsm_geo g = {left, forward, L, a, b, 0, 0};
+        bb_problem lp = p;
+        if (scaled) lp.alpha[0] = 1, lp.alpha[1] = 0;
+        /* the classes: slots [0, end[0]) have orders up to cap[0] in the
+           leaf, [end[0], end[1]) up to cap[1], .. (the slots lie largest
+           first: past bb_var_active(d, x) no size passes x) */
+        int cap[3], ncls = 0;
+        int64_t end[3];
+        if (wd > 4 * L) cap[ncls] = wd, end[ncls++] = bb_var_active(h, a + 4 * L);
+        if (wd > 2 * L) cap[ncls] = imin(wd, 4 * L), end[ncls++] = bb_var_active(h, a + 2 * L);
+        cap[ncls] = imin(wd, 2 * L), end[ncls++] = h.count;
+        cudaError_t e = cudaSuccess;
+        for (int64_t first = 0; first < h.count && e == cudaSuccess; first += per) {
+            const int64_t cnt = std::min<int64_t>(per, h.count - first);
+            bb_dev_batch s = bb_slice(h, first, cnt, c.prec);
+            s.opd[BB_C] = bb_workspace_opd(W, stride);
+            if ((e = view<T>(c, f_trsm_dinv<S>{g, sub}, s, nbk)) != cudaSuccess) break;
+            if ((e = step_trtri(c, p.uplo, p.diag, p.lda, cnt * nbk, 2)) != cudaSuccess) break;
+            int64_t lo = first;
+            for (int k = 0; k < ncls && e == cudaSuccess; k++) {
+                const int64_t hi = std::min<int64_t>(end[k], first + cnt);
+                if (hi <= lo) continue;
+                const bb_dev_batch sk = bb_slice(s, lo - first, hi - lo, c.prec);
+                lo = hi;
+                const vlayout lay = chunk_layout(c, sk, nch, a, 0);
+                const int64_t items = lay.start[lay.ng];
+                if (items == 0) continue;
+                if ((e = view_chunks<T>(c, f_trsm_diag<S>{g, sub, false}, sk, nch, lay)) != cudaSuccess) break;
+                e = bb_trsm_panel_run(lp, step_batch(c, items, 3), cap[k], L, c.q);
+            }
+        }
+        return e;
+    }
     cudaError_t run(int a, int b, bool scaled) const
     {
+        if (std::is_same<T, double>::value && c.panel && !trmm && !az && b - a <= c.panel)
+            return leaf_panel(a, b, scaled);
         if (b - a <= c.L) return leaf(a, b, scaled);
         const int mid = a + ((b - a + c.L - 1) / c.L + 1) / 2 * c.L;
         cudaError_t e = run(a, mid, scaled);
@@ -2253,7 +2315,8 @@ cudaError_t run_T(bb_op op, const vctx &c0, const bb_problem &p, const bb_dev_ba
     const bool walks = op == BB_OP_TRSM || op == BB_OP_GETRF || op == BB_OP_GETRFNP || op == BB_OP_GETRS ||
                        op == BB_OP_GESV || op == BB_OP_POTRS || op == BB_OP_POSV || op == BB_OP_GETRI ||
                        op == BB_OP_GETRI_OOP || op == BB_OP_GEINV || op == BB_OP_GECOND;
-    int dm = walks ? bb_cuda_dinv_min() : 0;
+    /* double: the on-chip trsm takes every leaf of alpha != 0 (c.panel) */
+    int dm = walks && !(std::is_same<T, double>::value && c.panel) ? bb_cuda_dinv_min() : 0;
     const size_t dblk = (size_t)c.L * c.L * sizeof(T);
     if (dm && (dm == 1 || wmax > c.L)) { /* a leaf of one chunk a problem inverts only with 1 */
         int64_t lim = (int64_t)(BB_CUDA_DINV_BYTES / dblk);
@@ -2263,7 +2326,11 @@ cudaError_t run_T(bb_op op, const vctx &c0, const bb_problem &p, const bb_dev_ba
         dm = 0;
     }
     if (slice > d.count) slice = d.count;
-    const int64_t cap = slice * nch;
+    /* at least one slot's inverted blocks for the on-chip trsm's view
+       (leaf_panel goes in slices of what the arrays hold) */
+    const int tri = std::min(std::max(p.m, p.n), c.panel);
+    const int64_t cap = std::max<int64_t>(slice * nch, (tri + c.L - 1) / c.L);
+    c.wcap = cap;
     const size_t bv = (cap * sizeof(bb_vdim) + 255) / 256 * 256, bp = (cap * sizeof(void *) + 255) / 256 * 256,
                  bi = (cap * sizeof(int) + 255) / 256 * 256;
     const size_t bs = (slice * sizeof(bb_vdim) + 255) / 256 * 256, bq = (slice * sizeof(void *) + 255) / 256 * 256,
@@ -2363,14 +2430,8 @@ int vg_walk_on(void)
    instead of the tensor cores (k_vgemm_tc, on devices that have them) */
 int tc_on(void)
 {
-    static int v = -1, env = BB_ENV_UNREAD;
-    if (v < 0) {
-        int dev = 0, major = 0;
-        const bool ok = cudaGetDevice(&dev) == cudaSuccess &&
-                        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) == cudaSuccess;
-        v = bb_env_int("BATCHBLAS_CUDA_VAR_TC", 1, &env) != 0 && ok && major >= 8;
-    }
-    return v;
+    static int env = BB_ENV_UNREAD;
+    return bb_env_int("BATCHBLAS_CUDA_VAR_TC", 1, &env) != 0 && bb_cuda_has_dmma();
 }
 
 } // namespace
@@ -2403,6 +2464,7 @@ cudaError_t bb_var_driver_launch(bb_op op, bb_prec prec, const bb_problem &p, co
     c.q = q;
     c.L = bb_small_max(prec);
     c.tc = tc_on();
+    c.panel = bb_cuda_has_dmma() ? bb_cuda_trsm_panel_max(prec) : 0;
     c.fused = fused_on(&c.fused_set);
     c.step_warps = step_warps_on();
     c.vg_walk = vg_walk_on();
