@@ -9,7 +9,10 @@
  * becomes base + offset, a pointer-array operand gets an element offset
  * (bb_dev_opd.off); no pointer array is rebuilt for our own kernels.
  *
- *   trsm   op(A) X = alpha B (left) or X op(A) = alpha B (right).  M = op(A)
+ *   trsm   op(A) X = alpha B (left) or X op(A) = alpha B (right).  Double
+ *          up to order 128 (bb_cuda_trsm_panel_split): on chip, whole
+ *          (trsm_panel.cu).  Above, the recursion below, each range of up
+ *          to 128 solved on chip (two at order 256).  Else M = op(A)
  *          is cut into diagonal blocks of order <= L (trsm_steps), walked
  *          left-looking in real types (block j updated with every solved
  *          block at once, one GEMM, then solved) and recursively in complex
@@ -132,6 +135,7 @@ struct trsm_steps {
     const bb_dev_batch &d;
     bool left, tr, forward, alpha_zero, inv;
     int t, f, nb;
+    int panel; /* the on-chip trsm takes a range of up to this order (0: none) */
 
     /* the rows (left) or columns (right) of B of the blocks [s0, s1) */
     void rows(int s0, int s1, int &r0, int &r1) const
@@ -168,19 +172,36 @@ struct trsm_steps {
         int r0, r1;
         rows(s, s + 1, r0, r1);
         const int bt = r1 - r0;
-        bb_problem lp = p;
+        bb_problem lp;
+        bb_dev_batch ld;
+        part(r0, r1, scaled, lp, ld);
+        return inv ? trsm_leaf_inv(c, lp, ld, bt) : bb_small_trsm_chunked(c.prec, lp, ld, c.q, c.L);
+    }
+    /* the problem of rows (left) or columns (right) [r0, r1): its diagonal
+       block of M and its part of B */
+    void part(int r0, int r1, bool scaled, bb_problem &lp, bb_dev_batch &ld) const
+    {
+        lp = p;
         if (scaled) lp.alpha[0] = 1, lp.alpha[1] = 0;
-        lp.m = left ? bt : f;
-        lp.n = left ? f : bt;
-        bb_dev_batch ld = d;
+        lp.m = left ? r1 - r0 : f;
+        lp.n = left ? f : r1 - r0;
+        ld = d;
         ld.opd[BB_A] = view(c, d.opd[BB_A], r0 + r0 * p.lda);
         ld.opd[BB_B] = view(c, d.opd[BB_B], left ? r0 : r0 * p.ldb);
-        return inv ? trsm_leaf_inv(c, lp, ld, bt) : bb_small_trsm_chunked(c.prec, lp, ld, c.q, c.L);
     }
     /* seed 004's TRSM row: solve the first half of [s0, s1), update the
        second with it (one GEMM), solve the second half */
     cudaError_t run(int s0, int s1, bool scaled) const
     {
+        int r0, r1;
+        rows(s0, s1, r0, r1);
+        if (panel && r1 - r0 <= panel) { /* on chip (trsm_panel.cu) */
+            bb_problem lp;
+            bb_dev_batch ld;
+            part(r0, r1, scaled, lp, ld);
+            const cudaError_t e = bb_trsm_panel(c.prec, lp, ld, c.q);
+            if (e != cudaErrorNotSupported) return e;
+        }
         if (s1 - s0 == 1) return leaf(s0, scaled);
         const int mid = s0 + (s1 - s0 + 1) / 2;
         cudaError_t e = run(s0, mid, scaled);
@@ -211,17 +232,16 @@ cudaError_t trsm(const ctx &c, const bb_problem &p, const bb_dev_batch &d)
     const int f = left ? p.n : p.m; /* free dimension */
     if (t <= 0 || f <= 0) return cudaSuccess;
     const bool alpha_zero = p.alpha[0] == 0 && p.alpha[1] == 0;
-    if (!alpha_zero) { /* on chip where it fits (trsm_panel.cu) */
-        const cudaError_t e = bb_trsm_panel(c.prec, p, d, c.q);
-        if (e != cudaErrorNotSupported) return e;
-    }
     const bool tr = p.trans != BblasNoTrans;
     const bool mlower = (p.uplo == BblasLower) != tr; /* M = op(A) lower */
     const int L = c.L, nb = (t + L - 1) / L, dmin = bb_cuda_dinv_min();
+    /* on chip whole up to bb_cuda_trsm_panel_split (trsm_panel.cu), and
+       above it the recursion's ranges that fit (two of 128 at t = 256) */
+    const int panel = !alpha_zero && bb_cuda_has_dmma() ? bb_cuda_trsm_panel_split(c.prec) : 0;
     const trsm_steps w = {c,  p, d, left, tr, left ? mlower : !mlower, alpha_zero,
                           !alpha_zero && dmin > 0 && (f + L - 1) / L >= dmin, /* the leaves by inverted blocks */
-                          t,  f, nb};
-    if (trsm_rec_on(c.prec)) return w.run(0, nb, false);
+                          t,  f, nb, panel};
+    if (panel || trsm_rec_on(c.prec)) return w.run(0, nb, false);
     for (int s = 0; s < nb; s++) {
         cudaError_t e = s > 0 && !alpha_zero ? w.update(s, s + 1, 0, s, false) : cudaSuccess;
         if (e == cudaSuccess) e = w.leaf(s, s > 0 && !alpha_zero);

@@ -160,6 +160,10 @@ int bb_cuda_dinv_min(void);
 /* launch.cu: the largest order of a trsm on chip (trsm_panel.cu,
    bb_trsm_panel) in precision prec; 0: off (BATCHBLAS_CUDA_TRSM_PANEL) */
 int bb_cuda_trsm_panel_max(bb_prec prec);
+/* launch.cu: the fixed-size trsm above this order recurses, each range of
+   at most this order on chip (<= bb_cuda_trsm_panel_max; 0: none;
+   BATCHBLAS_CUDA_TRSM_SPLIT) */
+int bb_cuda_trsm_panel_split(bb_prec prec);
 /* launch.cu: 1 if the current device has FP64 tensor cores (compute
    capability 8.0 or later; read once, as the backend's devices are one
    kind) */

@@ -514,14 +514,39 @@ int bb_cuda_dinv_min(void)
    of B, where the blocked walk passes over B once a block and once a GEMM.
    Double only (the FP64 tensor cores); up to TRSM_PANEL_MAX, where the
    panel (32 x 256 doubles, 74 KiB with the diagonal block's inverse beside it) still leaves three
-   blocks an SM.  BATCHBLAS_CUDA_TRSM_PANEL=0: the blocked walk. */
+   blocks an SM.  The variable-size driver's recursive walk takes it for
+   its leaves of up to that order.  BATCHBLAS_CUDA_TRSM_PANEL=0: the
+   blocked walk (the variable driver: leaves of 32); =N (33 .. 256): N the
+   bound, to compare. */
 static const int TRSM_PANEL_MAX = 256;
 
 int bb_cuda_trsm_panel_max(bb_prec prec)
 {
     static int v = BB_ENV_UNREAD;
-    if (prec != BB_P_D || bb_env_int("BATCHBLAS_CUDA_TRSM_PANEL", 1, &v) == 0) return 0;
-    return TRSM_PANEL_MAX;
+    const int x = bb_env_int("BATCHBLAS_CUDA_TRSM_PANEL", 1, &v);
+    if (prec != BB_P_D || x <= 0 || (x > 1 && x <= 32)) return 0;
+    return x > 1 && x < TRSM_PANEL_MAX ? x : TRSM_PANEL_MAX;
+}
+
+/* The fixed-size trsm's ranges on chip: above this order the blocked trsm
+   recurses (seed 004's TRSM row: the first half solved, the second
+   updated with it by one GEMM, then solved) and solves every range of at
+   most this order on chip.  Measured on the H200 (session 37, d, 10240
+   problems): trsm n = 256 in two ranges of 128 10.41 ms against 11.79
+   whole (at 256 the panel's 74 KiB of shared memory leave three blocks an
+   SM, at 128 four, and the GEMM between runs near its roof).  The
+   variable-size driver keeps leaves of up to bb_cuda_trsm_panel_max:
+   there a skewed batch's few large problems wait on the launches (trsm
+   skewed [1, 512] 1.50 ms with leaves of 256 against 1.60 with 128).
+   BATCHBLAS_CUDA_TRSM_SPLIT=N (33 .. 256) sets it, to compare. */
+static const int TRSM_PANEL_SPLIT = 128;
+
+int bb_cuda_trsm_panel_split(bb_prec prec)
+{
+    static int v = BB_ENV_UNREAD;
+    const int x = bb_env_int("BATCHBLAS_CUDA_TRSM_SPLIT", TRSM_PANEL_SPLIT, &v);
+    const int mx = bb_cuda_trsm_panel_max(prec);
+    return x > 32 && x < mx ? x : mx;
 }
 
 int bb_cuda_has_dmma(void)

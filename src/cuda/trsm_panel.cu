@@ -1,5 +1,5 @@
 /*
- * The blocked trsm on chip (double, orders 33 .. TRSM_PANEL_MAX):
+ * The trsm on chip (double, orders 33 .. TRSM_PANEL_MAX = 256):
  *   op(A) X = alpha B (left) or X op(A) = alpha B (right), X overwrites B.
  * One thread block solves one panel of 32 right-hand sides (columns of B
  * when left, rows when right) of one problem whole: the panel is read once
@@ -25,9 +25,11 @@
  * barriers a block row.
  *
  * Both drivers use it: the blocked one (bb_trsm_panel: a fixed order up
- * to TRSM_PANEL_MAX) and the variable-size one (vardriver.cu, tri_walk::
- * leaf_panel: the recursion's leaves of up to 256, each problem's order,
- * free dimension and leading dimensions read from its step slot).
+ * to 128, bb_cuda_trsm_panel_split, and above that the recursion's ranges
+ * of up to 128, blocked.cu trsm_steps::run) and the variable-size one
+ * (vardriver.cu, tri_walk::leaf_panel: the recursion's leaves of up to
+ * 256, TRSM_PANEL_MAX, each problem's order, free dimension and leading
+ * dimensions read from its step slot).
  *
  * The panel lies in shared memory column by column (P[j * LD + r], LD =
  * 32 NB + 4: the fragments' loads are conflict-free), rows past the order
