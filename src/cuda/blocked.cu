@@ -104,22 +104,14 @@ cudaError_t trsm_leaf_inv(const ctx &c, const bb_problem &lp, const bb_dev_batch
     if (chunk > ld.count) chunk = ld.count;
     void *W = bb_cuda_workspace3(c.q, (size_t)chunk * blk);
     if (!W) return cudaErrorMemoryAllocation;
-    const bb_dev_opd wo = workspace_opd(W, (int64_t)L * L);
-    bb_problem tp = blank();
-    tp.uplo = lp.uplo;
-    tp.diag = lp.diag;
-    tp.n = bt;
-    tp.lda = lp.lda;
-    tp.ldb = L;
     bb_problem mp = lp;
     mp.lda = L;
     for (int64_t first = 0; first < ld.count; first += chunk) {
         const int64_t cnt = ld.count - first < chunk ? ld.count - first : chunk;
         const bb_dev_batch s = bb_slice(ld, first, cnt, c.prec);
-        bb_dev_batch t = s, m = s;
-        t.opd[BB_B] = wo; /* inv(A's block) -> W */
-        m.opd[BB_A] = wo;
-        cudaError_t e = bb_small_tri(BB_OP_TRTRI, c.prec, tp, t, c.q);
+        bb_dev_batch m = s;
+        m.opd[BB_A] = workspace_opd(W, (int64_t)L * L); /* inv(A's block) */
+        cudaError_t e = bb_small_trtri_blocks(c.prec, lp, s, bt, L, W, (int64_t)L * L, c.q);
         if (e == cudaSuccess) e = bb_small_blas3(BB_OP_TRMM, c.prec, mp, m, c.q);
         if (e != cudaSuccess) return e;
     }

@@ -154,6 +154,14 @@ cudaError_t bb_small_blas3(bb_op op, bb_prec prec, const bb_problem &p, const bb
    left as the CPU backend leaves it.  cudaErrorNotSupported if it does not fit. */
 cudaError_t bb_small_tri(bb_op op, bb_prec prec, const bb_problem &p, const bb_dev_batch &d,
                          batchblas_queue *q);
+/* The diagonal blocks of order L (<= 32; the last one t - (nb - 1) L) of
+   the triangles of order t at d's A (uplo, diag, lda of p) inverted out of
+   place by the register trtri: block b of problem i into W + i stride + b
+   L L (ld L, elements of prec), its triangle only; an exactly zero
+   diagonal gives Inf and NaN there, as the solve would, and no code (the
+   blocked trsm's inverted leaves and the on-chip trsm). */
+cudaError_t bb_small_trtri_blocks(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, int t, int L, void *W,
+                                  int64_t stride, batchblas_queue *q);
 /* getrs (factor = 0: LU factors and pivots given) / gesv (factor = 1: getrf
    fused, pivots applied in registers) in registers (small_getrs.cu):
    n <= 32, any nrhs, trans (getrs), p.rowmajor honoured.

@@ -54,6 +54,7 @@
  * directly: a rare path).  lauum and unit trtri store 0.
  */
 #include "small.h"
+#include "views.h"
 
 namespace {
 
@@ -398,4 +399,24 @@ cudaError_t bb_small_tri(bb_op op, bb_prec prec, const bb_problem &p, const bb_d
 {
     if (p.n < 1 || p.n > BB_SMALL_MAX) return cudaErrorNotSupported;
     BB_SMALL_BY_PREC(prec, tri_op<T>(op, p, d, q));
+}
+
+cudaError_t bb_small_trtri_blocks(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, int t, int L, void *W,
+                                  int64_t stride, batchblas_queue *q)
+{
+    const size_t es = bb_elem_size(prec);
+    for (int b = 0; b * L < t; b++) {
+        bb_problem tp = bb_blank_problem();
+        tp.uplo = p.uplo;
+        tp.diag = p.diag;
+        tp.n = t - b * L < L ? t - b * L : L;
+        tp.lda = p.lda;
+        tp.ldb = L;
+        bb_dev_batch tb = d;
+        tb.opd[BB_A] = bb_view(d.opd[BB_A], (int64_t)b * L * (1 + p.lda), es);
+        tb.opd[BB_B] = bb_workspace_opd((char *)W + (size_t)b * L * L * es, stride);
+        const cudaError_t e = bb_small_tri(BB_OP_TRTRI, prec, tp, tb, q);
+        if (e != cudaSuccess) return e;
+    }
+    return cudaSuccess;
 }

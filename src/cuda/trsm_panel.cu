@@ -288,23 +288,11 @@ cudaError_t bb_trsm_panel(bb_prec prec, const bb_problem &p, const bb_dev_batch 
     for (int64_t first = 0; first < d.count; first += chunk) {
         const int64_t cnt = d.count - first < chunk ? d.count - first : chunk;
         bb_dev_batch s = bb_slice(d, first, cnt, prec);
-        /* the diagonal blocks of A inverted into W (register trtri, out of
-           place; a zero diagonal gives Inf and NaN, as the solve would) */
-        for (int b = 0; b < nb; b++) {
-            bb_problem tp = bb_blank_problem();
-            tp.uplo = p.uplo;
-            tp.diag = p.diag;
-            tp.n = t - b * TP_L < TP_L ? t - b * TP_L : TP_L;
-            tp.lda = p.lda;
-            tp.ldb = TP_L;
-            bb_dev_batch tb = s;
-            tb.opd[BB_A] = bb_view(s.opd[BB_A], (int64_t)b * TP_L * (1 + p.lda), sizeof(double));
-            tb.opd[BB_B] = bb_workspace_opd(W + (int64_t)b * TP_L * TP_L, (int64_t)nb * TP_L * TP_L);
-            cudaError_t e = bb_small_tri(BB_OP_TRTRI, prec, tp, tb, q);
-            if (e != cudaSuccess) return e;
-        }
+        /* the diagonal blocks of A inverted into W */
+        cudaError_t e = bb_small_trtri_blocks(prec, p, s, t, TP_L, W, (int64_t)nb * TP_L * TP_L, q);
+        if (e != cudaSuccess) return e;
         s.opd[BB_C] = bb_workspace_opd(W, (int64_t)nb * TP_L * TP_L);
-        const cudaError_t e = bb_trsm_panel_run(p, s, t, f, q);
+        e = bb_trsm_panel_run(p, s, t, f, q);
         if (e != cudaSuccess) return e;
     }
     return cudaSuccess;
