@@ -50,12 +50,19 @@ template <int NB> struct tp_shape {
     static constexpr int T = NB * TP_L;  /* the padded order */
     /* k of one set of M's fragments (two sets: one loading, one
        multiplied), and blocks an SM.  Up to 4 blocks of 32: sets of 16,
-       126 registers, 4 blocks; 8 blocks (shared memory leaves three
+       4 blocks an SM or more; 8 blocks (shared memory leaves three
        blocks an SM): sets of 32, 168 registers, 3.  Measured on the
        H200 (session 36, d, 10240 problems): sets of 16 at 4 blocks
        against sets of 32 at 3, trsm n = 64 / 128 1.08 / 1.06x, potrs
-       1.12 / 1.10x; n = 256 0.96x. */
-    static constexpr int KF = NB >= 8 ? 32 : 16, MINB = NB >= 8 ? 3 : 4;
+       1.12 / 1.10x; n = 256 0.96x.  Session 37: the fixed form at 6
+       blocks up to 2 blocks of 32 (80 registers; 60 bytes spilled) and
+       5 up to 4 (96 registers; shared memory stops a sixth) against 4
+       (126): trsm n = 64 1.02-1.07x, 128 (at 5) 1.06x, potrs 1.08 /
+       1.03x, getri 1.06 / 1.02x (two rounds each).  The variable form
+       (its sizes in registers) spills 2-3 times as much there, unmeasured:
+       it stays at 4. */
+    static constexpr int KF = NB >= 8 ? 32 : 16;
+    static constexpr int minb(bool var) { return NB >= 8 ? 3 : var ? 4 : NB >= 4 ? 5 : 6; }
     static constexpr int LD = T + 4;     /* a panel column in shared memory */
     static constexpr int LY = TP_L + 4;  /* a column of the inverse D */
     static constexpr size_t smem = (size_t)TP_CW * (LD + LY) * sizeof(double);
@@ -96,7 +103,7 @@ template <int KF> struct tp_frag {
    sides.  Shared memory: the panel P, then the block's inverse D (32 x
    LY). */
 template <int NB, bool VAR>
-__global__ void __launch_bounds__(TP_THREADS, tp_shape<NB>::MINB)
+__global__ void __launch_bounds__(TP_THREADS, tp_shape<NB>::minb(VAR))
     k_trsm_panel(const bb_dev_batch d, int t0, int f0_, int64_t lda0, int64_t ldb0, int left, int tr, int lower,
                  int wlower, int unit, double alpha, int64_t nch)
 {
