@@ -109,13 +109,17 @@ if [ "$phase" = tests ] || [ "$phase" = all ]; then
     # the trsm leaves both ways (launch.cu, bb_cuda_dinv_min): every leaf by
     # its inverted diagonal block (1), every leaf by the register solve (0)
     run vardev_dinv1 "$T" env BATCHBLAS_CUDA_DINV=1 "$D/bin/test_vardev" &
+    # the variable walk's on-chip leaves at 64 (the recursion above them)
+    # and off (leaves of 32; BATCHBLAS_CUDA_TRSM_PANEL, launch.cu)
+    run vardev_panel64 "$T" env BATCHBLAS_CUDA_TRSM_PANEL=64 "$D/bin/test_vardev" -1 d &
+    run vardev_panel0 "$T" env BATCHBLAS_CUDA_TRSM_PANEL=0 "$D/bin/test_vardev" -1 d &
     for s in blas3 chol; do
         for m in 0 1; do
             BATCHBLAS_CUDA_DINV=$m BATCHBLAS_BACKEND=cuda CK_FORK=no CK_RUN_SUITE=$s OMP_WAIT_POLICY=passive \
                 OMP_NUM_THREADS=2 run suite_${s}_dinv$m "$T" "$D/bin/runner" &
         done
     done
-    # the double trsm of order 33..256 by the blocked walk (BATCHBLAS_CUDA_TRSM_PANEL=0:
+    # the double trsm by the blocked walk (BATCHBLAS_CUDA_TRSM_PANEL=0:
     # the on-chip trsm of trsm_panel.cu off), and the walk recursive in
     # every precision (BATCHBLAS_CUDA_TRSM_REC=1)
     for s in blas3 chol lu; do
@@ -123,6 +127,9 @@ if [ "$phase" = tests ] || [ "$phase" = all ]; then
             OMP_NUM_THREADS=2 run suite_${s}_panel0 "$T" "$D/bin/runner" &
         BATCHBLAS_CUDA_TRSM_REC=1 BATCHBLAS_BACKEND=cuda CK_FORK=no CK_RUN_SUITE=$s OMP_WAIT_POLICY=passive \
             OMP_NUM_THREADS=2 run suite_${s}_rec1 "$T" "$D/bin/runner" &
+        # the fixed trsm's recursion over on-chip ranges of 64 (BATCHBLAS_CUDA_TRSM_SPLIT)
+        BATCHBLAS_CUDA_TRSM_SPLIT=64 BATCHBLAS_BACKEND=cuda CK_FORK=no CK_RUN_SUITE=$s OMP_WAIT_POLICY=passive \
+            OMP_NUM_THREADS=2 run suite_${s}_split64 "$T" "$D/bin/runner" &
     done
     for s in blas3 chol lu norm errors library; do
         BATCHBLAS_BACKEND=cuda CK_FORK=no CK_RUN_SUITE=$s OMP_WAIT_POLICY=passive OMP_NUM_THREADS=2 \
