@@ -917,8 +917,12 @@ static void getrs_across(int n, int nrhs, const R *abuf, const vec *pv, R *xbuf,
    getrf), rows k and p interchanged in every column, column k replaced by
    e_k (its old entries the multipliers c, c[k] = 0), then every column j:
    u = A(k,j) / pivot, A(k,j) = u, A(i,j) -= c[i] u; at the end the column
-   interchanges in reverse.  info[l]: the first zero or NaN pivot (1-based;
-   0: none); such a lane computes on (its result is never unpacked). */
+   interchanges in reverse.  The interchange of rows k and p is done in the
+   update's pass over each column (the pivot column first), not in a pass
+   of its own: the same operations in the same order, so the same bits, with
+   one store an element a step instead of two.  info[l]: the first zero or
+   NaN pivot (1-based; 0: none); such a lane computes on (its result is
+   never unpacked). */
 static void geinv_across(int n, R *buf, vec *pv, int *info)
 {
     vec *A = (vec *)buf;
@@ -930,7 +934,8 @@ static void geinv_across(int n, R *buf, vec *pv, int *info)
         vec *ak = A + (size_t)k * n;
         vec piv;
         pivot_step(n, k, ak, &pv[k], &piv, &bad);
-        if (pivot_masks(n, k, &pv[k], at)) swap_rows(A, n, n, k, at);
+        const int moved = pivot_masks(n, k, &pv[k], at);
+        if (moved) swap_rows(ak, n, 1, k, at); /* the pivot column */
         const vec d = one / piv;
         for (int i = 0; i < n; i++) {
             c[i] = ak[i];
@@ -940,9 +945,20 @@ static void geinv_across(int n, R *buf, vec *pv, int *info)
         ak[k] = one;
         for (int j = 0; j < n; j++) {
             vec *aj = A + (size_t)j * n;
-            const vec u = aj[k] * d;
-            aj[k] = u;
-            for (int i = 0; i < n; i++) aj[i] -= c[i] * u;
+            if (!moved || j == k) {
+                const vec u = aj[k] * d;
+                aj[k] = u;
+                for (int i = 0; i < n; i++) aj[i] -= c[i] * u;
+                continue;
+            }
+            /* rows k and p interchanged as the column is updated */
+            const vec t = aj[k];
+            vec w = t;
+            for (int i = k + 1; i < n; i++) w = sel(at[i], aj[i], w);
+            const vec u = w * d;
+            for (int i = 0; i < k; i++) aj[i] -= c[i] * u;
+            aj[k] = u - c[k] * u;
+            for (int i = k + 1; i < n; i++) aj[i] = sel(at[i], t, aj[i]) - c[i] * u;
         }
     }
     for (int k = n - 1; k >= 0; k--) { /* column k <-> column pv[k] */
