@@ -255,21 +255,20 @@ static int invert_copy(int n, const T *a, int64_t lda, bb_work *w, T **sp, R **r
     int *perm = (int *)(wk + nw + n);
     *sp = s;
     int cnan = n; /* the first column holding a NaN (invert_lapacke) */
-    for (int j = 0; j < n; j++) {
-        const T *aj = a + j * lda;
-        T *sj = s + (size_t)j * n;
-        if (own) { /* gauss_jordan meets the NaNs itself: a scan here cost 3-5% at d 32 */
-            memcpy(sj, aj, (size_t)n * sizeof(T));
-            continue;
+    if (own) /* gauss_jordan meets the NaNs itself: a scan here cost 3-5% at d 32 */
+        for (int j = 0; j < n; j++) memcpy(s + (size_t)j * n, a + j * lda, (size_t)n * sizeof(T));
+    else
+        for (int j = 0; j < n; j++) {
+            const T *aj = a + j * lda;
+            T *sj = s + (size_t)j * n;
+            int bad = 0;
+            SIMD_SUM(bad) for (int i = 0; i < n; i++) {
+                const T v = aj[i];
+                sj[i] = v;
+                bad += v != v;
+            }
+            if (bad && cnan == n) cnan = j;
         }
-        int bad = 0;
-        SIMD_SUM(bad) for (int i = 0; i < n; i++) {
-            const T v = aj[i];
-            sj[i] = v;
-            bad += v != v;
-        }
-        if (bad && cnan == n) cnan = j;
-    }
     if (anorm) *anorm = norm_cm(norm, n, n, s, n, *rwp);
     return own ? gauss_jordan(n, s, n, perm, wk) : invert_lapacke(n, s, n, (lapack_int *)perm, wk, (int)nw, cnan);
 }
