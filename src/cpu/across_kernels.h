@@ -609,6 +609,47 @@ __attribute__((target("avx512f"))) static void unpack512(const R *buf, shape s, 
     fill_lanes(ap, pm, p);
     unpack_body(buf, s, cols, p, pm, ld, mp);
 }
+
+/* whether geinv's column interchanges are done by unpack512_inverse: from
+   a vector's length of elements a column on (2 cores with AVX-512, session
+   38, ms before -> after: d 8 / 16 7.5-8.3 -> 6.2-7.6 / 8.5-9.4 -> 6.6-7.8,
+   s 16 8.2-9.5 -> 7.6-8.3; below, column by column loses to the packing by
+   spans: d 2 7.1 -> 9.8, s 2 9.4 -> 15.5, s 8 6.7-7.5 -> 8.3-8.5) */
+#  define inverse_cols(n) ((n) >= V)
+
+/* geinv's inverse out with its column interchanges (the Gauss-Jordan's last
+   step, pv as geinv_across leaves it) done here: column c of lane l's
+   block goes to column to[c][l] of its matrix (s: a full square, not
+   transposed), so the block's columns are never swapped in place. */
+__attribute__((target("avx512f"))) static void unpack512_inverse(const R *buf, shape s, R *const *ap, int64_t ld,
+                                                               const vec *pv)
+{
+    const uint32_t pm = lanes_of(ap);
+    if (!pm) return;
+    const int n = s.c;
+    R *p[V];
+    fill_lanes(ap, pm, p);
+    int to[NMAX][V];
+    for (int l = 0; l < V; l++) {
+        int at[NMAX]; /* at[j]: the block's column that ends in column j */
+        for (int j = 0; j < n; j++) at[j] = j;
+        for (int k = n - 1; k >= 0; k--) { /* column k <-> column pv[k] */
+            const int q = (int)pv[k][l], t = at[k];
+            at[k] = at[q];
+            at[q] = t;
+        }
+        for (int j = 0; j < n; j++) to[at[j]][l] = j;
+    }
+    for (int c = 0; c < n; c++) {
+        R *q[V];
+        for (int l = 0; l < V; l++) q[l] = p[l] + (int64_t)to[c][l] * ld;
+        unpack_line(buf + (size_t)c * s.r * V, V, q, pm, 0, s.r);
+    }
+}
+#endif
+
+#ifndef PACK512
+#  define inverse_cols(n) 0 /* geinv interchanges its columns in the block */
 #endif
 
 /* mp: the operand's map (block_run), or NULL: by lines */
@@ -922,8 +963,11 @@ static void getrs_across(int n, int nrhs, const R *abuf, const vec *pv, R *xbuf,
    of its own: the same operations in the same order, so the same bits, with
    one store an element a step instead of two.  info[l]: the first zero or
    NaN pivot (1-based; 0: none); such a lane computes on (its result is
-   never unpacked). */
-static void geinv_across(int n, R *buf, vec *pv, int *info)
+   never unpacked).  cols 0: the column interchanges at the end left out
+   (gecond: the inverse's one and infinity norms do not depend on the order
+   of its columns, only the row sums' rounding does; geinv with AVX-512
+   packing: unpack512_inverse places the columns). */
+static void geinv_across(int n, R *buf, vec *pv, int *info, int cols)
 {
     vec *A = (vec *)buf;
     const vec zero = splat(0), one = splat(1);
@@ -961,7 +1005,7 @@ static void geinv_across(int n, R *buf, vec *pv, int *info)
             for (int i = k + 1; i < n; i++) aj[i] = sel(at[i], t, aj[i]) - c[i] * u;
         }
     }
-    for (int k = n - 1; k >= 0; k--) { /* column k <-> column pv[k] */
+    for (int k = cols ? n - 1 : -1; k >= 0; k--) { /* column k <-> column pv[k] */
         const vec p = pv[k];
         for (int q = k + 1; q < n; q++) {
             const ivec m = p == splat(q);
@@ -1332,11 +1376,11 @@ static void block_one(const plan *P, R *buf, R *const *ap, R *const *bp, int *co
     }
     case K_GETRF: case K_GESV: getrf_across(n, buf, pv, code); break;
     case K_GETRFNP: getrfnp_across(n, buf, pv, code); break;
-    case K_GEINV: geinv_across(n, buf, pv, code); break;
+    case K_GEINV: geinv_across(n, buf, pv, code, !inverse_cols(n)); break;
     case K_TRTRI: case K_POTRI: trtri_across(n, buf, P->unit, code); break;
     case K_GECOND: /* ||A||, the inverse, ||inv(A)|| */
         norm_across(P->norm, n, n, buf, val);
-        geinv_across(n, buf, pv, code);
+        geinv_across(n, buf, pv, code, 0);
         norm_across(P->norm, n, n, buf, val2);
         for (int l = 0; l < V; l++) val[l] = code[l] ? (R)INFINITY : val[l] * val2[l];
         break;
@@ -1378,6 +1422,10 @@ static void block_one(const plan *P, R *buf, R *const *ap, R *const *bp, int *co
                     for (int k = 0; k < n; k++) ip[l][k] = (int)pv[k][l] + 1;
     }
     /* geinv, getri_oop: the inverse is the block of A */
+#ifdef PACK512
+    if (P->kind == K_GEINV && inverse_cols(n)) unpack512_inverse(buf, P->sb, okb, P->ldb, pv);
+    else
+#endif
     if (P->sb.r)
         unpack(P->kind == K_GEINV || P->kind == K_GETRI_OOP ? buf : bbuf, P->sb, P->sb.c, okb, P->ldb, &P->mb);
     if (P->kind == K_GECOND || P->kind == K_LANGE) /* bp: the values */
