@@ -610,17 +610,23 @@ __attribute__((target("avx512f"))) static void unpack512(const R *buf, shape s, 
     unpack_body(buf, s, cols, p, pm, ld, mp);
 }
 
-/* whether geinv's column interchanges are done by unpack512_inverse: from
-   a vector's length of elements a column on (2 cores with AVX-512, session
-   38, ms before -> after: d 8 / 16 7.5-8.3 -> 6.2-7.6 / 8.5-9.4 -> 6.6-7.8,
-   s 16 8.2-9.5 -> 7.6-8.3; below, column by column loses to the packing by
-   spans: d 2 7.1 -> 9.8, s 2 9.4 -> 15.5, s 8 6.7-7.5 -> 8.3-8.5) */
-#  define inverse_cols(n) ((n) >= V)
+/* whether an inverse's column interchanges are done by unpack512_inverse
+   (geinv; getri and getri_oop column-major, where the block is A^T): from
+   a vector's length of elements a line on, and getri from 12 (2 cores with
+   AVX-512, session 38, ms before -> after, alternated: geinv d 8 / 16
+   7.5-8.3 -> 6.2-7.6 / 8.5-9.4 -> 6.6-7.8, s 16 8.2-9.5 -> 7.6-8.3; getri
+   d 14 / 16 4.3-4.4 -> 3.5-3.7 / 4.6-4.7 -> 3.1-3.4, s 16 4.7-4.9 ->
+   4.2-4.3; below, line by line loses to the packing by spans and the
+   interchanges in the block: geinv d 2 7.1 -> 9.8, s 2 9.4 -> 15.5, s 8
+   6.7-7.5 -> 8.3-8.5; getri d 8 3.4-3.5 -> 3.9-4.0) */
+#  define inverse_cols(n, from) ((n) >= V && (n) >= (from))
 
-/* geinv's inverse out with its column interchanges (the Gauss-Jordan's last
-   step, pv as geinv_across leaves it) done here: column c of lane l's
-   block goes to column to[c][l] of its matrix (s: a full square, not
-   transposed), so the block's columns are never swapped in place. */
+/* An inverse out with its column interchanges (the last step of geinv's
+   Gauss-Jordan and of getri, pv as they leave it: for k = n - 1 down to 0,
+   column k <-> column pv[k] where k < pv[k] < n) done here: line a of the
+   block (a column, or a row when s.trans; s a full square) goes to column
+   to[a][l] of lane l's matrix, so the block's lines are never swapped in
+   place. */
 __attribute__((target("avx512f"))) static void unpack512_inverse(const R *buf, shape s, R *const *ap, int64_t ld,
                                                                const vec *pv)
 {
@@ -631,25 +637,27 @@ __attribute__((target("avx512f"))) static void unpack512_inverse(const R *buf, s
     fill_lanes(ap, pm, p);
     int to[NMAX][V];
     for (int l = 0; l < V; l++) {
-        int at[NMAX]; /* at[j]: the block's column that ends in column j */
+        int at[NMAX]; /* at[j]: the block's line that ends in column j */
         for (int j = 0; j < n; j++) at[j] = j;
-        for (int k = n - 1; k >= 0; k--) { /* column k <-> column pv[k] */
-            const int q = (int)pv[k][l], t = at[k];
+        for (int k = n - 1; k >= 0; k--) {
+            const int q = (int)pv[k][l];
+            if (q <= k || q >= n) continue;
+            const int t = at[k];
             at[k] = at[q];
             at[q] = t;
         }
         for (int j = 0; j < n; j++) to[at[j]][l] = j;
     }
-    for (int c = 0; c < n; c++) {
+    for (int a = 0; a < n; a++) {
         R *q[V];
-        for (int l = 0; l < V; l++) q[l] = p[l] + (int64_t)to[c][l] * ld;
-        unpack_line(buf + (size_t)c * s.r * V, V, q, pm, 0, s.r);
+        for (int l = 0; l < V; l++) q[l] = p[l] + (int64_t)to[a][l] * ld;
+        unpack_line(buf + (s.trans ? (size_t)a : (size_t)a * s.r) * V, s.trans ? (size_t)s.r * V : V, q, pm, 0, n);
     }
 }
 #endif
 
 #ifndef PACK512
-#  define inverse_cols(n) 0 /* geinv interchanges its columns in the block */
+#  define inverse_cols(n, from) 0 /* the inverses interchange their columns in the block */
 #endif
 
 /* mp: the operand's map (block_run), or NULL: by lines */
@@ -1164,7 +1172,7 @@ static void lauum_across(int n, R *buf)
    below it, final already, weighted by L(i,j), which are saved and
    cleared first); then rows j and pv[j] (getrf's interchanges) swapped
    from the last step back.  The block then holds inv(A)^T. */
-static void getri_across(int n, R *buf, const vec *pv)
+static void getri_across(int n, R *buf, const vec *pv, int cols)
 {
     vec *A = (vec *)buf;
     vec w[NMAX];
@@ -1180,7 +1188,7 @@ static void getri_across(int n, R *buf, const vec *pv)
             ac[j] = s;
         }
     }
-    for (int j = n - 2; j >= 0; j--)
+    for (int j = cols ? n - 2 : -1; j >= 0; j--)
         if (pivot_masks(n, j, &pv[j], at)) swap_rows(A, n, n, j, at);
 }
 
@@ -1376,7 +1384,7 @@ static void block_one(const plan *P, R *buf, R *const *ap, R *const *bp, int *co
     }
     case K_GETRF: case K_GESV: getrf_across(n, buf, pv, code); break;
     case K_GETRFNP: getrfnp_across(n, buf, pv, code); break;
-    case K_GEINV: geinv_across(n, buf, pv, code, !inverse_cols(n)); break;
+    case K_GEINV: geinv_across(n, buf, pv, code, !inverse_cols(n, 0)); break;
     case K_TRTRI: case K_POTRI: trtri_across(n, buf, P->unit, code); break;
     case K_GECOND: /* ||A||, the inverse, ||inv(A)|| */
         norm_across(P->norm, n, n, buf, val);
@@ -1393,7 +1401,9 @@ static void block_one(const plan *P, R *buf, R *const *ap, R *const *bp, int *co
     default: break;
     }
     switch (P->kind) {
-    case K_GETRI: case K_GETRI_OOP: getri_across(n, buf, pv); break;
+    case K_GETRI: case K_GETRI_OOP: /* column-major: the block is A^T, its rows the columns */
+        getri_across(n, buf, pv, !(inverse_cols(n, 12) && (P->kind == K_GETRI ? P->sa : P->sb).trans));
+        break;
     case K_POTRS: case K_POSV: potrs_across(n, P->sb.c, buf, bbuf); break;
     case K_GETRS: case K_GESV: getrs_across(n, P->sb.c, buf, pv, bbuf, P->trans); break;
     case K_TRSM: trsm_across(n, P->sb.c, buf, bbuf, P->lower, P->unit, P->alpha); break;
@@ -1411,6 +1421,10 @@ static void block_one(const plan *P, R *buf, R *const *ap, R *const *bp, int *co
         unpack(buf, P->sa, n, oka, P->lda, &P->ma);
         for (int l = 0; l < V; l++)
             if (ap[l] && code[l]) unpack_failed(buf, P, l, ap[l], code[l], piv[l]);
+    } else if (P->kind == K_GETRI && inverse_cols(n, 12) && P->sa.trans) {
+#ifdef PACK512
+        unpack512_inverse(buf, P->sa, oka, P->lda, pv); /* a singular lane: left alone */
+#endif
     } else if (P->kind == K_TRTRI || P->kind == K_LAUUM || P->kind == K_POTRI || P->kind == K_POTI ||
                P->kind == K_GETRI) {
         unpack(buf, P->sa, n, oka, P->lda, &P->ma); /* a singular lane: left alone (poti: unpacked above) */
@@ -1423,7 +1437,8 @@ static void block_one(const plan *P, R *buf, R *const *ap, R *const *bp, int *co
     }
     /* geinv, getri_oop: the inverse is the block of A */
 #ifdef PACK512
-    if (P->kind == K_GEINV && inverse_cols(n)) unpack512_inverse(buf, P->sb, okb, P->ldb, pv);
+    if ((P->kind == K_GEINV && inverse_cols(n, 0)) || (P->kind == K_GETRI_OOP && P->sb.trans && inverse_cols(n, 12)))
+        unpack512_inverse(buf, P->sb, okb, P->ldb, pv);
     else
 #endif
     if (P->sb.r)
