@@ -627,7 +627,7 @@ __attribute__((target("avx512f"))) static void unpack512(const R *buf, shape s, 
    block (a column, or a row when s.trans; s a full square) goes to column
    to[a][l] of lane l's matrix, so the block's lines are never swapped in
    place. */
-__attribute__((target("avx512f"))) static void unpack512_inverse(const R *buf, shape s, R *const *ap, int64_t ld,
+__attribute__((target("avx512f"), noinline)) static void unpack512_inverse(const R *buf, shape s, R *const *ap, int64_t ld,
                                                                const vec *pv)
 {
     const uint32_t pm = lanes_of(ap);
@@ -1171,12 +1171,12 @@ static void lauum_across(int n, R *buf)
    from the last row back (row j of Z: row j of inv(U)^T minus the rows
    below it, final already, weighted by L(i,j), which are saved and
    cleared first); then rows j and pv[j] (getrf's interchanges) swapped
-   from the last step back.  The block then holds inv(A)^T. */
-static void getri_across(int n, R *buf, const vec *pv, int cols)
+   from the last step back.  The block then holds inv(A)^T.  (The solve
+   alone, getri_solve_across, where unpack512_inverse does the interchanges.) */
+INL void getri_solve_across(int n, R *buf)
 {
     vec *A = (vec *)buf;
     vec w[NMAX];
-    ivec at[NMAX];
     for (int j = n - 2; j >= 0; j--) {
         for (int i = j + 1; i < n; i++) {
             w[i] = A[(size_t)i * n + j];
@@ -1188,7 +1188,14 @@ static void getri_across(int n, R *buf, const vec *pv, int cols)
             ac[j] = s;
         }
     }
-    for (int j = cols ? n - 2 : -1; j >= 0; j--)
+}
+
+static void getri_across(int n, R *buf, const vec *pv)
+{
+    vec *A = (vec *)buf;
+    ivec at[NMAX];
+    getri_solve_across(n, buf);
+    for (int j = n - 2; j >= 0; j--)
         if (pivot_masks(n, j, &pv[j], at)) swap_rows(A, n, n, j, at);
 }
 
@@ -1402,7 +1409,8 @@ static void block_one(const plan *P, R *buf, R *const *ap, R *const *bp, int *co
     }
     switch (P->kind) {
     case K_GETRI: case K_GETRI_OOP: /* column-major: the block is A^T, its rows the columns */
-        getri_across(n, buf, pv, !(inverse_cols(n, 12) && (P->kind == K_GETRI ? P->sa : P->sb).trans));
+        if (inverse_cols(n, 12) && (P->kind == K_GETRI ? P->sa : P->sb).trans) getri_solve_across(n, buf);
+        else getri_across(n, buf, pv);
         break;
     case K_POTRS: case K_POSV: potrs_across(n, P->sb.c, buf, bbuf); break;
     case K_GETRS: case K_GESV: getrs_across(n, P->sb.c, buf, pv, bbuf, P->trans); break;
