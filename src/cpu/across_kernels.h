@@ -60,7 +60,9 @@
  *     alone (LAPACK); potri is trtri then lauum on the packed block.
  *   - geinv: n <= BB_CPU_GEINV_ACROSS_MAX: norm.c's Gauss-Jordan lane by
  *     lane (the pivots of getrf), A read only, the inverse written to Ainv
- *     unless the lane is singular (the first zero or NaN pivot).
+ *     unless the lane is singular (the first zero or NaN pivot); its final
+ *     column interchanges done in the block, or from n >= V by the
+ *     unpacking (unpack512_inverse: each column written where it ends).
  *   - poti: n <= both bounds: potrf, then trtri and lauum on the same
  *     packed block (one pack, one unpack); a lane whose potrf fails gets
  *     potrf's partial result (chol.c's poti = potrf, then potri if it
@@ -73,10 +75,13 @@
  *     lower triangle), trtri's kernel on that triangle (info: the first
  *     exactly zero U(k,k), nothing written then, as LAPACK), then L^T Z =
  *     inv(U)^T and the interchanges (getri_across): the block holds
- *     inv(A)^T, unpacked transposed into A (getri) or B (getri_oop).
+ *     inv(A)^T, unpacked transposed into A (getri) or B (getri_oop); the
+ *     interchanges by the unpacking where geinv's are (column-major, n >=
+ *     12).
  *   - gecond: n <= BB_CPU_GECOND_ACROSS_MAX: the norm of the packed A
- *     (norm_across), geinv's Gauss-Jordan on the block, the norm of the
- *     inverse; cond = +Inf where geinv's info is set.
+ *     (norm_across), geinv's Gauss-Jordan on the block without its final
+ *     column interchanges (the norms do not depend on them), the norm of
+ *     the inverse; cond = +Inf where geinv's info is set.
  *   - lange: m, n <= BB_CPU_LANGE_ACROSS_MAX: norm_across (norm.c's rules:
  *     NaN sticks, the Frobenius norm rescaled only where the sum of
  *     squares over- or underflows).  gecond and lange write one value a
