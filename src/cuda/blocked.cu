@@ -229,7 +229,7 @@ cudaError_t trsm(const ctx &c, const bb_problem &p, const bb_dev_batch &d)
     const int L = c.L, nb = (t + L - 1) / L, dmin = bb_cuda_dinv_min();
     /* on chip whole up to bb_cuda_trsm_panel_split (trsm_panel.cu), and
        above it the recursion's ranges that fit (two of 128 at t = 256) */
-    const int panel = !alpha_zero && bb_cuda_has_dmma() ? bb_cuda_trsm_panel_split(c.prec) : 0;
+    const int panel = !alpha_zero ? bb_cuda_trsm_panel_split(c.prec) : 0;
     const trsm_steps w = {c,  p, d, left, tr, left ? mlower : !mlower, alpha_zero,
                           !alpha_zero && dmin > 0 && (f + L - 1) / L >= dmin, /* the leaves by inverted blocks */
                           t,  f, nb, panel};

@@ -158,7 +158,8 @@ void *bb_cuda_workspace3(batchblas_queue *q, size_t bytes);
    BATCHBLAS_CUDA_DINV) */
 int bb_cuda_dinv_min(void);
 /* launch.cu: the largest order of a trsm on chip (trsm_panel.cu,
-   bb_trsm_panel) in precision prec; 0: off (BATCHBLAS_CUDA_TRSM_PANEL) */
+   bb_trsm_panel) in precision prec on the current device; 0: off
+   (BATCHBLAS_CUDA_TRSM_PANEL, or no FP64 tensor cores) */
 int bb_cuda_trsm_panel_max(bb_prec prec);
 /* launch.cu: the fixed-size trsm above this order recurses, each range of
    at most this order on chip (<= bb_cuda_trsm_panel_max; 0: none;

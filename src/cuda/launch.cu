@@ -512,7 +512,7 @@ int bb_cuda_dinv_min(void)
 /* The blocked trsm on chip (trsm_panel.cu): a thread block solves a panel
    of 32 right-hand sides whole in shared memory, one read and one write
    of B, where the blocked walk passes over B once a block and once a GEMM.
-   Double only (the FP64 tensor cores); up to TRSM_PANEL_MAX, where the
+   Double only, on devices with FP64 tensor cores (0 elsewhere); up to TRSM_PANEL_MAX, where the
    panel (32 x 256 doubles, 74 KiB with the diagonal block's inverse beside it) still leaves three
    blocks an SM.  The variable-size driver's recursive walk takes it for
    its leaves of up to that order.  BATCHBLAS_CUDA_TRSM_PANEL=0: the
@@ -524,7 +524,7 @@ int bb_cuda_trsm_panel_max(bb_prec prec)
 {
     static int v = BB_ENV_UNREAD;
     const int x = bb_env_int("BATCHBLAS_CUDA_TRSM_PANEL", 1, &v);
-    if (prec != BB_P_D || x <= 0 || (x > 1 && x <= 32)) return 0;
+    if (prec != BB_P_D || x <= 0 || (x > 1 && x <= 32) || !bb_cuda_has_dmma()) return 0;
     return x > 1 && x < TRSM_PANEL_MAX ? x : TRSM_PANEL_MAX;
 }
 

@@ -263,28 +263,30 @@ cudaError_t launch_panel(const bb_dev_batch &d, int t, int f, const bb_problem &
     return cudaGetLastError();
 }
 
+/* the kernel of the order's number of blocks of 32 */
+template <bool VAR>
+cudaError_t launch_order(const bb_dev_batch &d, int t, int f, const bb_problem &p, batchblas_queue *q)
+{
+    const int nb = (t + TP_L - 1) / TP_L;
+    if (nb <= 2) return launch_panel<2, VAR>(d, t, f, p, q);
+    if (nb <= 4) return launch_panel<4, VAR>(d, t, f, p, q);
+    return launch_panel<8, VAR>(d, t, f, p, q);
+}
+
 } // namespace
 
 cudaError_t bb_trsm_panel_run(const bb_problem &p, const bb_dev_batch &d, int t, int f, batchblas_queue *q)
 {
     if (d.count <= 0 || t <= 0 || f <= 0) return cudaSuccess;
     if (t > 8 * TP_L) return cudaErrorNotSupported;
-    const int nb = (t + TP_L - 1) / TP_L;
-    if (d.vdim) {
-        if (nb <= 2) return launch_panel<2, true>(d, t, f, p, q);
-        if (nb <= 4) return launch_panel<4, true>(d, t, f, p, q);
-        return launch_panel<8, true>(d, t, f, p, q);
-    }
-    if (nb <= 2) return launch_panel<2, false>(d, t, f, p, q);
-    if (nb <= 4) return launch_panel<4, false>(d, t, f, p, q);
-    return launch_panel<8, false>(d, t, f, p, q);
+    return d.vdim ? launch_order<true>(d, t, f, p, q) : launch_order<false>(d, t, f, p, q);
 }
 
 cudaError_t bb_trsm_panel(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q)
 {
     const bool left = p.side == BblasLeft;
     const int t = left ? p.m : p.n, f = left ? p.n : p.m;
-    if (d.vdim || t <= TP_L || t > bb_cuda_trsm_panel_max(prec) || !bb_cuda_has_dmma()) return cudaErrorNotSupported;
+    if (d.vdim || t <= TP_L || t > bb_cuda_trsm_panel_max(prec)) return cudaErrorNotSupported;
     if (f <= 0) return cudaSuccess;
     const int nb = (t + TP_L - 1) / TP_L;
     const size_t blk = (size_t)TP_L * TP_L * sizeof(double), per = nb * blk;

@@ -2464,7 +2464,7 @@ cudaError_t bb_var_driver_launch(bb_op op, bb_prec prec, const bb_problem &p, co
     c.q = q;
     c.L = bb_small_max(prec);
     c.tc = tc_on();
-    c.panel = bb_cuda_has_dmma() ? bb_cuda_trsm_panel_max(prec) : 0;
+    c.panel = bb_cuda_trsm_panel_max(prec);
     c.fused = fused_on(&c.fused_set);
     c.step_warps = step_warps_on();
     c.vg_walk = vg_walk_on();
