@@ -37,22 +37,6 @@ static inline T mulc(T a, T b) { return a * b; }
 static inline T cnj(T a) { return a; }
 #endif
 
-/* 1 / a; complex: Smith's scaling, no library call */
-static inline T recip(T a)
-{
-#if BB_COMPLEX
-    R ar = RE(a), ai = IM(a);
-    if (fabs(ar) >= fabs(ai)) {
-        R r = ai / ar, d = 1 / (ar + ai * r);
-        return MK(d, -r * d);
-    }
-    R r = ar / ai, d = 1 / (ai + ar * r);
-    return MK(r * d, -d);
-#else
-    return 1 / a;
-#endif
-}
-
 static inline R abs2(T a) { return RE(a) * RE(a) + IM(a) * IM(a); }
 
 /* sum_i conj(x[i]) * y[i] */
@@ -458,7 +442,7 @@ static int potrs_own(const bb_problem *p, bb_work *w)
     int copy = rows != p->rhs_right;
     T *inv = bb_work_get(w, sizeof(T) * ((size_t)n + (copy ? (size_t)n * m : 0)));
     if (!inv) return BB_INFO_NOMEM;
-    for (int k = 0; k < n; k++) inv[k] = recip(A[k + k * p->lda]);
+    for (int k = 0; k < n; k++) inv[k] = bb_recip(A[k + k * p->lda]);
     if (!copy) {
         if (rows) potrs_rows(p->uplo, n, m, A, p->lda, inv, B, p->ldb);
         else potrs_cols(p->uplo, n, m, A, p->lda, inv, B, p->ldb);
@@ -534,7 +518,7 @@ static void trtri_upper(int n, int unit, T *A, int64_t lda)
         T *cj = A + j * lda;
         T ajj = -1;
         if (!unit) {
-            cj[j] = recip(cj[j]);
+            cj[j] = bb_recip(cj[j]);
             ajj = -cj[j];
         }
         for (int k = 0; k < j; k++) {
@@ -553,7 +537,7 @@ static void trtri_lower(int n, int unit, T *A, int64_t lda)
         T *cj = A + j * lda;
         T ajj = -1;
         if (!unit) {
-            cj[j] = recip(cj[j]);
+            cj[j] = bb_recip(cj[j]);
             ajj = -cj[j];
         }
         for (int k = n - 1; k > j; k--) {

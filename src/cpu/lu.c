@@ -196,7 +196,7 @@ static inline __attribute__((always_inline)) int getf2_body(int m, int n, T *a, 
             if (p != k)
                 for (int j = 0; j < n; j++) swap_T(a + k + j * lda, a + p + j * lda);
             if (abs1(piv) >= R_SAFMIN) {
-                T r = 1 / piv;
+                T r = bb_recip(piv);
                 SIMD for (int i = k + 1; i < m; i++) ak[i] = mul(ak[i], r);
             } else {
                 for (int i = k + 1; i < m; i++) ak[i] /= piv;
@@ -402,7 +402,7 @@ static void recip_diag(int n, const T *a, int64_t lda, int cj, T *rd)
 {
     for (int k = 0; k < n; k++) {
         T d = a[k + k * lda];
-        rd[k] = 1 / (cj ? cnj(d) : d);
+        rd[k] = bb_recip(cj ? cnj(d) : d);
     }
 }
 
@@ -536,7 +536,7 @@ static void getri_cm(int n, T *a, int64_t lda, const int *ipiv, T *work)
     }
     for (int j = 0; j < n; j++) { /* inv(U), column j from the columns before it */
         T *aj = a + j * lda;
-        aj[j] = 1 / aj[j];
+        aj[j] = bb_recip(aj[j]);
         T ajj = -aj[j];
         /* aj[0..j) := inv(U)(0:j,0:j) * aj[0..j), out of place through work */
         for (int k = 0; k < j; k++) {

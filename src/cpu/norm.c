@@ -175,7 +175,7 @@ static int gauss_jordan(int n, T *a, int64_t lda, int *perm, T *c)
         perm[k] = p;
         if (p != k)
             for (int j = 0; j < n; j++) swap_T(a + k + j * lda, a + p + j * lda);
-        T d = 1 / piv;
+        T d = bb_recip(piv);
         /* column k becomes e_k, its old entries the multipliers c */
         for (int i = 0; i < n; i++) {
             c[i] = ak[i];

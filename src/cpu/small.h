@@ -82,6 +82,29 @@ static inline int pivot_index(int n, const T *x)
     return p;
 }
 
+/* 1 / a; complex: Smith's scaling (the rule of gfortran's complex division,
+   so LAPACK's ONE / A(J,J)), inline: C's complex division calls libgcc's
+   __divsc3 / __divdc3, which cost as much as the rest of an 8 x 8 getf2
+   (session 38).  a is never exactly zero where it is used (a zero pivot
+   stops first); a NaN gives NaN. */
+static inline T bb_recip(T a)
+{
+#if BB_COMPLEX
+    const R ar = RE(a), ai = IM(a);
+    /* by the larger part p and the smaller q, chosen by selects: random
+       pivots would mispredict a branch half the time */
+    const int big = RFABS(ar) >= RFABS(ai);
+    const R p = big ? ar : ai, q = big ? ai : ar;
+    const R r = q / p, d = 1 / (p + q * r), rd = r * d;
+    T z; /* the parts set one by one (x + y * I would make NaN of an infinite y's 0 * y) */
+    __real__ z = big ? d : rd;
+    __imag__ z = big ? -rd : -d;
+    return z;
+#else
+    return 1 / a;
+#endif
+}
+
 static inline T bb_alpha(const bb_problem *p) { return MAKE_T(p->alpha[0], p->alpha[1]); }
 static inline T bb_beta(const bb_problem *p) { return MAKE_T(p->beta[0], p->beta[1]); }
 
