@@ -822,14 +822,16 @@ END_TEST
  * V = 2..8 doubles or 4..16 floats, and a partial one), n = 1..17 and 31..33, every
  * trans of getrs, singular members (a zero column, a NaN; getri: a zero
  * U(k,k)) at lanes 1, 9, 17 and 34.  Loop index: op (getrf, getrs, gesv,
- * getri, getri_oop, getrfnp) x form (fixed, strided) x layout.
+ * getri, getri_oop, getrfnp, geinv) x form (fixed, strided) x layout.
+ * (geinv from n = V, getri and getri_oop column-major from n = 12: the
+ * inverse's column interchanges by the unpacking, session 38.)
  */
 static const int across_sizes[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 31, 32, 33};
 #define NACROSS ((int)(sizeof across_sizes / sizeof across_sizes[0]))
 
 START_TEST(t_across)
 {
-    static const int ops[6] = {OP_GETRF, OP_GETRS, OP_GESV, OP_GETRI, OP_GETRI_OOP, OP_GETRFNP};
+    static const int ops[7] = {OP_GETRF, OP_GETRS, OP_GESV, OP_GETRI, OP_GETRI_OOP, OP_GETRFNP, OP_GEINV};
     const int op = ops[_i / 4], form = (_i / 2) % 2 ? F_STRIDED : F_FIXED;
     const int layout = _i % 2 ? BblasRowMajor : BblasColMajor;
     tu_seed(5000 + 13 * (uint64_t)_i);
@@ -1178,7 +1180,7 @@ void X(add_lu_tests)(Suite *s)
     BB_ADD_LOOP(tc, t_getri_oop, 0, 2 * NFORM);
     BB_ADD_LOOP(tc, t_gecon, 0, 2 * NFORM);
     BB_ADD_LOOP(tc, t_geinv, 0, 2 * NFORM);
-    BB_ADD_LOOP(tc, t_across, 0, 24);
+    BB_ADD_LOOP(tc, t_across, 0, 28);
     BB_ADD_LOOP(tc, t_across_getri, 0, 4);
     BB_ADD_LOOP(tc, t_across_pivots, 0, 4);
     tcase_add_test(tc, t_empty);
