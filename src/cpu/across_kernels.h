@@ -1018,7 +1018,7 @@ static void geinv_across(int n, R *buf, vec *pv, int *info, int cols)
             for (int i = k + 1; i < n; i++) aj[i] = sel(at[i], t, aj[i]) - c[i] * u;
         }
     }
-    for (int k = cols ? n - 1 : -1; k >= 0; k--) { /* column k <-> column pv[k] */
+    for (int k = n - 1; cols && k >= 0; k--) { /* column k <-> column pv[k] */
         const vec p = pv[k];
         for (int q = k + 1; q < n; q++) {
             const ivec m = p == splat(q);
@@ -1285,6 +1285,8 @@ typedef struct {
     int norm; /* gecond, lange */
     R alpha, beta;
     pmap ma, mb; /* where pack512 finds A, B (block_run; span 0: by lines) */
+    int icols; /* geinv, getri, getri_oop: the inverse's column interchanges done by the unpacking
+                  (unpack512_inverse), not in the block */
 } plan;
 
 static plan plan_of(int kind, const bb_problem *gp)
@@ -1351,6 +1353,9 @@ static plan plan_of(int kind, const bb_problem *gp)
         P.trans = kind == K_GETRS && gp->trans != BblasNoTrans;
         break;
     }
+    P.icols = kind == K_GEINV ? inverse_cols(P.n, 0)
+              : kind == K_GETRI ? inverse_cols(P.n, 12) && P.sa.trans
+              : kind == K_GETRI_OOP ? inverse_cols(P.n, 12) && P.sb.trans : 0;
     return P;
 }
 
@@ -1396,7 +1401,7 @@ static void block_one(const plan *P, R *buf, R *const *ap, R *const *bp, int *co
     }
     case K_GETRF: case K_GESV: getrf_across(n, buf, pv, code); break;
     case K_GETRFNP: getrfnp_across(n, buf, pv, code); break;
-    case K_GEINV: geinv_across(n, buf, pv, code, !inverse_cols(n, 0)); break;
+    case K_GEINV: geinv_across(n, buf, pv, code, !P->icols); break;
     case K_TRTRI: case K_POTRI: trtri_across(n, buf, P->unit, code); break;
     case K_GECOND: /* ||A||, the inverse, ||inv(A)|| */
         norm_across(P->norm, n, n, buf, val);
@@ -1414,7 +1419,7 @@ static void block_one(const plan *P, R *buf, R *const *ap, R *const *bp, int *co
     }
     switch (P->kind) {
     case K_GETRI: case K_GETRI_OOP: /* column-major: the block is A^T, its rows the columns */
-        if (inverse_cols(n, 12) && (P->kind == K_GETRI ? P->sa : P->sb).trans) getri_solve_across(n, buf);
+        if (P->icols) getri_solve_across(n, buf);
         else getri_across(n, buf, pv);
         break;
     case K_POTRS: case K_POSV: potrs_across(n, P->sb.c, buf, bbuf); break;
@@ -1434,12 +1439,8 @@ static void block_one(const plan *P, R *buf, R *const *ap, R *const *bp, int *co
         unpack(buf, P->sa, n, oka, P->lda, &P->ma);
         for (int l = 0; l < V; l++)
             if (ap[l] && code[l]) unpack_failed(buf, P, l, ap[l], code[l], piv[l]);
-    } else if (P->kind == K_GETRI && inverse_cols(n, 12) && P->sa.trans) {
-#ifdef PACK512
-        unpack512_inverse(buf, P->sa, oka, P->lda, pv); /* a singular lane: left alone */
-#endif
     } else if (P->kind == K_TRTRI || P->kind == K_LAUUM || P->kind == K_POTRI || P->kind == K_POTI ||
-               P->kind == K_GETRI) {
+               (P->kind == K_GETRI && !P->icols)) {
         unpack(buf, P->sa, n, oka, P->lda, &P->ma); /* a singular lane: left alone (poti: unpacked above) */
     } else if (factor) { /* LU: every lane's factors and pivots (getrfnp: none) */
         unpack(buf, P->sa, n, ap, P->lda, &P->ma);
@@ -1449,12 +1450,12 @@ static void block_one(const plan *P, R *buf, R *const *ap, R *const *bp, int *co
                     for (int k = 0; k < n; k++) ip[l][k] = (int)pv[k][l] + 1;
     }
     /* geinv, getri_oop: the inverse is the block of A */
+    if (P->icols) { /* into A (getri) or B; a singular lane: left alone */
 #ifdef PACK512
-    if ((P->kind == K_GEINV && inverse_cols(n, 0)) || (P->kind == K_GETRI_OOP && P->sb.trans && inverse_cols(n, 12)))
-        unpack512_inverse(buf, P->sb, okb, P->ldb, pv);
-    else
+        const int in_a = P->kind == K_GETRI;
+        unpack512_inverse(buf, in_a ? P->sa : P->sb, in_a ? oka : okb, in_a ? P->lda : P->ldb, pv);
 #endif
-    if (P->sb.r)
+    } else if (P->sb.r)
         unpack(P->kind == K_GEINV || P->kind == K_GETRI_OOP ? buf : bbuf, P->sb, P->sb.c, okb, P->ldb, &P->mb);
     if (P->kind == K_GECOND || P->kind == K_LANGE) /* bp: the values */
         for (int l = 0; l < V; l++)
