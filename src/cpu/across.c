@@ -19,8 +19,6 @@
 #include "small.h"
 #include "across.h"
 
-#if !BB_COMPLEX
-
 typedef struct {
     bb_cpu_across (*kind)(int kind);
     int (*one)(int kind, const bb_problem *p);
@@ -43,7 +41,7 @@ static const variant_t *variant(void)
 
 static int one(int kind, const bb_problem *p) { return variant()->one(kind, p); }
 
-int X(potrf_across1)(int uplo, int n, R *a, int64_t lda)
+int X(potrf_across1)(int uplo, int n, T *a, int64_t lda)
 {
     bb_problem p;
     memset(&p, 0, sizeof p);
@@ -54,14 +52,14 @@ int X(potrf_across1)(int uplo, int n, R *a, int64_t lda)
     return one(K_POTRF, &p);
 }
 
-void X(potrs_across1)(int uplo, int n, int nrhs, const R *a, int64_t lda, R *b, int64_t ldb, int right)
+void X(potrs_across1)(int uplo, int n, int nrhs, const T *a, int64_t lda, T *b, int64_t ldb, int right)
 {
     bb_problem p;
     memset(&p, 0, sizeof p);
     p.uplo = uplo;
     p.n = n;
     p.nrhs = nrhs;
-    p.a = (R *)a;
+    p.a = (T *)a;
     p.lda = lda;
     p.b = b;
     p.ldb = ldb;
@@ -71,7 +69,7 @@ void X(potrs_across1)(int uplo, int n, int nrhs, const R *a, int64_t lda, R *b, 
 
 void X(trsm_across1)(const bb_problem *p) { one(K_TRSM, p); }
 
-int X(getrf_across1)(int n, R *a, int64_t lda, int *ipiv)
+int X(getrf_across1)(int n, T *a, int64_t lda, int *ipiv)
 {
     bb_problem p;
     memset(&p, 0, sizeof p);
@@ -82,7 +80,7 @@ int X(getrf_across1)(int n, R *a, int64_t lda, int *ipiv)
     return one(K_GETRF, &p);
 }
 
-int X(getrfnp_across1)(int n, R *a, int64_t lda)
+int X(getrfnp_across1)(int n, T *a, int64_t lda)
 {
     bb_problem p;
     memset(&p, 0, sizeof p);
@@ -92,14 +90,14 @@ int X(getrfnp_across1)(int n, R *a, int64_t lda)
     return one(K_GETRFNP, &p);
 }
 
-void X(getrs_across1)(int trans, int n, int nrhs, const R *a, int64_t lda, const int *ipiv, R *b, int64_t ldb)
+void X(getrs_across1)(int trans, int n, int nrhs, const T *a, int64_t lda, const int *ipiv, T *b, int64_t ldb)
 {
     bb_problem p;
     memset(&p, 0, sizeof p);
     p.trans = trans;
     p.n = n;
     p.nrhs = nrhs;
-    p.a = (R *)a;
+    p.a = (T *)a;
     p.lda = lda;
     p.ipiv = (int *)ipiv;
     p.b = b;
@@ -129,12 +127,12 @@ int X(trmm_across_fits)(const bb_problem *p)
            (p->alpha[0] != 0 || p->alpha[1] != 0);
 }
 
-int X(geinv_across1)(int n, const R *a, int64_t lda, R *b, int64_t ldb)
+int X(geinv_across1)(int n, const T *a, int64_t lda, T *b, int64_t ldb)
 {
     bb_problem p;
     memset(&p, 0, sizeof p);
     p.m = p.n = n;
-    p.a = (R *)a;
+    p.a = (T *)a;
     p.lda = lda;
     p.b = b;
     p.ldb = ldb;
@@ -162,7 +160,7 @@ int X(poti_across_fits)(int n) { return n >= 1 && n <= BB_CPU_POTRF_ACROSS_MAX &
 
 /* trtri (kind K_TRTRI, diag), lauum, potri, poti of the column-major uplo
    triangle: the info */
-static int tri_one(int kind, int uplo, int diag, int n, R *a, int64_t lda)
+static int tri_one(int kind, int uplo, int diag, int n, T *a, int64_t lda)
 {
     bb_problem p;
     memset(&p, 0, sizeof p);
@@ -174,10 +172,10 @@ static int tri_one(int kind, int uplo, int diag, int n, R *a, int64_t lda)
     return one(kind, &p);
 }
 
-int X(trtri_across1)(int uplo, int diag, int n, R *a, int64_t lda) { return tri_one(K_TRTRI, uplo, diag, n, a, lda); }
-void X(lauum_across1)(int uplo, int n, R *a, int64_t lda) { tri_one(K_LAUUM, uplo, BblasNonUnit, n, a, lda); }
-int X(potri_across1)(int uplo, int n, R *a, int64_t lda) { return tri_one(K_POTRI, uplo, BblasNonUnit, n, a, lda); }
-int X(poti_across1)(int uplo, int n, R *a, int64_t lda) { return tri_one(K_POTI, uplo, BblasNonUnit, n, a, lda); }
+int X(trtri_across1)(int uplo, int diag, int n, T *a, int64_t lda) { return tri_one(K_TRTRI, uplo, diag, n, a, lda); }
+void X(lauum_across1)(int uplo, int n, T *a, int64_t lda) { tri_one(K_LAUUM, uplo, BblasNonUnit, n, a, lda); }
+int X(potri_across1)(int uplo, int n, T *a, int64_t lda) { return tri_one(K_POTRI, uplo, BblasNonUnit, n, a, lda); }
+int X(poti_across1)(int uplo, int n, T *a, int64_t lda) { return tri_one(K_POTI, uplo, BblasNonUnit, n, a, lda); }
 
 bb_cpu_across X(cpu_across)(bb_op op, const bb_problem *gp)
 {
@@ -204,8 +202,10 @@ bb_cpu_across X(cpu_across)(bb_op op, const bb_problem *gp)
     case BB_OP_GEINV: if (X(geinv_across_fits)(n)) k = K_GEINV; break;
     case BB_OP_GETRI: if (X(getri_across_fits)(n)) k = K_GETRI; break;
     case BB_OP_GETRI_OOP: if (X(getri_across_fits)(n)) k = K_GETRI_OOP; break;
-    case BB_OP_GECOND: if (X(gecond_across_fits)(n)) k = K_GECOND; break;
-    case BB_OP_LANGE: if (X(lange_across_fits)(gp->m, n)) k = K_LANGE; break;
+    /* (the norms across problems are real only: complex gecond and lange
+       take the one-problem kernels) */
+    case BB_OP_GECOND: if (!BB_COMPLEX && X(gecond_across_fits)(n)) k = K_GECOND; break;
+    case BB_OP_LANGE: if (!BB_COMPLEX && X(lange_across_fits)(gp->m, n)) k = K_LANGE; break;
     case BB_OP_GETRF: if (lu_ok && gp->m == n) k = K_GETRF; break;
     case BB_OP_GETRFNP: if (n >= 1 && n <= BB_CPU_GETRFNP_ACROSS_MAX && gp->m == n) k = K_GETRFNP; break;
     case BB_OP_GETRS: if (lu_rhs) k = K_GETRS; break;
@@ -215,15 +215,3 @@ bb_cpu_across X(cpu_across)(bb_op op, const bb_problem *gp)
     if (k >= 0) a = variant()->kind(k);
     return a;
 }
-
-#else
-
-bb_cpu_across X(cpu_across)(bb_op op, const bb_problem *gp)
-{
-    (void)op;
-    (void)gp;
-    bb_cpu_across a = {NULL};
-    return a;
-}
-
-#endif

@@ -1,7 +1,8 @@
 /* The kernels across problems, between across.c (which chooses a variant
    when the library loads) and their body, across_kernels.h, compiled once
    per instruction set (across_avx512.c, across_avx2.c, across_base.c) and
-   per real precision.  Include after prec.h and cpu.h. */
+   per precision (complex: the real and imaginary parts of V problems' elements
+   in two vectors).  Include after prec.h and cpu.h. */
 #ifndef BB_CPU_ACROSS_H
 #define BB_CPU_ACROSS_H
 #ifndef BB_CPU_X86 /* cpu.h: an undefined one would read as 0 and leave the x86 variants out */
@@ -17,11 +18,9 @@ enum { K_POTRF, K_POTRS, K_POSV, K_TRSM, K_GETRF, K_GETRS, K_GESV, K_SYRK, K_TRM
 #define ACROSS_ENTRIES(isa)                                                                                \
     BB_INTERNAL bb_cpu_across X(across_kind_##isa)(int kind);                                              \
     BB_INTERNAL int X(across_one_##isa)(int kind, const bb_problem *p)
-#if !BB_COMPLEX
 ACROSS_ENTRIES(base);
-#  if BB_CPU_X86
+#if BB_CPU_X86
 ACROSS_ENTRIES(avx2);
 ACROSS_ENTRIES(avx512);
-#  endif
 #endif
 #endif

@@ -4,7 +4,7 @@
 #include "prec.h"
 #include "cpu.h"
 #include "across.h"
-#if BB_CPU_X86 && !BB_COMPLEX
+#if BB_CPU_X86
 #  pragma GCC target("avx2,fma")
 #  define ACROSS_VB 32
 #  define XI(name) X(name##_avx2)

@@ -4,10 +4,6 @@
 #include "prec.h"
 #include "cpu.h"
 #include "across.h"
-#if !BB_COMPLEX
-#  define ACROSS_VB 16
-#  define XI(name) X(name##_base)
-#  include "across_kernels.h"
-#else
-typedef int bb_across_base_none; /* complex: no kernels across problems */
-#endif
+#define ACROSS_VB 16
+#define XI(name) X(name##_base)
+#include "across_kernels.h"

@@ -9,6 +9,17 @@
  * replaces scalar code on one matrix (a 4 x 4 potrf is ~100 dependent
  * scalar operations) by the same operations on V matrices at once.
  *
+ * Every precision: V is the number of R's (the real type) in a vector, and
+ * a complex element takes two vectors, the real parts of the V lanes, then
+ * their imaginary parts (W = 2; element (i, j)'s real parts at [((j * rows
+ * + i) * 2) * V + l]), so that a complex product is four multiply-adds on
+ * full vectors, not shuffles.  The kernels are written once on the element
+ * type E ("elements" below); the packing moves W R's an element and, where
+ * the routine needs it, conjugates (shape.cj: upper Hermitian triangles
+ * and conjugate-transposed operands packed as lower or plain ones).
+ * Complex gecond and lange are not here (their norms take |re + i im|,
+ * which the one-problem code computes without overflow: norm.c).
+ *
  * The vectors are GCC's generic vectors of the width the wrapper's target
  * has in registers: a wider generic vector than the registers (64 bytes on
  * AVX2) is split by GCC through the stack and scalar moves, several times
@@ -31,15 +42,15 @@
  * Today (bounds in cpu_policy.h):
  *   - potrf, potrs, posv: n <= BB_CPU_POTRF_ACROSS_MAX, nrhs <=
  *     BB_CPU_POTRS_ACROSS_MAX_NRHS, both triangles (upper is packed
- *     transposed: U = L^T, so one lower kernel serves both).  The semantics
- *     of chol.c: a failing problem reports LAPACK's k and keeps LAPACK's
+ *     transposed: U = L^T, complex U = L^H conjugated as well, so one
+ *     lower kernel serves both).  The semantics of chol.c: a failing problem reports LAPACK's k and keeps LAPACK's
  *     partial result (columns before k final, A(k,k) the non-positive or NaN
  *     pivot, the rest untouched); posv leaves its B alone.
  *   - trsm: m, n <= BB_CPU_TRSM_ACROSS_MAX, every side/uplo/trans/diag,
  *     alpha != 0 (alpha == 0 zeroes B without reading A: blas3.c).  op(A)
  *     is packed as the triangle the substitution reads (only the uplo
- *     triangle, not the diagonal when unit); a right-side solve runs as the
- *     left one on the transposed B.
+ *     triangle, not the diagonal when unit; conjugated for ConjTrans); a
+ *     right-side solve runs as the left one on the transposed B.
  *   - getrf (square), getrs, gesv: n <= BB_CPU_GETRF_ACROSS_MAX, nrhs <=
  *     BB_CPU_GETRS_ACROSS_MAX_NRHS; row-major problems packed transposed.
  *     getrf is lu.c's getf2 lane by lane (each lane pivots on its own: the
@@ -48,14 +59,16 @@
  *     LAPACK; gesv leaves B alone where the factorisation fails.
  *   - syrk: n, k <= BB_CPU_SYRK_ACROSS_MAX, both uplo and trans, alpha != 0
  *     (alpha == 0 scales C: blas3.c); op(A) packed as an n x k matrix, the
- *     uplo triangle of C as a lower one (upper transposed: C symmetric);
- *     beta == 0: C is not packed (not read), only written.
+ *     uplo triangle of C as a lower one (upper transposed: C symmetric;
+ *     complex: BLAS's csyrk, herk is blas3.c's); beta == 0: C is not
+ *     packed (not read), only written.
  *   - trmm: m, n <= BB_CPU_TRMM_ACROSS_MAX, every side/uplo/trans/diag,
  *     alpha != 0 (alpha == 0 zeroes B: blas3.c); packed as trsm.
  *   - trtri, lauum, potri: n <= BB_CPU_TRTRI_ACROSS_MAX,
  *     BB_CPU_LAUUM_ACROSS_MAX, BB_CPU_POTRI_ACROSS_MAX; the triangle packed
  *     as a lower one (upper transposed: inv(U)^T = inv(U^T), and U U^T =
- *     L^T L with L = U^T), chol.c's trti2 and lauu2 lane by lane; info the
+ *     L^T L with L = U^T; complex U^H, conjugated), chol.c's trti2 and
+ *     lauu2 lane by lane; info the
  *     first exactly zero diagonal entry (non-unit), the matrix then left
  *     alone (LAPACK); potri is trtri then lauum on the packed block.
  *   - geinv: n <= BB_CPU_GEINV_ACROSS_MAX: norm.c's Gauss-Jordan lane by
@@ -78,11 +91,11 @@
  *     inv(A)^T, unpacked transposed into A (getri) or B (getri_oop); the
  *     interchanges by the unpacking where geinv's are (column-major, n >=
  *     12).
- *   - gecond: n <= BB_CPU_GECOND_ACROSS_MAX: the norm of the packed A
+ *   - gecond (real): n <= BB_CPU_GECOND_ACROSS_MAX: the norm of the packed A
  *     (norm_across), geinv's Gauss-Jordan on the block without its final
  *     column interchanges (the norms do not depend on them), the norm of
  *     the inverse; cond = +Inf where geinv's info is set.
- *   - lange: m, n <= BB_CPU_LANGE_ACROSS_MAX: norm_across (norm.c's rules:
+ *   - lange (real): m, n <= BB_CPU_LANGE_ACROSS_MAX: norm_across (norm.c's rules:
  *     NaN sticks, the Frobenius norm rescaled only where the sum of
  *     squares over- or underflows).  gecond and lange write one value a
  *     lane (y), A is read only.
@@ -97,11 +110,12 @@
 #  include <immintrin.h>
 #endif
 
-#if !BB_COMPLEX
-
-#if defined(BB_PREC_S)
+/* the real type R is float (s, c) or double (d, z) */
+#if defined(BB_PREC_S) || defined(BB_PREC_C)
+#  define ACROSS_F32 1
 #  define SQRT __builtin_sqrtf
 #else
+#  define ACROSS_F32 0
 #  define SQRT __builtin_sqrt
 #endif
 
@@ -170,7 +184,7 @@ INL int any(const ivec *m)
 #endif
 INL void vsqrt(vec *x)
 {
-#if BB_CPU_X86 && defined(BB_PREC_S)
+#if BB_CPU_X86 && ACROSS_F32
     *x = (vec)VOP(sqrt_ps)((VREG()) * x);
 #elif BB_CPU_X86
     *x = (vec)VOP(sqrt_pd)((VREG(d)) * x);
@@ -179,21 +193,105 @@ INL void vsqrt(vec *x)
 #endif
 }
 
+/* ---- elements ----------------------------------------------------------- */
+
+/* An element of V problems, E: one vector (real), or two, the real parts
+   of the V lanes and their imaginary parts (complex: W = 2 R's an element,
+   the block holds element e's real parts at [(e * 2) * V + l] and its
+   imaginary parts at [(e * 2 + 1) * V + l]).  The kernels are written once
+   on E; for a real type each operation below is the vector expression the
+   kernels had before (the same instructions, the same bits).  Complex
+   products are written out (4 multiply-adds), reciprocals and quotients by
+   Smith's scaling, the rule of small.h's bb_recip. */
+#if BB_COMPLEX
+enum { W = 2 };
+typedef struct {
+    vec r, i;
+} E;
+INL E emk(vec r, vec i)
+{
+    E z = {r, i};
+    return z;
+}
+INL E ereal(vec r) { return emk(r, splat(0)); }
+INL vec ere(E a) { return a.r; }
+INL E econj(E a) { return emk(a.r, -a.i); }
+INL E emul(E a, E b) { return emk(a.r * b.r - a.i * b.i, a.r * b.i + a.i * b.r); }
+INL E escale(E a, vec s) { return emk(a.r * s, a.i * s); }
+/* y - a b, y - conj(a) b */
+INL E emsub(E y, E a, E b) { return emk(y.r - a.r * b.r + a.i * b.i, y.i - a.r * b.i - a.i * b.r); }
+INL E emsubc(E y, E a, E b) { return emk(y.r - a.r * b.r - a.i * b.i, y.i - a.r * b.i + a.i * b.r); }
+/* y + a b, y + conj(a) b, a + b */
+INL E emadd(E y, E a, E b) { return emk(y.r + a.r * b.r - a.i * b.i, y.i + a.r * b.i + a.i * b.r); }
+INL E emaddc(E y, E a, E b) { return emk(y.r + a.r * b.r + a.i * b.i, y.i + a.r * b.i - a.i * b.r); }
+INL E eadd(E a, E b) { return emk(a.r + b.r, a.i + b.i); }
+INL E eneg(E a) { return emk(-a.r, -a.i); }
+/* the scalars of a routine (alpha, beta) */
+INL E esplat(R re, R im) { return emk(splat(re), splat(im)); }
+INL E esel(ivec m, E a, E b) { return emk(sel(m, a.r, b.r), sel(m, a.i, b.i)); }
+/* |re| + |im| (LAPACK's cabs1: the pivot measure), |a|^2 */
+INL vec eabs1(E a) { return vabs(a.r) + vabs(a.i); }
+INL vec eabs2(E a) { return a.r * a.r + a.i * a.i; }
+/* x / a: by the larger part p of a and the smaller q, r = q / p */
+INL E ediv(E x, E a)
+{
+    const ivec big = vabs(a.r) >= vabs(a.i);
+    const vec p = sel(big, a.r, a.i), q = sel(big, a.i, a.r), r = q / p, d = 1 / (p + q * r);
+    /* big: (x.r + x.i r, x.i - x.r r) d; else (x.r r + x.i, x.i r - x.r) d */
+    const vec u = sel(big, x.r, x.i), v = sel(big, x.i, x.r);
+    const vec re = (u + v * r) * d, im = (v - u * r) * d;
+    return emk(re, sel(big, im, -im));
+}
+/* 1 / a (ediv with x = 1, written out: small.h's bb_recip lane by lane) */
+INL E erecip(E a)
+{
+    const ivec big = vabs(a.r) >= vabs(a.i);
+    const vec p = sel(big, a.r, a.i), q = sel(big, a.i, a.r), r = q / p, d = 1 / (p + q * r), rd = r * d;
+    return emk(sel(big, d, rd), sel(big, -rd, -d));
+}
+#else
+enum { W = 1 };
+typedef vec E;
+#  define ereal(r) (r)
+#  define ere(a) (a)
+#  define econj(a) (a)
+#  define emul(a, b) ((a) * (b))
+#  define escale(a, s) ((a) * (s))
+#  define emsub(y, a, b) ((y) - (a) * (b))
+#  define emsubc(y, a, b) ((y) - (a) * (b))
+#  define emadd(y, a, b) ((y) + (a) * (b))
+#  define emaddc(y, a, b) ((y) + (a) * (b))
+#  define eadd(a, b) ((a) + (b))
+#  define eneg(a) (-(a))
+#  define esplat(re, im) splat(re)
+#  define esel(m, a, b) sel(m, a, b)
+#  define eabs1(a) vabs(a)
+#  define eabs2(a) ((a) * (a))
+#  define ediv(x, a) ((x) / (a))
+#  define erecip(a) (1 / (a))
+#endif
+
 /* ---- packing ------------------------------------------------------------ */
 
 /* One packed operand: an r x c matrix whose element (i, j) is src[i + j *
    ld] (trans: src[j + i * ld]), only the band lo <= i - j <= hi (a
    triangle, with or without its diagonal, or everything) read and written;
-   a lane without a problem holds the identity (ident) or zero there. */
+   a lane without a problem holds the identity (ident) or zero there.
+   Complex: cj, the conjugate (packed and unpacked); ld and the offsets
+   count elements, W R's each. */
 typedef struct {
-    int r, c, trans, lo, hi, ident;
+    int r, c, trans, lo, hi, ident, cj;
 } shape;
 
 static shape full_shape(int r, int c, int trans, int ident)
 {
-    shape s = {r, c, trans, -c, r, ident};
+    shape s = {r, c, trans, -c, r, ident, 0};
     return s;
 }
+
+/* band limits of column j: rows [i0, i1] */
+#define BAND(s, j, i0, i1)                                                                                 \
+    const int i0 = (j) + (s).lo > 0 ? (j) + (s).lo : 0, i1 = (j) + (s).hi < (s).r - 1 ? (j) + (s).hi : (s).r - 1
 
 /* Packs V problems (ap[l], or the empty lane where ap[l] is NULL), element
    by element, the lanes of one element together (the packing of the
@@ -204,27 +302,31 @@ static void pack_scalar(R *buf, shape s, R *const *ap, int64_t ld)
 {
     int full = 1;
     for (int l = 0; l < V; l++) full &= ap[l] != NULL;
-    const int64_t is = s.trans ? ld : 1, js = s.trans ? 1 : ld; /* steps of i and j in a matrix */
+    const int64_t is = W * (s.trans ? ld : 1), js = W * (s.trans ? 1 : ld); /* steps of i and j, in R's */
+    const R sg = s.cj ? -1 : 1; /* the imaginary parts' sign */
     if (full) {
         const R *p[V];
         for (int l = 0; l < V; l++) p[l] = ap[l];
         for (int j = 0; j < s.c; j++) {
-            const int i0 = j + s.lo > 0 ? j + s.lo : 0, i1 = j + s.hi < s.r - 1 ? j + s.hi : s.r - 1;
-            R *dst = buf + ((size_t)j * s.r + i0) * V;
+            BAND(s, j, i0, i1);
+            R *dst = buf + ((size_t)j * s.r + i0) * W * V;
             int64_t off = j * js + i0 * is;
-            for (int i = i0; i <= i1; i++, off += is, dst += V) {
+            for (int i = i0; i <= i1; i++, off += is, dst += W * V) {
                 _Pragma("GCC unroll 16") for (int l = 0; l < V; l++) dst[l] = p[l][off];
+                if (W == 2) _Pragma("GCC unroll 16") for (int l = 0; l < V; l++) dst[V + l] = sg * p[l][off + 1];
             }
         }
         return;
     }
     for (int j = 0; j < s.c; j++) {
-        const int i0 = j + s.lo > 0 ? j + s.lo : 0, i1 = j + s.hi < s.r - 1 ? j + s.hi : s.r - 1;
+        BAND(s, j, i0, i1);
         for (int i = i0; i <= i1; i++) {
             const int64_t off = j * js + i * is;
-            R *dst = buf + ((size_t)j * s.r + i) * V;
+            R *dst = buf + ((size_t)j * s.r + i) * W * V;
             const R e = s.ident && i == j;
             for (int l = 0; l < V; l++) dst[l] = ap[l] ? ap[l][off] : e;
+            if (W == 2)
+                for (int l = 0; l < V; l++) dst[V + l] = ap[l] ? sg * ap[l][off + 1] : 0;
         }
     }
 }
@@ -235,27 +337,32 @@ __attribute__((unused)) static void unpack_scalar(const R *buf, shape s, int col
 {
     int full = 1;
     for (int l = 0; l < V; l++) full &= ap[l] != NULL;
-    const int64_t is = s.trans ? ld : 1, js = s.trans ? 1 : ld;
+    const int64_t is = W * (s.trans ? ld : 1), js = W * (s.trans ? 1 : ld);
+    const R sg = s.cj ? -1 : 1;
     if (full) {
         R *p[V];
         for (int l = 0; l < V; l++) p[l] = ap[l];
         for (int j = 0; j < cols; j++) {
-            const int i0 = j + s.lo > 0 ? j + s.lo : 0, i1 = j + s.hi < s.r - 1 ? j + s.hi : s.r - 1;
-            const R *src = buf + ((size_t)j * s.r + i0) * V;
+            BAND(s, j, i0, i1);
+            const R *src = buf + ((size_t)j * s.r + i0) * W * V;
             int64_t off = j * js + i0 * is;
-            for (int i = i0; i <= i1; i++, off += is, src += V) {
+            for (int i = i0; i <= i1; i++, off += is, src += W * V) {
                 _Pragma("GCC unroll 16") for (int l = 0; l < V; l++) p[l][off] = src[l];
+                if (W == 2) _Pragma("GCC unroll 16") for (int l = 0; l < V; l++) p[l][off + 1] = sg * src[V + l];
             }
         }
         return;
     }
     for (int j = 0; j < cols; j++) {
-        const int i0 = j + s.lo > 0 ? j + s.lo : 0, i1 = j + s.hi < s.r - 1 ? j + s.hi : s.r - 1;
+        BAND(s, j, i0, i1);
         for (int i = i0; i <= i1; i++) {
             const int64_t off = j * js + i * is;
-            const R *src = buf + ((size_t)j * s.r + i) * V;
+            const R *src = buf + ((size_t)j * s.r + i) * W * V;
             for (int l = 0; l < V; l++)
-                if (ap[l]) ap[l][off] = src[l];
+                if (ap[l]) {
+                    ap[l][off] = src[l];
+                    if (W == 2) ap[l][off + 1] = sg * src[V + l];
+                }
         }
     }
 }
@@ -265,11 +372,12 @@ __attribute__((unused)) static void unpack_scalar(const R *buf, shape s, int col
    in a matrix), or, for a contiguous matrix (ld the length of a line) whose
    band spans few elements, by the span from the band's first element to its
    last, in chunks of V with the band's elements of each chunk as a mask
-   (nothing else is read or written) and each element's place in the block.
-   span == 0: by lines.  Made once per run of blocks (block_run). */
+   (nothing else is read or written) and each element's place in the block
+   (complex: each R's, the two parts of an element apart).  span == 0: by
+   lines.  Made once per run of blocks (block_run). */
 enum { SPANMAX = 4 }; /* chunks */
 typedef struct {
-    int span, f, len; /* the span: offsets [f, f + len) */
+    int span, f, len; /* the span: offsets [f, f + len), in R's */
     uint32_t msk[SPANMAX];
     uint16_t slot[SPANMAX * V];
 } pmap;
@@ -305,24 +413,24 @@ static void map_of(shape s, int64_t ld, pmap *mp)
     mp->span = 0;
     const int nl = s.trans ? s.r : s.c, w = s.trans ? s.c : s.r;
     if (ld != w) return;
-    int f = -1, t = -1, cl = 0;
+    int f = -1, t = -1, cl = 0; /* (f, t: elements; the costs and the map: R's) */
     for (int a = 0; a < nl; a++) {
         int b0, b1;
         if (!line_of(s, s.c, a, &b0, &b1)) continue;
         if (f < 0) f = a * w + b0;
         t = a * w + b1;
-        cl += line_cost(b1 - b0 + 1);
+        cl += line_cost((b1 - b0 + 1) * W);
     }
-    if (f < 0 || t - f + 1 > SPANMAX * V) return;
-    const int len = t - f + 1;
+    if (f < 0 || (t - f + 1) * W > SPANMAX * V) return;
+    const int len = (t - f + 1) * W;
     if (line_cost(len) - 10 + len / 2 >= cl) return; /* len / 2: finding the places */
     memset(mp->msk, 0, sizeof mp->msk);
-    for (int e = 0; e < len; e++) {
-        const int k = f + e, a = k / w, b = k % w, i = s.trans ? a : b, j = s.trans ? b : a;
+    for (int e = 0; e < len; e++) { /* R e: part e % W of element f + e / W */
+        const int k = f + e / W, a = k / w, b = k % w, i = s.trans ? a : b, j = s.trans ? b : a;
         if (i - j >= s.lo && i - j <= s.hi) mp->msk[e / V] |= 1u << (e % V);
-        mp->slot[e] = (uint16_t)(j * s.r + i);
+        mp->slot[e] = (uint16_t)((j * s.r + i) * W + e % W);
     }
-    mp->f = f;
+    mp->f = f * W;
     mp->len = len;
     mp->span = 1;
 }
@@ -342,7 +450,7 @@ static void map_of(shape s, int64_t ld, pmap *mp)
    the bits are those of the scalar packing. */
 #  define TI static inline __attribute__((always_inline, target("avx512f")))
 #  define UNROLL _Pragma("GCC unroll 16")
-#  if defined(BB_PREC_S)
+#  if ACROSS_F32
 typedef __m512 zr;
 typedef __mmask16 zmask;
 #    define ZLOADU_M _mm512_mask_loadu_ps
@@ -350,6 +458,8 @@ typedef __mmask16 zmask;
 #    define ZLOAD _mm512_load_ps
 #    define ZSTORE _mm512_store_ps
 #    define ZZERO _mm512_setzero_ps
+#    define ZNEG0() _mm512_set1_ps(-0.0f)
+#    define ZXOR(x, y) _mm512_castsi512_ps(_mm512_xor_si512(_mm512_castps_si512(x), _mm512_castps_si512(y)))
 #    define PS(x) _mm512_castpd_ps(x)
 #    define PD(x) _mm512_castps_pd(x)
 TI void tr2(zr *z) /* 64-bit parts: rows 2s, 2s + 1 of 2 elements */
@@ -427,6 +537,8 @@ typedef __mmask8 zmask;
 #    define ZLOAD _mm512_load_pd
 #    define ZSTORE _mm512_store_pd
 #    define ZZERO _mm512_setzero_pd
+#    define ZNEG0() _mm512_set1_pd(-0.0)
+#    define ZXOR(x, y) _mm512_castsi512_pd(_mm512_xor_si512(_mm512_castpd_si512(x), _mm512_castpd_si512(y)))
 TI void tr2(zr *z) /* 2 x 2 in each 128-bit part */
 {
     const zr a = _mm512_unpacklo_pd(z[0], z[1]), b = _mm512_unpackhi_pd(z[0], z[1]);
@@ -483,22 +595,32 @@ TI void tr8(zr *z)
             z[l % (B)] = ZLOADU_M(z[l % (B)], LMASK(l, B), (const void *)LADDR(l, B));                      \
         TR(z);                                                                                              \
         UNROLL for (int e = 0; e < (B); e++)                                                                \
-            if (e < E) ZSTORE(DST(e), z[e]);                                                                \
+            if (e < E) ZSTORE(DST(e), CONJ_PART(e, z[e]));                                                  \
     } while (0)
 
 #  define UNPACK_TILE(B, TR, SRC)                                                                           \
     do {                                                                                                    \
         zr z[B];                                                                                            \
-        UNROLL for (int e = 0; e < (B); e++) z[e] = e < E ? ZLOAD(SRC(e)) : ZZERO();                        \
+        UNROLL for (int e = 0; e < (B); e++) z[e] = e < E ? CONJ_PART(e, ZLOAD(SRC(e))) : ZZERO();          \
         TR(z);                                                                                              \
         UNROLL for (int l = 0; l < V; l++)                                                                  \
             ZSTOREU_M((void *)LADDR(l, B), LMASK(l, B), z[l % (B)]);                                         \
     } while (0)
 
-/* one line: len elements at p[l] + off, element e at dst + e * dsv */
-#  define DLINE(e) (dst + (size_t)(e0 + (e)) * dsv)
-TI void pack_line(R *dst, size_t dsv, R *const *p, uint32_t pm, int64_t off, int len)
+/* one line: len R's at p[l] + off, R e at dst + e * dsv (complex: R e, a
+   part of element e / 2, at dst + (e / 2) * dsv + (e % 2) * V); cj: the
+   imaginary parts negated (ng, the sign bits; a line and its chunks start
+   at a real part) */
+#  define DLINE(e) (dst + (size_t)((e0 + (e)) / W) * dsv + (size_t)((e0 + (e)) % W) * V)
+#  if BB_COMPLEX
+#    define CONJ_PART(e, x) ((e) % 2 ? ZXOR((x), ng) : (x))
+#  else
+#    define CONJ_PART(e, x) (x)
+#  endif
+TI void pack_line(R *dst, size_t dsv, R *const *p, uint32_t pm, int64_t off, int len, int cj)
 {
+    const zr ng = cj ? ZNEG0() : ZZERO();
+    (void)ng;
     for (int e0 = 0; e0 < len; e0 += V) {
         const int E = len - e0 < V ? len - e0 : V;
         const uint32_t m = (1u << E) - 1;
@@ -507,8 +629,10 @@ TI void pack_line(R *dst, size_t dsv, R *const *p, uint32_t pm, int64_t off, int
     }
 }
 
-TI void unpack_line(const R *dst, size_t dsv, R *const *p, uint32_t pm, int64_t off, int len)
+TI void unpack_line(const R *dst, size_t dsv, R *const *p, uint32_t pm, int64_t off, int len, int cj)
 {
+    const zr ng = cj ? ZNEG0() : ZZERO();
+    (void)ng;
     for (int e0 = 0; e0 < len; e0 += V) {
         const int E = len - e0 < V ? len - e0 : V;
         const uint32_t m = (1u << E) - 1;
@@ -542,6 +666,8 @@ TI void fill_lanes(R *const *ap, uint32_t pm, R **p)
 TI void pack_body(R *buf, shape s, R *const *p, uint32_t pm, int64_t ld, const pmap *mp)
 {
     if (mp && mp->span) {
+        const zr ng = s.cj ? ZNEG0() : ZZERO(); /* (a span starts at a real part) */
+        (void)ng;
 #  define DSPAN(e) (buf + (size_t)sl[e] * V)
         for (int k0 = 0; k0 < mp->len; k0 += V) {
             const int E = mp->len - k0 < V ? mp->len - k0 : V;
@@ -556,7 +682,8 @@ TI void pack_body(R *buf, shape s, R *const *p, uint32_t pm, int64_t ld, const p
             int b0, b1;
             if (!line_of(s, s.c, a, &b0, &b1)) continue;
             const size_t d = s.trans ? (size_t)b0 * s.r + a : (size_t)a * s.r + b0;
-            pack_line(buf + d * V, s.trans ? (size_t)s.r * V : V, p, pm, b0 + (int64_t)a * ld, b1 - b0 + 1);
+            pack_line(buf + d * W * V, (s.trans ? (size_t)s.r : 1) * W * V, p, pm, (b0 + (int64_t)a * ld) * W,
+                      (b1 - b0 + 1) * W, s.cj);
         }
     }
 }
@@ -564,6 +691,8 @@ TI void pack_body(R *buf, shape s, R *const *p, uint32_t pm, int64_t ld, const p
 TI void unpack_body(const R *buf, shape s, int cols, R *const *p, uint32_t pm, int64_t ld, const pmap *mp)
 {
     if (mp && mp->span && cols == s.c) {
+        const zr ng = s.cj ? ZNEG0() : ZZERO(); /* (a span starts at a real part) */
+        (void)ng;
         for (int k0 = 0; k0 < mp->len; k0 += V) {
             const int E = mp->len - k0 < V ? mp->len - k0 : V;
             const uint32_t m = mp->msk[k0 / V];
@@ -577,7 +706,8 @@ TI void unpack_body(const R *buf, shape s, int cols, R *const *p, uint32_t pm, i
             int b0, b1;
             if (!line_of(s, cols, a, &b0, &b1)) continue;
             const size_t d = s.trans ? (size_t)b0 * s.r + a : (size_t)a * s.r + b0;
-            unpack_line(buf + d * V, s.trans ? (size_t)s.r * V : V, p, pm, b0 + (int64_t)a * ld, b1 - b0 + 1);
+            unpack_line(buf + d * W * V, (s.trans ? (size_t)s.r : 1) * W * V, p, pm, (b0 + (int64_t)a * ld) * W,
+                        (b1 - b0 + 1) * W, s.cj);
         }
     }
 }
@@ -597,7 +727,7 @@ __attribute__((target("avx512f"))) static int pack512(R *buf, shape s, R *const 
     if (s.ident && s.lo <= 0 && s.hi >= 0) /* the empty lanes' identity */
         for (int i = 0; i < s.r && i < s.c; i++)
             for (int l = 0; l < V; l++)
-                if (!(pm >> l & 1)) buf[((size_t)i * s.r + i) * V + l] = 1;
+                if (!(pm >> l & 1)) buf[((size_t)i * s.r + i) * W * V + l] = 1;
     return 1;
 }
 
@@ -624,7 +754,7 @@ __attribute__((target("avx512f"))) static void unpack512(const R *buf, shape s, 
    4.2-4.3; below, line by line loses to the packing by spans and the
    interchanges in the block: geinv d 2 7.1 -> 9.8, s 2 9.4 -> 15.5, s 8
    6.7-7.5 -> 8.3-8.5; getri d 8 3.4-3.5 -> 3.9-4.0) */
-#  define inverse_cols(n, from) ((n) >= V && (n) >= (from))
+#  define inverse_cols(n, from) (W == 1 && (n) >= V && (n) >= (from)) /* (real only) */
 
 /* An inverse out with its column interchanges (the last step of geinv's
    Gauss-Jordan and of getri, pv as they leave it: for k = n - 1 down to 0,
@@ -656,7 +786,7 @@ __attribute__((target("avx512f"), noinline)) static void unpack512_inverse(const
     for (int a = 0; a < n; a++) {
         R *q[V];
         for (int l = 0; l < V; l++) q[l] = p[l] + (int64_t)to[a][l] * ld;
-        unpack_line(buf + (s.trans ? (size_t)a : (size_t)a * s.r) * V, s.trans ? (size_t)s.r * V : V, q, pm, 0, n);
+        unpack_line(buf + (s.trans ? (size_t)a : (size_t)a * s.r) * V, s.trans ? (size_t)s.r * V : V, q, pm, 0, n, 0);
     }
 }
 #endif
@@ -687,22 +817,20 @@ static void unpack(const R *buf, shape s, int cols, R *const *ap, int64_t ld, co
 
 /* ---- Cholesky ----------------------------------------------------------- */
 
-/* L L^T of V interleaved lower triangles in place, left-looking (column j:
+/* L L^H of V interleaved lower triangles in place, left-looking (column j:
    its pivot from the row j of the earlier columns, then the rest of the
    column, scaled by the pivot's reciprocal).  fail[l]: the 1-based failing
-   column (0: none); piv[l]: the failing pivot.  A failed lane goes on with
-   a pivot of 1 (its later columns are never unpacked). */
+   column (0: none); piv[l]: the failing pivot (real: the diagonal of a
+   Hermitian matrix is).  A failed lane goes on with a pivot of 1 (its later
+   columns are never unpacked). */
 static void potrf_across(int n, R *buf, int *fail, R *piv)
 {
-    vec *A = (vec *)buf;
+    E *A = (E *)buf;
     const vec one = splat(1);
     for (int l = 0; l < V; l++) fail[l] = 0;
     for (int j = 0; j < n; j++) {
-        vec d = A[(size_t)j * n + j];
-        for (int k = 0; k < j; k++) {
-            vec x = A[(size_t)k * n + j];
-            d -= x * x;
-        }
+        vec d = ere(A[(size_t)j * n + j]);
+        for (int k = 0; k < j; k++) d -= eabs2(A[(size_t)k * n + j]);
         /* every lane positive (the rule; NaN is not): one vector test */
         const ivec ok = d > 0, notok = ~ok;
         if (any(&notok)) {
@@ -715,36 +843,36 @@ static void potrf_across(int n, R *buf, int *fail, R *piv)
         }
         vec s = d;
         vsqrt(&s);
-        A[(size_t)j * n + j] = s;
+        A[(size_t)j * n + j] = ereal(s);
         vec r = 1 / s;
         for (int i = j + 1; i < n; i++) {
-            vec y = A[(size_t)j * n + i];
-            for (int k = 0; k < j; k++) y -= A[(size_t)k * n + i] * A[(size_t)k * n + j];
-            A[(size_t)j * n + i] = y * r;
+            E y = A[(size_t)j * n + i];
+            for (int k = 0; k < j; k++) y = emsubc(y, A[(size_t)k * n + j], A[(size_t)k * n + i]);
+            A[(size_t)j * n + i] = escale(y, r);
         }
     }
 }
 
-/* L L^T X = B for V interleaved factors (lower, as potrf_across leaves
+/* L L^H X = B for V interleaved factors (lower, as potrf_across leaves
    them) and right-hand sides: forward, then backward substitution, one
    column of B at a time. */
 static void potrs_across(int n, int nrhs, const R *lbuf, R *bbuf)
 {
-    const vec *L = (const vec *)lbuf;
-    vec *B = (vec *)bbuf;
-    vec inv[NMAX]; /* the diagonal's reciprocals, once */
-    for (int i = 0; i < n; i++) inv[i] = 1 / L[(size_t)i * n + i];
+    const E *L = (const E *)lbuf;
+    E *B = (E *)bbuf;
+    vec inv[NMAX]; /* the (real) diagonal's reciprocals, once */
+    for (int i = 0; i < n; i++) inv[i] = 1 / ere(L[(size_t)i * n + i]);
     for (int c = 0; c < nrhs; c++) {
-        vec *x = B + (size_t)c * n;
+        E *x = B + (size_t)c * n;
         for (int i = 0; i < n; i++) { /* L y = b */
-            vec y = x[i];
-            for (int k = 0; k < i; k++) y -= L[(size_t)k * n + i] * x[k];
-            x[i] = y * inv[i];
+            E y = x[i];
+            for (int k = 0; k < i; k++) y = emsub(y, L[(size_t)k * n + i], x[k]);
+            x[i] = escale(y, inv[i]);
         }
-        for (int i = n - 1; i >= 0; i--) { /* L^T x = y */
-            vec y = x[i];
-            for (int k = i + 1; k < n; k++) y -= L[(size_t)i * n + k] * x[k];
-            x[i] = y * inv[i];
+        for (int i = n - 1; i >= 0; i--) { /* L^H x = y */
+            E y = x[i];
+            for (int k = i + 1; k < n; k++) y = emsubc(y, L[(size_t)i * n + k], x[k]);
+            x[i] = escale(y, inv[i]);
         }
     }
 }
@@ -755,41 +883,40 @@ static void potrs_across(int n, int nrhs, const R *lbuf, R *bbuf)
    the diagonal is 1 and not read) and ka x nb right-hand sides X, in place:
    substitution by columns of M (x_k final, then subtracted from the rows
    still to come), two columns of X at a time. */
-static void trsm_across(int ka, int nb, const R *mbuf, R *xbuf, int lower, int unit, R alpha)
+static void trsm_across(int ka, int nb, const R *mbuf, R *xbuf, int lower, int unit, E al)
 {
-    const vec *M = (const vec *)mbuf;
-    vec *X = (vec *)xbuf;
-    vec d[NMAX];
-    const vec al = splat(alpha);
-    for (int i = 0; i < ka; i++) d[i] = unit ? splat(1) : 1 / M[(size_t)i * ka + i];
+    const E *M = (const E *)mbuf;
+    E *X = (E *)xbuf;
+    E d[NMAX];
+    for (int i = 0; i < ka; i++) d[i] = unit ? ereal(splat(1)) : erecip(M[(size_t)i * ka + i]);
     int c = 0;
     for (; c + 2 <= nb; c += 2) {
-        vec *x = X + (size_t)c * ka, *y = x + ka;
+        E *x = X + (size_t)c * ka, *y = x + ka;
         for (int i = 0; i < ka; i++) {
-            x[i] *= al;
-            y[i] *= al;
+            x[i] = emul(x[i], al);
+            y[i] = emul(y[i], al);
         }
         for (int q = 0; q < ka; q++) {
             const int k = lower ? q : ka - 1 - q, i0 = lower ? k + 1 : 0, i1 = lower ? ka : k;
-            const vec *m = M + (size_t)k * ka;
-            const vec xk = x[k] * d[k], yk = y[k] * d[k];
+            const E *m = M + (size_t)k * ka;
+            const E xk = emul(x[k], d[k]), yk = emul(y[k], d[k]);
             x[k] = xk;
             y[k] = yk;
             for (int i = i0; i < i1; i++) {
-                x[i] -= m[i] * xk;
-                y[i] -= m[i] * yk;
+                x[i] = emsub(x[i], m[i], xk);
+                y[i] = emsub(y[i], m[i], yk);
             }
         }
     }
     for (; c < nb; c++) {
-        vec *x = X + (size_t)c * ka;
-        for (int i = 0; i < ka; i++) x[i] *= al;
+        E *x = X + (size_t)c * ka;
+        for (int i = 0; i < ka; i++) x[i] = emul(x[i], al);
         for (int q = 0; q < ka; q++) {
             const int k = lower ? q : ka - 1 - q, i0 = lower ? k + 1 : 0, i1 = lower ? ka : k;
-            const vec *m = M + (size_t)k * ka;
-            const vec xk = x[k] * d[k];
+            const E *m = M + (size_t)k * ka;
+            const E xk = emul(x[k], d[k]);
             x[k] = xk;
-            for (int i = i0; i < i1; i++) x[i] -= m[i] * xk;
+            for (int i = i0; i < i1; i++) x[i] = emsub(x[i], m[i], xk);
         }
     }
 }
@@ -799,16 +926,16 @@ static void trsm_across(int ka, int nb, const R *mbuf, R *xbuf, int lower, int u
 /* Interchanges row k with row p[l] (> k, or k: none) of lane l in columns
    [0, ncol) of the ld-row interleaved X, by selects on rows k+1..ld-1
    (at[i]: the lanes whose p is i). */
-INL void swap_rows(vec *X, int ld, int ncol, int k, const ivec *at)
+INL void swap_rows(E *X, int ld, int ncol, int k, const ivec *at)
 {
     for (int j = 0; j < ncol; j++) {
-        vec *x = X + (size_t)j * ld;
-        const vec t = x[k];
-        vec nk = t;
+        E *x = X + (size_t)j * ld;
+        const E t = x[k];
+        E nk = t;
         for (int i = k + 1; i < ld; i++) {
-            const vec xi = x[i];
-            nk = sel(at[i], xi, nk);
-            x[i] = sel(at[i], t, xi);
+            const E xi = x[i];
+            nk = esel(at[i], xi, nk);
+            x[i] = esel(at[i], t, xi);
         }
         x[k] = nk;
     }
@@ -826,28 +953,31 @@ INL int pivot_masks(int n, int k, const vec *pk, ivec *at)
 
 /* *bad (the first singular step, 1-based, 0 if none) takes k + 1 in the
    lanes whose pivot *piv is zero or NaN. */
-INL void singular_step(int k, const vec *piv, vec *bad)
+INL void singular_step(int k, const E *piv, vec *bad)
 {
-    const vec zero = splat(0), pv = *piv;
+    const vec zero = splat(0), pv = eabs1(*piv); /* zero or NaN as the pivot is */
     *bad = sel((*bad == zero) & ((pv == zero) ^ (pv != pv)), splat(k + 1), *bad);
 }
 
 /* Step k's partial pivot of each lane in column ak, rows k..n-1 (small.h's
-   pivot_index): the first NaN, else the first entry of largest magnitude;
-   *p its row (as R), *piv its value; *bad (the first singular step,
-   1-based, 0 if none) takes k + 1 where the pivot is zero or NaN. */
-INL void pivot_step(int n, int k, const vec *ak, vec *p, vec *piv, vec *bad)
+   pivot_index): the first NaN, else the first entry of largest magnitude
+   (|re| + |im|); *p its row (as R), *piv its value; *bad (the first
+   singular step, 1-based, 0 if none) takes k + 1 where the pivot is zero or
+   NaN. */
+INL void pivot_step(int n, int k, const E *ak, vec *p, E *piv, vec *bad)
 {
     const vec zero = splat(0);
-    vec best = splat(-1), pp = splat(k), pv = ak[k];
+    vec best = splat(-1), pp = splat(k);
+    E pv = ak[k];
     ivec done = zero < zero; /* a NaN found */
     for (int i = k; i < n; i++) {
-        const vec x = ak[i], v = vabs(x);
+        const E x = ak[i];
+        const vec v = eabs1(x);
         /* (gt ^ nan: the two never meet; GCC 12 turns an | of two
            comparisons into scalar code in the cloned functions of session 5) */
         const ivec gt = v > best, nan = v != v, take = (gt ^ nan) & ~done;
         pp = sel(take, splat(i), pp);
-        pv = sel(take, x, pv);
+        pv = esel(take, x, pv);
         best = sel(gt & ~done, v, best);
         done |= nan;
     }
@@ -868,13 +998,14 @@ INL void pivot_step(int n, int k, const vec *ak, vec *p, vec *piv, vec *bad)
    pivot is the diagonal entry, no row is interchanged. */
 INL void lu_across(int n, R *buf, vec *pv, int *info, const int nopiv)
 {
-    vec *A = (vec *)buf;
-    const vec zero = splat(0), one = splat(1);
+    E *A = (E *)buf;
+    const vec zero = splat(0);
+    const E one = ereal(splat(1));
     vec bad = zero; /* the first singular step, 1-based */
     ivec at[NMAX];
     for (int k = 0; k < n; k++) {
-        vec *ak = A + (size_t)k * n;
-        vec piv;
+        E *ak = A + (size_t)k * n;
+        E piv;
         if (nopiv) { /* getrfnp: the pivot A(k,k), no interchange */
             pv[k] = splat(k);
             piv = ak[k];
@@ -884,33 +1015,34 @@ INL void lu_across(int n, R *buf, vec *pv, int *info, const int nopiv)
         const int moved = pivot_masks(n, k, &pv[k], at); /* nopiv: none, at[] all clear */
         if (moved) swap_rows(A, n, k, k, at); /* the columns of L */
         /* the pivot column: interchanged, then scaled */
-        const vec akk = ak[k];
+        const E akk = ak[k];
         ak[k] = piv;
-        const ivec big = vabs(piv) >= splat(R_SAFMIN), small = ~big;
-        const vec r = one / sel(big, piv, one);
+        const vec mag = eabs1(piv);
+        const ivec big = mag >= splat(R_SAFMIN), small = ~big;
+        const E r = erecip(esel(big, piv, one));
         if (!any(&small)) {
-            for (int i = k + 1; i < n; i++) ak[i] = sel(at[i], akk, ak[i]) * r;
+            for (int i = k + 1; i < n; i++) ak[i] = emul(esel(at[i], akk, ak[i]), r);
         } else { /* a tiny, zero or NaN pivot in some lane */
-            const ivec nz = piv != zero;
+            const ivec nz = mag != zero;
             for (int i = k + 1; i < n; i++) {
-                const vec x = sel(at[i], akk, ak[i]);
-                ak[i] = sel(nz, sel(big, x * r, x / sel(nz, piv, one)), x);
+                const E x = esel(at[i], akk, ak[i]);
+                ak[i] = esel(nz, esel(big, emul(x, r), ediv(x, esel(nz, piv, one))), x);
             }
         }
         /* the trailing columns: interchange and update */
         for (int j = k + 1; j < n; j++) {
-            vec *aj = A + (size_t)j * n;
-            const vec t = aj[k];
+            E *aj = A + (size_t)j * n;
+            const E t = aj[k];
             if (moved) {
-                vec u = t;
+                E u = t;
                 for (int i = k + 1; i < n; i++) {
-                    const vec x = aj[i];
-                    u = sel(at[i], x, u);
+                    const E x = aj[i];
+                    u = esel(at[i], x, u);
                 }
                 aj[k] = u;
-                for (int i = k + 1; i < n; i++) aj[i] = sel(at[i], t, aj[i]) - ak[i] * u;
+                for (int i = k + 1; i < n; i++) aj[i] = emsub(esel(at[i], t, aj[i]), ak[i], u);
             } else {
-                for (int i = k + 1; i < n; i++) aj[i] -= ak[i] * t;
+                for (int i = k + 1; i < n; i++) aj[i] = emsub(aj[i], ak[i], t);
             }
         }
     }
@@ -924,38 +1056,49 @@ static void getrfnp_across(int n, R *buf, vec *pv, int *info) { lu_across(n, buf
 
 /* op(A) X = B for V interleaved LU factors (as getrf_across leaves them),
    pivots pv and n x nrhs right-hand sides X, in place: NoTrans P, L, U;
-   Trans U^T, L^T, then P^T; substitution by columns (rows) of the factor. */
-static void getrs_across(int n, int nrhs, const R *abuf, const vec *pv, R *xbuf, int trans)
+   Trans U^T, L^T, then P^T (ConjTrans, cj: U^H, L^H); substitution by
+   columns (rows) of the factor. */
+static void getrs_across(int n, int nrhs, const R *abuf, const vec *pv, R *xbuf, int trans, int cj)
 {
-    const vec *A = (const vec *)abuf;
-    vec *X = (vec *)xbuf;
-    vec rd[NMAX];
-    for (int k = 0; k < n; k++) rd[k] = 1 / A[(size_t)k * n + k];
+    const E *A = (const E *)abuf;
+    E *X = (E *)xbuf;
+    E rd[NMAX];
+    for (int k = 0; k < n; k++) rd[k] = erecip(cj ? econj(A[(size_t)k * n + k]) : A[(size_t)k * n + k]);
     ivec at[NMAX];
     if (!trans)
         for (int k = 0; k < n; k++)
             if (pivot_masks(n, k, &pv[k], at)) swap_rows(X, n, nrhs, k, at);
     for (int c = 0; c < nrhs; c++) {
-        vec *x = X + (size_t)c * n;
+        E *x = X + (size_t)c * n;
         if (!trans) {
             for (int k = 0; k < n; k++) { /* L y = P b */
-                const vec *a = A + (size_t)k * n, xk = x[k];
-                for (int i = k + 1; i < n; i++) x[i] -= a[i] * xk;
+                const E *a = A + (size_t)k * n, xk = x[k];
+                for (int i = k + 1; i < n; i++) x[i] = emsub(x[i], a[i], xk);
             }
             for (int k = n - 1; k >= 0; k--) { /* U x = y */
-                const vec *a = A + (size_t)k * n, xk = x[k] * rd[k];
+                const E *a = A + (size_t)k * n, xk = emul(x[k], rd[k]);
                 x[k] = xk;
-                for (int i = 0; i < k; i++) x[i] -= a[i] * xk;
+                for (int i = 0; i < k; i++) x[i] = emsub(x[i], a[i], xk);
             }
-        } else {
+        } else if (!cj) {
             for (int k = 0; k < n; k++) { /* U^T y = b */
-                const vec xk = x[k] * rd[k];
+                const E xk = emul(x[k], rd[k]);
                 x[k] = xk;
-                for (int j = k + 1; j < n; j++) x[j] -= A[(size_t)j * n + k] * xk;
+                for (int j = k + 1; j < n; j++) x[j] = emsub(x[j], A[(size_t)j * n + k], xk);
             }
             for (int k = n - 1; k >= 0; k--) { /* L^T z = y */
-                const vec xk = x[k];
-                for (int j = 0; j < k; j++) x[j] -= A[(size_t)j * n + k] * xk;
+                const E xk = x[k];
+                for (int j = 0; j < k; j++) x[j] = emsub(x[j], A[(size_t)j * n + k], xk);
+            }
+        } else {
+            for (int k = 0; k < n; k++) { /* U^H y = b */
+                const E xk = emul(x[k], rd[k]);
+                x[k] = xk;
+                for (int j = k + 1; j < n; j++) x[j] = emsubc(x[j], A[(size_t)j * n + k], xk);
+            }
+            for (int k = n - 1; k >= 0; k--) { /* L^H z = y */
+                const E xk = x[k];
+                for (int j = 0; j < k; j++) x[j] = emsubc(x[j], A[(size_t)j * n + k], xk);
             }
         }
     }
@@ -982,40 +1125,41 @@ static void getrs_across(int n, int nrhs, const R *abuf, const vec *pv, R *xbuf,
    packing: unpack512_inverse places the columns). */
 static void geinv_across(int n, R *buf, vec *pv, int *info, int cols)
 {
-    vec *A = (vec *)buf;
-    const vec zero = splat(0), one = splat(1);
+    E *A = (E *)buf;
+    const vec zero = splat(0);
+    const E ezero = ereal(zero), one = ereal(splat(1));
     vec bad = zero;
     ivec at[NMAX];
-    vec c[NMAX];
+    E c[NMAX];
     for (int k = 0; k < n; k++) {
-        vec *ak = A + (size_t)k * n;
-        vec piv;
+        E *ak = A + (size_t)k * n;
+        E piv;
         pivot_step(n, k, ak, &pv[k], &piv, &bad);
         const int moved = pivot_masks(n, k, &pv[k], at);
         if (moved) swap_rows(ak, n, 1, k, at); /* the pivot column */
-        const vec d = one / piv;
+        const E d = erecip(piv);
         for (int i = 0; i < n; i++) {
             c[i] = ak[i];
-            ak[i] = zero;
+            ak[i] = ezero;
         }
-        c[k] = zero;
+        c[k] = ezero;
         ak[k] = one;
         for (int j = 0; j < n; j++) {
-            vec *aj = A + (size_t)j * n;
+            E *aj = A + (size_t)j * n;
             if (!moved || j == k) {
-                const vec u = aj[k] * d;
+                const E u = emul(aj[k], d);
                 aj[k] = u;
-                for (int i = 0; i < n; i++) aj[i] -= c[i] * u;
+                for (int i = 0; i < n; i++) aj[i] = emsub(aj[i], c[i], u);
                 continue;
             }
             /* rows k and p interchanged as the column is updated */
-            const vec t = aj[k];
-            vec w = t;
-            for (int i = k + 1; i < n; i++) w = sel(at[i], aj[i], w);
-            const vec u = w * d;
-            for (int i = 0; i < k; i++) aj[i] -= c[i] * u;
-            aj[k] = u - c[k] * u;
-            for (int i = k + 1; i < n; i++) aj[i] = sel(at[i], t, aj[i]) - c[i] * u;
+            const E t = aj[k];
+            E w = t;
+            for (int i = k + 1; i < n; i++) w = esel(at[i], aj[i], w);
+            const E u = emul(w, d);
+            for (int i = 0; i < k; i++) aj[i] = emsub(aj[i], c[i], u);
+            aj[k] = emsub(u, c[k], u);
+            for (int i = k + 1; i < n; i++) aj[i] = emsub(esel(at[i], t, aj[i]), c[i], u);
         }
     }
     for (int k = n - 1; cols && k >= 0; k--) { /* column k <-> column pv[k] */
@@ -1023,11 +1167,11 @@ static void geinv_across(int n, R *buf, vec *pv, int *info, int cols)
         for (int q = k + 1; q < n; q++) {
             const ivec m = p == splat(q);
             if (!any(&m)) continue;
-            vec *x = A + (size_t)k * n, *y = A + (size_t)q * n;
+            E *x = A + (size_t)k * n, *y = A + (size_t)q * n;
             for (int i = 0; i < n; i++) {
-                const vec t = x[i];
-                x[i] = sel(m, y[i], t);
-                y[i] = sel(m, t, y[i]);
+                const E t = x[i];
+                x[i] = esel(m, y[i], t);
+                y[i] = esel(m, t, y[i]);
             }
         }
     }
@@ -1041,79 +1185,79 @@ static void geinv_across(int n, R *buf, vec *pv, int *info, int cols)
    by columns of M, each x_k (still the input) added to the rows it reaches
    that are not final yet (lower: from the last column back), then scaled;
    two columns of X at a time. */
-static void trmm_across(int ka, int nb, const R *mbuf, R *xbuf, int lower, int unit, R alpha)
+static void trmm_across(int ka, int nb, const R *mbuf, R *xbuf, int lower, int unit, E al)
 {
-    const vec *M = (const vec *)mbuf;
-    vec *X = (vec *)xbuf;
-    const vec al = splat(alpha);
+    const E *M = (const E *)mbuf;
+    E *X = (E *)xbuf;
     int c = 0;
     for (; c + 2 <= nb; c += 2) {
-        vec *x = X + (size_t)c * ka, *y = x + ka;
+        E *x = X + (size_t)c * ka, *y = x + ka;
         for (int q = 0; q < ka; q++) {
             const int k = lower ? ka - 1 - q : q, i0 = lower ? k + 1 : 0, i1 = lower ? ka : k;
-            const vec *m = M + (size_t)k * ka;
-            const vec xk = x[k] * al, yk = y[k] * al;
+            const E *m = M + (size_t)k * ka;
+            const E xk = emul(x[k], al), yk = emul(y[k], al);
             for (int i = i0; i < i1; i++) {
-                x[i] += m[i] * xk;
-                y[i] += m[i] * yk;
+                x[i] = emadd(x[i], m[i], xk);
+                y[i] = emadd(y[i], m[i], yk);
             }
-            x[k] = unit ? xk : m[k] * xk;
-            y[k] = unit ? yk : m[k] * yk;
+            x[k] = unit ? xk : emul(m[k], xk);
+            y[k] = unit ? yk : emul(m[k], yk);
         }
     }
     for (; c < nb; c++) {
-        vec *x = X + (size_t)c * ka;
+        E *x = X + (size_t)c * ka;
         for (int q = 0; q < ka; q++) {
             const int k = lower ? ka - 1 - q : q, i0 = lower ? k + 1 : 0, i1 = lower ? ka : k;
-            const vec *m = M + (size_t)k * ka;
-            const vec xk = x[k] * al;
-            for (int i = i0; i < i1; i++) x[i] += m[i] * xk;
-            x[k] = unit ? xk : m[k] * xk;
+            const E *m = M + (size_t)k * ka;
+            const E xk = emul(x[k], al);
+            for (int i = i0; i < i1; i++) x[i] = emadd(x[i], m[i], xk);
+            x[k] = unit ? xk : emul(m[k], xk);
         }
     }
 }
 
 /* The lower triangle of C = alpha P P^T + beta C for V interleaved n x k P
    and n x n C (beta0: C = alpha P P^T, C not read): column j of C, four rows
-   at a time (the row j of P loaded once for four dots). */
-static void syrk_across(int n, int k, const R *pbuf, R *cbuf, R alpha, R beta, int beta0)
+   at a time (the row j of P loaded once for four dots).  (Complex: the
+   symmetric update, as BLAS's csyrk, not the Hermitian one.) */
+static void syrk_across(int n, int k, const R *pbuf, R *cbuf, E al, E be, int beta0)
 {
-    const vec *P = (const vec *)pbuf;
-    vec *C = (vec *)cbuf;
-    const vec al = splat(alpha), be = splat(beta);
+    const E *P = (const E *)pbuf;
+    E *C = (E *)cbuf;
+    const E zero = ereal(splat(0));
     for (int j = 0; j < n; j++) {
-        vec *c = C + (size_t)j * n;
+        E *c = C + (size_t)j * n;
         int i = j;
         for (; i + 4 <= n; i += 4) {
-            vec s0 = splat(0), s1 = s0, s2 = s0, s3 = s0;
+            E s0 = zero, s1 = s0, s2 = s0, s3 = s0;
             for (int l = 0; l < k; l++) {
-                const vec *p = P + (size_t)l * n, pj = p[j];
-                s0 += p[i] * pj;
-                s1 += p[i + 1] * pj;
-                s2 += p[i + 2] * pj;
-                s3 += p[i + 3] * pj;
+                const E *p = P + (size_t)l * n, pj = p[j];
+                s0 = emadd(s0, p[i], pj);
+                s1 = emadd(s1, p[i + 1], pj);
+                s2 = emadd(s2, p[i + 2], pj);
+                s3 = emadd(s3, p[i + 3], pj);
             }
             if (beta0) {
-                c[i] = al * s0;
-                c[i + 1] = al * s1;
-                c[i + 2] = al * s2;
-                c[i + 3] = al * s3;
+                c[i] = emul(al, s0);
+                c[i + 1] = emul(al, s1);
+                c[i + 2] = emul(al, s2);
+                c[i + 3] = emul(al, s3);
             } else {
-                c[i] = al * s0 + be * c[i];
-                c[i + 1] = al * s1 + be * c[i + 1];
-                c[i + 2] = al * s2 + be * c[i + 2];
-                c[i + 3] = al * s3 + be * c[i + 3];
+                c[i] = eadd(emul(al, s0), emul(be, c[i]));
+                c[i + 1] = eadd(emul(al, s1), emul(be, c[i + 1]));
+                c[i + 2] = eadd(emul(al, s2), emul(be, c[i + 2]));
+                c[i + 3] = eadd(emul(al, s3), emul(be, c[i + 3]));
             }
         }
         for (; i < n; i++) {
-            vec s = splat(0);
-            for (int l = 0; l < k; l++) s += P[(size_t)l * n + i] * P[(size_t)l * n + j];
-            c[i] = beta0 ? al * s : al * s + be * c[i];
+            E s = zero;
+            for (int l = 0; l < k; l++) s = emadd(s, P[(size_t)l * n + i], P[(size_t)l * n + j]);
+            c[i] = beta0 ? emul(al, s) : eadd(emul(al, s), emul(be, c[i]));
         }
     }
 }
 
-/* ---- triangular inverse, L^T L ------------------------------------------ */
+/* ---- triangular inverse, L^H L ------------------------------------------ */
 
 /* inv(L) of V interleaved lower triangles in place (unit: the diagonal is 1
    and not read), chol.c's trtri_lower lane by lane: column j from the last
@@ -1123,47 +1267,47 @@ static void syrk_across(int n, int k, const R *pbuf, R *cbuf, R alpha, R beta, i
    unpacked). */
 static void trtri_across(int n, R *buf, int unit, int *info)
 {
-    vec *A = (vec *)buf;
+    E *A = (E *)buf;
     const vec zero = splat(0);
     vec bad = zero;
     if (!unit)
         for (int j = 0; j < n; j++)
-            bad = sel((bad == zero) & (A[(size_t)j * n + j] == zero), splat(j + 1), bad);
+            bad = sel((bad == zero) & (eabs1(A[(size_t)j * n + j]) == zero), splat(j + 1), bad);
     for (int j = n - 1; j >= 0; j--) {
-        vec *cj = A + (size_t)j * n;
-        vec ajj = splat(-1);
+        E *cj = A + (size_t)j * n;
+        E ajj = ereal(splat(-1));
         if (!unit) {
-            const vec r = 1 / cj[j];
+            const E r = erecip(cj[j]);
             cj[j] = r;
-            ajj = -r;
+            ajj = eneg(r);
         }
         for (int k = n - 1; k > j; k--) {
-            const vec *ck = A + (size_t)k * n, x = cj[k];
-            for (int i = k + 1; i < n; i++) cj[i] += x * ck[i];
-            cj[k] = unit ? x : x * ck[k];
+            const E *ck = A + (size_t)k * n, x = cj[k];
+            for (int i = k + 1; i < n; i++) cj[i] = emadd(cj[i], x, ck[i]);
+            cj[k] = unit ? x : emul(x, ck[k]);
         }
-        for (int i = j + 1; i < n; i++) cj[i] *= ajj;
+        for (int i = j + 1; i < n; i++) cj[i] = emul(cj[i], ajj);
     }
     for (int l = 0; l < V; l++) info[l] = (int)bad[l];
 }
 
-/* L^T L of V interleaved lower triangles in place (its lower triangle),
+/* L^H L of V interleaved lower triangles in place (its lower triangle),
    chol.c's lauum_lower lane by lane: row i from the rows >= i, which are
-   still the factor. */
+   still the factor (complex: the real part of L(i,i), as LAPACK's lauu2). */
 static void lauum_across(int n, R *buf)
 {
-    vec *A = (vec *)buf;
+    E *A = (E *)buf;
     for (int i = 0; i < n; i++) {
-        vec *ci = A + (size_t)i * n;
-        const vec aii = ci[i];
+        E *ci = A + (size_t)i * n;
+        const vec aii = ere(ci[i]);
         for (int c = 0; c < i; c++) {
-            vec *cc = A + (size_t)c * n, s = aii * cc[i];
-            for (int r = i + 1; r < n; r++) s += ci[r] * cc[r];
+            E *cc = A + (size_t)c * n, s = escale(cc[i], aii);
+            for (int r = i + 1; r < n; r++) s = emaddc(s, ci[r], cc[r]);
             cc[i] = s;
         }
         vec d = aii * aii;
-        for (int r = i + 1; r < n; r++) d += ci[r] * ci[r];
-        ci[i] = d;
+        for (int r = i + 1; r < n; r++) d += eabs2(ci[r]);
+        ci[i] = ereal(d);
     }
 }
 
@@ -1180,16 +1324,16 @@ static void lauum_across(int n, R *buf)
    alone, getri_solve_across, where unpack512_inverse does the interchanges.) */
 INL void getri_solve_across(int n, R *buf)
 {
-    vec *A = (vec *)buf;
-    vec w[NMAX];
+    E *A = (E *)buf;
+    E w[NMAX];
     for (int j = n - 2; j >= 0; j--) {
         for (int i = j + 1; i < n; i++) {
             w[i] = A[(size_t)i * n + j];
-            A[(size_t)i * n + j] = splat(0);
+            A[(size_t)i * n + j] = ereal(splat(0));
         }
         for (int c = 0; c < n; c++) {
-            vec *ac = A + (size_t)c * n, s = ac[j];
-            for (int i = j + 1; i < n; i++) s -= w[i] * ac[i];
+            E *ac = A + (size_t)c * n, s = ac[j];
+            for (int i = j + 1; i < n; i++) s = emsub(s, w[i], ac[i]);
             ac[j] = s;
         }
     }
@@ -1197,7 +1341,7 @@ INL void getri_solve_across(int n, R *buf)
 
 static void getri_across(int n, R *buf, const vec *pv)
 {
-    vec *A = (vec *)buf;
+    E *A = (E *)buf;
     ivec at[NMAX];
     getri_solve_across(n, buf);
     for (int j = n - 2; j >= 0; j--)
@@ -1281,9 +1425,10 @@ typedef struct {
     shape sa, sb; /* A (read, and written by the factorisations), B (sb.r == 0: none; syrk: C) */
     int64_t lda, ldb;
     int lower, unit, trans; /* trsm, trmm: op(A) lower, unit diagonal; getrs: transposed; trtri: unit */
+    int cj; /* getrs: conjugate-transposed */
     int bout; /* B only written, never read (syrk with beta == 0): not packed */
     int norm; /* gecond, lange */
-    R alpha, beta;
+    R alpha, alphai, beta, betai; /* (the imaginary parts: complex) */
     pmap ma, mb; /* where pack512 finds A, B (block_run; span 0: by lines) */
     int icols; /* geinv, getri, getri_oop: the inverse's column interchanges done by the unpacking
                   (unpack512_inverse), not in the block */
@@ -1299,9 +1444,13 @@ static plan plan_of(int kind, const bb_problem *gp)
     P.ldb = gp->ldb;
     switch (kind) {
     case K_POTRF: case K_POTRS: case K_POSV: case K_POTI: {
-        const shape lower = {P.n, P.n, gp->uplo == BblasUpper, 0, P.n, 1};
+        /* upper: L = U^H, packed conjugate-transposed; B^T (rhs_right): B^H, A Hermitian */
+        const shape lower = {P.n, P.n, gp->uplo == BblasUpper, 0, P.n, 1, BB_COMPLEX && gp->uplo == BblasUpper};
         P.sa = lower;
-        if (kind == K_POTRS || kind == K_POSV) P.sb = full_shape(P.n, gp->nrhs, gp->rhs_right, 0);
+        if (kind == K_POTRS || kind == K_POSV) {
+            P.sb = full_shape(P.n, gp->nrhs, gp->rhs_right, 0);
+            P.sb.cj = BB_COMPLEX && gp->rhs_right;
+        }
         break;
     }
     case K_TRSM: case K_TRMM: { /* the left solve (product) op'(A) X = alpha B; right: X^T, op'(A) = op(A)^T */
@@ -1310,26 +1459,31 @@ static plan plan_of(int kind, const bb_problem *gp)
         P.n = ka;
         P.lower = (gp->uplo == BblasLower) != tr;
         P.unit = gp->diag == BblasUnit;
-        const shape t = {ka, ka, tr, P.lower ? P.unit : -ka, P.lower ? ka : -P.unit, 1};
+        /* (ConjTrans: conj(A)^T on the left, conj(A) on the right) */
+        const shape t = {ka, ka, tr, P.lower ? P.unit : -ka, P.lower ? ka : -P.unit, 1,
+                         BB_COMPLEX && gp->trans == BblasConjTrans};
         P.sa = t;
         P.sb = full_shape(ka, nb, !left, 0);
         P.alpha = (R)gp->alpha[0];
+        P.alphai = (R)gp->alpha[1];
         break;
     }
     case K_SYRK: { /* P = op(A), n x k; the uplo triangle of C as a lower one */
-        const shape c = {P.n, P.n, gp->uplo == BblasUpper, 0, P.n, 0};
+        const shape c = {P.n, P.n, gp->uplo == BblasUpper, 0, P.n, 0, 0};
         P.sa = full_shape(P.n, gp->k, gp->trans != BblasNoTrans, 0);
         P.sb = c;
         P.ldb = gp->ldc;
         P.alpha = (R)gp->alpha[0];
+        P.alphai = (R)gp->alpha[1];
         P.beta = (R)gp->beta[0];
-        P.bout = gp->beta[0] == 0;
+        P.betai = (R)gp->beta[1];
+        P.bout = gp->beta[0] == 0 && (!BB_COMPLEX || gp->beta[1] == 0);
         break;
     }
     case K_TRTRI: case K_LAUUM: case K_POTRI: { /* the uplo triangle as a lower one */
         P.unit = kind == K_TRTRI && gp->diag == BblasUnit;
-        const shape t = {P.n, P.n, gp->uplo == BblasUpper, P.unit, P.n, 1};
-        P.sa = t;
+        const shape t = {P.n, P.n, gp->uplo == BblasUpper, P.unit, P.n, 1, BB_COMPLEX && gp->uplo == BblasUpper};
+        P.sa = t; /* upper: U^H (inv(U)^H = inv(U^H), U U^H = L^H L with L = U^H) */
         break;
     }
     case K_GEINV: /* the stored matrix inverted as it is (inv(A^T) = inv(A)^T):
@@ -1351,6 +1505,7 @@ static plan plan_of(int kind, const bb_problem *gp)
         P.sa = full_shape(P.n, P.n, gp->rowmajor, 1);
         if (kind != K_GETRF && kind != K_GETRFNP) P.sb = full_shape(P.n, gp->nrhs, gp->rowmajor, 0);
         P.trans = kind == K_GETRS && gp->trans != BblasNoTrans;
+        P.cj = BB_COMPLEX && kind == K_GETRS && gp->trans == BblasConjTrans;
         break;
     }
     P.icols = kind == K_GEINV ? inverse_cols(P.n, 0)
@@ -1362,7 +1517,7 @@ static plan plan_of(int kind, const bb_problem *gp)
 /* Scratch of one block, in R (64-byte aligned). */
 static size_t block_elems(const plan *P)
 {
-    return ((size_t)P->sa.r * P->sa.c + (size_t)P->sb.r * P->sb.c + (size_t)P->n) * V;
+    return (((size_t)P->sa.r * P->sa.c + (size_t)P->sb.r * P->sb.c) * W + (size_t)P->n) * V;
 }
 
 /* A failed Cholesky lane (column k, 1-based): LAPACK's partial result, the
@@ -1372,7 +1527,9 @@ static void unpack_failed(const R *buf, const plan *P, int l, R *a, int k, R piv
     R *one[V] = {NULL};
     one[l] = a;
     unpack(buf, P->sa, k - 1, one, P->lda, NULL);
-    a[(k - 1) + (size_t)(k - 1) * P->lda] = pivot;
+    R *d = a + ((k - 1) + (size_t)(k - 1) * P->lda) * W;
+    d[0] = pivot;
+    if (W == 2) d[1] = 0;
 }
 
 /* V problems (lane l: ap[l], bp[l], ip[l]; ap[l] NULL: none) through the
@@ -1381,8 +1538,8 @@ static void block_one(const plan *P, R *buf, R *const *ap, R *const *bp, int *co
 {
     const int n = P->n, factor = P->kind == K_POTRF || P->kind == K_POSV || P->kind == K_GETRF ||
                                  P->kind == K_GESV || P->kind == K_GETRFNP;
-    R *bbuf = buf + (size_t)P->sa.r * P->sa.c * V;
-    vec *pv = (vec *)(bbuf + (size_t)P->sb.r * P->sb.c * V);
+    R *bbuf = buf + (size_t)P->sa.r * P->sa.c * W * V;
+    vec *pv = (vec *)(bbuf + (size_t)P->sb.r * P->sb.c * W * V);
     R piv[V], val[V], val2[V];
     for (int l = 0; l < V; l++) code[l] = 0;
     pack(buf, P->sa, ap, P->lda, &P->ma);
@@ -1423,10 +1580,12 @@ static void block_one(const plan *P, R *buf, R *const *ap, R *const *bp, int *co
         else getri_across(n, buf, pv);
         break;
     case K_POTRS: case K_POSV: potrs_across(n, P->sb.c, buf, bbuf); break;
-    case K_GETRS: case K_GESV: getrs_across(n, P->sb.c, buf, pv, bbuf, P->trans); break;
-    case K_TRSM: trsm_across(n, P->sb.c, buf, bbuf, P->lower, P->unit, P->alpha); break;
-    case K_TRMM: trmm_across(n, P->sb.c, buf, bbuf, P->lower, P->unit, P->alpha); break;
-    case K_SYRK: syrk_across(n, P->sa.c, buf, bbuf, P->alpha, P->beta, P->bout); break;
+    case K_GETRS: case K_GESV: getrs_across(n, P->sb.c, buf, pv, bbuf, P->trans, P->cj); break;
+    case K_TRSM: trsm_across(n, P->sb.c, buf, bbuf, P->lower, P->unit, esplat(P->alpha, P->alphai)); break;
+    case K_TRMM: trmm_across(n, P->sb.c, buf, bbuf, P->lower, P->unit, esplat(P->alpha, P->alphai)); break;
+    case K_SYRK:
+        syrk_across(n, P->sa.c, buf, bbuf, esplat(P->alpha, P->alphai), esplat(P->beta, P->betai), P->bout);
+        break;
     case K_LAUUM: case K_POTRI: case K_POTI: lauum_across(n, buf); break;
     default: break;
     }
@@ -1540,7 +1699,7 @@ bb_cpu_across XI(across_kind)(int kind)
    this below the bounds (across.c).  Returns the problem's info. */
 int XI(across_one)(int kind, const bb_problem *p)
 {
-    _Alignas(64) R buf[(NMAX * NMAX + NMAX * RMAX + NMAX) * V];
+    _Alignas(64) R buf[((NMAX * NMAX + NMAX * RMAX) * W + NMAX) * V];
     const plan P = plan_of(kind, p);
     R *ap[V] = {(R *)p->a},
       *bp[V] = {(R *)(kind == K_SYRK ? p->c : kind == K_GECOND || kind == K_LANGE ? p->y : p->b)};
@@ -1549,4 +1708,3 @@ int XI(across_one)(int kind, const bb_problem *p)
     return code[0];
 }
 
-#endif /* !BB_COMPLEX */

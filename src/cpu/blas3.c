@@ -762,13 +762,12 @@ static int syrk_like(bb_problem *p, bb_work *w, int herm)
     int n = p->n, k = p->k, nt = p->trans == BblasNoTrans;
     if (n == 0) return 0;
     if (k == 0 || is_zero(p->alpha)) return scale_c(w, n, n, beta, C, p->ldc, p->uplo, herm);
-#if !BB_COMPLEX
-    /* the kernel of the fixed and strided forms (across.c), for the same bits */
-    if (X(syrk_across_fits)(p) && bb_cpu_across_on()) {
+    /* the kernel of the fixed and strided forms (across.c), for the same bits
+       (symmetric only: herk takes our own code) */
+    if (!herm && X(syrk_across_fits)(p) && bb_cpu_across_on()) {
         X(syrk_across1)(p);
         return 0;
     }
-#endif
     if ((int64_t)n * n * k > SYRK_MAX) {
 #if BB_COMPLEX
         if (herm) {
@@ -892,13 +891,11 @@ int X(cpu_trmm)(bb_problem *p, bb_work *w)
         zero_b(m, n, B, p->ldb);
         return 0;
     }
-#if !BB_COMPLEX
     /* the kernel of the fixed and strided forms (across.c), for the same bits */
     if (X(trmm_across_fits)(p) && bb_cpu_across_on()) {
         X(trmm_across1)(p);
         return 0;
     }
-#endif
     if ((int64_t)m * n * ka > (left ? TRMM_LEFT_MAX : TRMM_RIGHT_MAX)) {
         CBLAS(trmm)(CblasColMajor, bb_cblas_side(p->side), bb_cblas_uplo(p->uplo),
                     bb_cblas_trans(p->trans), bb_cblas_diag(p->diag), m, n, CBLAS_SCALAR(alpha),
@@ -1117,13 +1114,11 @@ int X(cpu_trsm)(bb_problem *p, bb_work *w)
         zero_b(m, n, B, ldb);
         return 0;
     }
-#if !BB_COMPLEX
     /* the kernel of the fixed and strided forms (across.c), for the same bits */
     if (X(trsm_across_fits)(p) && bb_cpu_across_on()) {
         X(trsm_across1)(p);
         return 0;
     }
-#endif
     const int64_t work = (int64_t)m * n * ka;
     const int tiny = work <= TRSM_TINY && ka <= TRSM_TINY_KA;
     if (!tiny && (work > (left ? TRSM_LEFT_MAX : TRSM_RIGHT_MAX) || (left && work < TRSM_LEFT_MIN))) {

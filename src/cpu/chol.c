@@ -301,10 +301,8 @@ static int potrf_lapacke(int uplo, int n, T *A, int64_t lda)
 static int potrf_any(int uplo, int n, T *A, int64_t lda)
 {
     if (n > OWN_MAX(POTRF)) return potrf_lapacke(uplo, n, A, lda);
-#if !BB_COMPLEX
     /* the kernel of the fixed and strided forms (across.c), for the same bits */
     if (n <= BB_CPU_POTRF_ACROSS_MAX && bb_cpu_across_on()) return X(potrf_across1)(uplo, n, A, lda);
-#endif
     return uplo == BblasUpper ? potrf_upper(n, A, lda) : potrf_lower(n, A, lda);
 }
 
@@ -483,13 +481,11 @@ static int potrs_blas(const bb_problem *p, bb_work *w)
 int X(cpu_potrs)(bb_problem *p, bb_work *w)
 {
     if (p->n == 0 || p->nrhs == 0) return 0;
-#if !BB_COMPLEX
     /* the kernel of the fixed and strided forms (across.c), for the same bits */
     if (p->n <= BB_CPU_POTRF_ACROSS_MAX && p->nrhs <= BB_CPU_POTRS_ACROSS_MAX_NRHS && bb_cpu_across_on()) {
         X(potrs_across1)(p->uplo, p->n, p->nrhs, p->a, p->lda, p->b, p->ldb, p->rhs_right);
         return 0;
     }
-#endif
     return p->n > OWN_MAX(POTRS) ? potrs_blas(p, w) : potrs_own(p, w);
 }
 
@@ -557,11 +553,9 @@ static int trtri_any(int uplo, int unit, int n, T *A, int64_t lda)
     if (n > OWN_MAX(TRTRI))
         return (int)LAPACKE(trtri_work)(LAPACK_COL_MAJOR, lp_uplo(uplo), unit ? 'U' : 'N', n, A,
                                         (lapack_int)lda);
-#if !BB_COMPLEX
     /* the kernel of the fixed and strided forms (across.c), for the same bits */
     if (n <= BB_CPU_TRTRI_ACROSS_MAX && bb_cpu_across_on())
         return X(trtri_across1)(uplo, unit ? BblasUnit : BblasNonUnit, n, A, lda);
-#endif
     if (!unit)
         for (int j = 0; j < n; j++)
             if (A[j + j * lda] == (T)0) return j + 1;
@@ -699,11 +693,9 @@ static void lauum_any(int uplo, int n, T *A, int64_t lda)
     if (n > OWN_MAX(LAUUM))
         LAPACKE(lauum_work)(LAPACK_COL_MAJOR, lp_uplo(uplo), n, A, (lapack_int)lda);
 #endif
-#if !BB_COMPLEX
     /* the kernel of the fixed and strided forms (across.c), for the same bits */
     else if (n <= BB_CPU_LAUUM_ACROSS_MAX && bb_cpu_across_on())
         X(lauum_across1)(uplo, n, A, lda);
-#endif
     else if (uplo == BblasUpper)
         lauum_upper(n, A, lda);
     else
@@ -725,11 +717,9 @@ int X(cpu_lauum)(bb_problem *p, bb_work *w)
 int X(cpu_potri)(bb_problem *p, bb_work *w)
 {
     (void)w;
-#if !BB_COMPLEX
     /* the kernel of the fixed and strided forms (across.c), for the same bits */
     if (p->n >= 1 && p->n <= BB_CPU_POTRI_ACROSS_MAX && bb_cpu_across_on())
         return X(potri_across1)(p->uplo, p->n, p->a, p->lda);
-#endif
     int info = trtri_any(p->uplo, 0, p->n, p->a, p->lda);
     if (info) return info;
     lauum_any(p->uplo, p->n, p->a, p->lda);
@@ -738,10 +728,8 @@ int X(cpu_potri)(bb_problem *p, bb_work *w)
 
 int X(cpu_poti)(bb_problem *p, bb_work *w)
 {
-#if !BB_COMPLEX
     /* the kernel of the fixed and strided forms (across.c), for the same bits */
     if (X(poti_across_fits)(p->n) && bb_cpu_across_on()) return X(poti_across1)(p->uplo, p->n, p->a, p->lda);
-#endif
     int info = X(cpu_potrf)(p, w);
     if (info) return info;
     return X(cpu_potri)(p, w);

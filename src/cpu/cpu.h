@@ -85,11 +85,10 @@ BB_KERNEL(potri); BB_KERNEL(poti);
 BB_KERNEL(getrf); BB_KERNEL(getrfnp); BB_KERNEL(getrs); BB_KERNEL(gesv); BB_KERNEL(getri);
 BB_KERNEL(getri_oop);
 BB_KERNEL(lange); BB_KERNEL(gecond); BB_KERNEL(gecon); BB_KERNEL(geinv);
-#if !BB_COMPLEX
 /* across.c: one problem through the across-problems kernels (within their
    bounds, cpu_policy.h), for the same bits as in a batch */
-BB_INTERNAL int X(potrf_across1)(int uplo, int n, R *a, int64_t lda);
-BB_INTERNAL void X(potrs_across1)(int uplo, int n, int nrhs, const R *a, int64_t lda, R *b, int64_t ldb,
+BB_INTERNAL int X(potrf_across1)(int uplo, int n, T *a, int64_t lda);
+BB_INTERNAL void X(potrs_across1)(int uplo, int n, int nrhs, const T *a, int64_t lda, T *b, int64_t ldb,
                                    int right);
 /* trsm: whether p is within the bounds (and alpha != 0); the solve */
 BB_INTERNAL int X(trsm_across_fits)(const bb_problem *p);
@@ -101,17 +100,17 @@ BB_INTERNAL int X(trmm_across_fits)(const bb_problem *p);
 BB_INTERNAL void X(trmm_across1)(const bb_problem *p);
 /* trtri (info: the first zero diagonal entry, A then untouched), lauum,
    potri (trtri then lauum) of the column-major uplo triangle */
-BB_INTERNAL int X(trtri_across1)(int uplo, int diag, int n, R *a, int64_t lda);
-BB_INTERNAL void X(lauum_across1)(int uplo, int n, R *a, int64_t lda);
-BB_INTERNAL int X(potri_across1)(int uplo, int n, R *a, int64_t lda);
+BB_INTERNAL int X(trtri_across1)(int uplo, int diag, int n, T *a, int64_t lda);
+BB_INTERNAL void X(lauum_across1)(int uplo, int n, T *a, int64_t lda);
+BB_INTERNAL int X(potri_across1)(int uplo, int n, T *a, int64_t lda);
 /* poti (potrf, then potri if it succeeded) of the uplo triangle, n within
    poti_across_fits */
 BB_INTERNAL int X(poti_across_fits)(int n);
-BB_INTERNAL int X(poti_across1)(int uplo, int n, R *a, int64_t lda);
+BB_INTERNAL int X(poti_across1)(int uplo, int n, T *a, int64_t lda);
 /* geinv of the column-major n x n a into b (info: the first zero or NaN
    pivot, b then untouched), n within geinv_across_fits */
 BB_INTERNAL int X(geinv_across_fits)(int n);
-BB_INTERNAL int X(geinv_across1)(int n, const R *a, int64_t lda, R *b, int64_t ldb);
+BB_INTERNAL int X(geinv_across1)(int n, const T *a, int64_t lda, T *b, int64_t ldb);
 /* getri (oop 0: into A) or getri_oop (oop 1: into B) of p, n within
    getri_across_fits (info: the first exactly zero U(k,k), nothing written
    then); gecond of p (cond in p->y, +Inf and the info where singular);
@@ -123,12 +122,11 @@ BB_INTERNAL int X(gecond_across1)(const bb_problem *p);
 BB_INTERNAL int X(lange_across_fits)(int m, int n);
 BB_INTERNAL void X(lange_across1)(const bb_problem *p);
 /* getrf of the column-major n x n a (info), getrs on column-major factors */
-BB_INTERNAL int X(getrf_across1)(int n, R *a, int64_t lda, int *ipiv);
+BB_INTERNAL int X(getrf_across1)(int n, T *a, int64_t lda, int *ipiv);
 /* getrfnp of the column-major n x n a (info), n <= BB_CPU_GETRFNP_ACROSS_MAX */
-BB_INTERNAL int X(getrfnp_across1)(int n, R *a, int64_t lda);
-BB_INTERNAL void X(getrs_across1)(int trans, int n, int nrhs, const R *a, int64_t lda, const int *ipiv, R *b,
+BB_INTERNAL int X(getrfnp_across1)(int n, T *a, int64_t lda);
+BB_INTERNAL void X(getrs_across1)(int trans, int n, int nrhs, const T *a, int64_t lda, const int *ipiv, T *b,
                                    int64_t ldb);
-#endif
 #endif
 
 #endif

@@ -292,12 +292,7 @@ static int getrf_lapacke(int m, int n, T *a, int64_t lda, int *ipiv)
    BLAS above our own code's bound, our own code between */
 static int lu_across(int m, int n, int pivot)
 {
-#if !BB_COMPLEX
     return m == n && bb_cpu_across_on() && n <= (pivot ? BB_CPU_GETRF_ACROSS_MAX : BB_CPU_GETRFNP_ACROSS_MAX);
-#else
-    (void)m, (void)n, (void)pivot;
-    return 0;
-#endif
 }
 
 static int lu_lib(int m, int n, int pivot)
@@ -308,9 +303,7 @@ static int lu_lib(int m, int n, int pivot)
 /* LU of the column-major a; ipiv NULL: no pivoting (getrfnp) */
 static int lu_factor(int m, int n, T *a, int64_t lda, int *ipiv)
 {
-#if !BB_COMPLEX
     if (lu_across(m, n, ipiv != NULL)) return ipiv ? X(getrf_across1)(n, a, lda, ipiv) : X(getrfnp_across1)(n, a, lda);
-#endif
     if (lu_lib(m, n, ipiv != NULL)) return ipiv ? getrf_lapacke(m, n, a, lda, ipiv) : lu_rec_np(m, n, a, lda);
     return getf2(m, n, a, lda, ipiv);
 }
@@ -411,12 +404,7 @@ static void recip_diag(int n, const T *a, int64_t lda, int cj, T *rd)
    bound, our own code between */
 static int getrs_across(int n, int nrhs)
 {
-#if !BB_COMPLEX
     return n <= BB_CPU_GETRF_ACROSS_MAX && nrhs <= BB_CPU_GETRS_ACROSS_MAX_NRHS && bb_cpu_across_on();
-#else
-    (void)n, (void)nrhs;
-    return 0;
-#endif
 }
 
 static int getrs_lib(int trans, int n, int nrhs)
@@ -429,12 +417,10 @@ static int getrs_lib(int trans, int n, int nrhs)
 static void getrs_cm(int trans, int n, int nrhs, const T *a, int64_t lda, const int *ipiv,
                      T *b, int64_t ldb, T *work)
 {
-#if !BB_COMPLEX
     if (getrs_across(n, nrhs)) {
         X(getrs_across1)(trans, n, nrhs, a, lda, ipiv, b, ldb);
         return;
     }
-#endif
     if (getrs_lib(trans, n, nrhs)) {
         char t = trans == BblasNoTrans ? 'N' : trans == BblasTrans ? 'T' : 'C';
         LAPACKE(getrs_work)(LAPACK_COL_MAJOR, t, n, nrhs, a, lda, ipiv, b, ldb);
@@ -591,10 +577,8 @@ static int getri_into(bb_problem *p, bb_work *w, T *out, int64_t ldo)
 {
     int n = p->n;
     if (n == 0) return 0;
-#if !BB_COMPLEX
     /* the kernel of the fixed and strided forms (across.c), for the same bits */
     if (X(getri_across_fits)(n) && bb_cpu_across_on()) return X(getri_across1)(p, out != p->a);
-#endif
     int info = first_zero_diag(n, p->a, p->lda); /* the diagonal reads the same in both layouts */
     if (info) return info;
     /* LAPACK's getri (above our own code's bound) on tight scratch (to_cm)

@@ -303,10 +303,8 @@ int X(cpu_geinv)(bb_problem *p, bb_work *w)
 {
     int n = p->n;
     if (n == 0) return 0;
-#if !BB_COMPLEX
     /* the kernel of the fixed and strided forms (across.c), for the same bits */
     if (X(geinv_across_fits)(n) && bb_cpu_across_on()) return X(geinv_across1)(n, p->a, p->lda, p->b, p->ldb);
-#endif
     R *rw = NULL;
     T *s = NULL;
     int info = invert_copy(n, p->a, p->lda, w, &s, &rw, 0, NULL);
