@@ -744,6 +744,97 @@ START_TEST(t_across)
 }
 END_TEST
 
+/*
+ * The same bits in a batch and alone, at the CPU's across-problems bounds:
+ * a strided batch of 19 problems (two full blocks of V lanes for V <= 8
+ * and a partial one) against the variable form of the same problems, which
+ * the CPU runs one problem at a time (the one-problem kernels of chol.c,
+ * which call the block on one lane within the bounds, or their own code
+ * outside them: complex double potrf, trtri and lauum below their orders
+ * of cpu_policy.h, while posv and potri keep the block at every order).
+ * A, B and info bitwise equal; n = 1..17, both triangles.  Hermitian
+ * positive definite matrices (potrf, posv, poti) and random triangles with
+ * a dominant diagonal (trtri, lauum, potri).  Loop index: routine _i / 2,
+ * layout _i % 2.
+ */
+START_TEST(t_across_bits)
+{
+    static const int ops[6] = {OP_POTRF, OP_POSV, OP_POTRS, OP_TRTRI, OP_LAUUM, OP_POTRI};
+    const int op = ops[_i / 2], layout = _i % 2 ? BblasRowMajor : BblasColMajor;
+    enum { CNT = 19, NR = 3 };
+    tu_seed(9500 + _i);
+    for (int n = 1; n <= 17; n++)
+        for (int u = 0; u < 2; u++) {
+            const int uplo = u ? BblasLower : BblasUpper, lda = n + u, ldb = layout == BblasColMajor ? n + 1 : NR;
+            const int64_t sa = tu_foot(lda, layout, n, n) + GAP, sb = tu_foot(ldb, layout, n, NR) + GAP;
+            T *A = tu_alloc(CNT, sa), *Av = tu_alloc(CNT, sa), *B = tu_alloc(CNT, sb), *Bv = tu_alloc(CNT, sb);
+            for (int i = 0; i < CNT; i++) {
+                T *a = A + i * sa;
+                if (op == OP_POTRF || op == OP_POSV || op == OP_POTRS) tu_fill_hpd(a, lda, layout, n);
+                else {
+                    tu_fill(a, lda, layout, n, n);
+                    for (int k = 0; k < n; k++) a[tu_idx(lda, layout, k, k)] = tu_T(n + 1.5 + tu_rand());
+                }
+                tu_fill(B + i * sb, ldb, layout, n, NR);
+            }
+            if (op == OP_POTRS) { /* factors of the library's potrf */
+                int f[CNT + 1];
+                f[0] = BblasErrorsReportAll;
+                FN(potrf, batch_strided)(layout, uplo, n, A, lda, sa, CNT, f);
+            }
+            memcpy(Av, A, sizeof(T) * (size_t)(CNT * sa));
+            memcpy(Bv, B, sizeof(T) * (size_t)(CNT * sb));
+            int info[CNT + 1], infov[CNT + 1], U[CNT], D[CNT], N[CNT], NRv[CNT], LA[CNT], LB[CNT];
+            T *pa[CNT], *pb[CNT];
+            for (int i = 0; i < CNT; i++) {
+                pa[i] = Av + i * sa;
+                pb[i] = Bv + i * sb;
+                U[i] = uplo;
+                D[i] = BblasNonUnit;
+                N[i] = n;
+                NRv[i] = NR;
+                LA[i] = lda;
+                LB[i] = ldb;
+            }
+            info[0] = infov[0] = BblasErrorsReportAll;
+            switch (op) {
+            case OP_POTRF:
+                FN(potrf, batch_strided)(layout, uplo, n, A, lda, sa, CNT, info);
+                FN(potrf, batchv)(CNT, layout, U, N, pa, LA, infov);
+                break;
+            case OP_POSV:
+                FN(posv, batch_strided)(layout, uplo, n, NR, A, lda, sa, B, ldb, sb, CNT, info);
+                FN(posv, batchv)(CNT, layout, U, N, NRv, pa, LA, pb, LB, infov);
+                break;
+            case OP_POTRS:
+                FN(potrs, batch_strided)(layout, uplo, n, NR, A, lda, sa, B, ldb, sb, CNT, info);
+                FN(potrs, batchv)(CNT, layout, U, N, NRv, (const T *const *)pa, LA, pb, LB, infov);
+                break;
+            case OP_TRTRI:
+                FN(trtri, batch_strided)(layout, uplo, BblasNonUnit, n, A, lda, sa, CNT, info);
+                FN(trtri, batchv)(CNT, layout, U, D, N, pa, LA, infov);
+                break;
+            case OP_LAUUM:
+                FN(lauum, batch_strided)(layout, uplo, n, A, lda, sa, CNT, info);
+                FN(lauum, batchv)(CNT, layout, U, N, pa, LA, infov);
+                break;
+            default:
+                FN(potri, batch_strided)(layout, uplo, n, A, lda, sa, CNT, info);
+                FN(potri, batchv)(CNT, layout, U, N, pa, LA, infov);
+                break;
+            }
+            for (int i = 0; i < CNT; i++)
+                ck_assert_msg(!memcmp(A + i * sa, Av + i * sa, sizeof(T) * (size_t)sa) &&
+                                  !memcmp(B + i * sb, Bv + i * sb, sizeof(T) * (size_t)sb) &&
+                                  info[1 + i] == infov[1 + i],
+                              "%s%s %s uplo=%s n=%d member %d: the batch and the problem alone differ (info %d, %d)",
+                              TU_PNAME, op_name[op], tu_layout_name(layout), uplo_name(uplo), n, i, info[1 + i],
+                              infov[1 + i]);
+            free(A); free(Av); free(B); free(Bv);
+        }
+}
+END_TEST
+
 /* Empty batches: NULL arrays, a no-op that reports success. */
 START_TEST(t_empty)
 {
@@ -867,7 +958,7 @@ void X(add_chol_tests)(Suite *s)
         {PN("potrf"), t_potrf, 8}, {PN("potrs"), t_potrs, 8}, {PN("posv"), t_posv, 8},
         {PN("trtri"), t_trtri, 8}, {PN("lauum"), t_lauum, 8}, {PN("potri"), t_potri, 8},
         {PN("poti"), t_poti, 8},   {PN("chol_fail"), t_fail, 40}, {PN("chol_empty"), t_empty, 2},
-        {PN("chol_zero_null"), t_zero_null, 2}, {PN("chol_across"), t_across, 16},
+        {PN("chol_zero_null"), t_zero_null, 2}, {PN("chol_across"), t_across, 16}, {PN("chol_across_bits"), t_across_bits, 12},
         {PN("chol_var_big"), t_var_big, 16},
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {

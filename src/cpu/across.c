@@ -41,6 +41,30 @@ static const variant_t *variant(void)
 
 static int one(int kind, const bb_problem *p) { return variant()->one(kind, p); }
 
+/* The order from which potrf, trtri, lauum and trmm take the kernels
+   across problems: 1, or in complex double the bound of cpu_policy.h
+   (below it the one-problem code is faster: its complex arithmetic fills
+   the vectors already, and the packing of a small triangle costs more
+   than the kernel) */
+#if defined(BB_PREC_Z)
+#  define FROM(op) BB_CPU_##op##_ACROSS_FROM_Z
+#else
+#  define FROM(op) 1
+#endif
+
+int X(potrf_across_fits)(int n) { return n >= FROM(POTRF) && n <= BB_CPU_POTRF_ACROSS_MAX; }
+int X(trtri_across_fits)(int n) { return n >= FROM(TRTRI) && n <= BB_CPU_TRTRI_ACROSS_MAX; }
+int X(lauum_across_fits)(int n) { return n >= FROM(LAUUM) && n <= BB_CPU_LAUUM_ACROSS_MAX; }
+
+/* potrs and posv: every order up to potrf's bound (posv's factor from its
+   own block, not from potrf_across_fits's path) */
+int X(potrs_across_fits)(int n, int nrhs)
+{
+    return n >= 1 && n <= BB_CPU_POTRF_ACROSS_MAX && nrhs >= 1 && nrhs <= BB_CPU_POTRS_ACROSS_MAX_NRHS;
+}
+
+int X(posv_across1)(const bb_problem *p) { return one(K_POSV, p); }
+
 int X(potrf_across1)(int uplo, int n, T *a, int64_t lda)
 {
     bb_problem p;
@@ -113,10 +137,15 @@ int X(trsm_across_fits)(const bb_problem *p)
 
 void X(syrk_across1)(const bb_problem *p) { one(K_SYRK, p); }
 
+#if defined(BB_PREC_Z)
+#  define SYRK_MAX BB_CPU_SYRK_ACROSS_MAX_Z
+#else
+#  define SYRK_MAX BB_CPU_SYRK_ACROSS_MAX
+#endif
+
 int X(syrk_across_fits)(const bb_problem *p)
 {
-    return p->n >= 1 && p->n <= BB_CPU_SYRK_ACROSS_MAX && p->k >= 1 && p->k <= BB_CPU_SYRK_ACROSS_MAX &&
-           (p->alpha[0] != 0 || p->alpha[1] != 0);
+    return p->n >= 1 && p->n <= SYRK_MAX && p->k >= 1 && p->k <= SYRK_MAX && (p->alpha[0] != 0 || p->alpha[1] != 0);
 }
 
 void X(trmm_across1)(const bb_problem *p) { one(K_TRMM, p); }
@@ -124,7 +153,7 @@ void X(trmm_across1)(const bb_problem *p) { one(K_TRMM, p); }
 int X(trmm_across_fits)(const bb_problem *p)
 {
     return p->m >= 1 && p->m <= BB_CPU_TRMM_ACROSS_MAX && p->n >= 1 && p->n <= BB_CPU_TRMM_ACROSS_MAX &&
-           (p->alpha[0] != 0 || p->alpha[1] != 0);
+           (p->m >= FROM(TRMM) || p->n >= FROM(TRMM)) && (p->alpha[0] != 0 || p->alpha[1] != 0);
 }
 
 int X(geinv_across1)(int n, const T *a, int64_t lda, T *b, int64_t ldb)
@@ -182,12 +211,11 @@ bb_cpu_across X(cpu_across)(bb_op op, const bb_problem *gp)
     bb_cpu_across a = {NULL};
     int k = -1;
     const int n = gp->n, nrhs = gp->nrhs;
-    const int chol_ok = n >= 1 && n <= BB_CPU_POTRF_ACROSS_MAX;
-    const int chol_rhs = chol_ok && nrhs >= 1 && nrhs <= BB_CPU_POTRS_ACROSS_MAX_NRHS;
+    const int chol_rhs = X(potrs_across_fits)(n, nrhs);
     const int lu_ok = n >= 1 && n <= BB_CPU_GETRF_ACROSS_MAX;
     const int lu_rhs = lu_ok && nrhs >= 1 && nrhs <= BB_CPU_GETRS_ACROSS_MAX_NRHS;
     switch (op) {
-    case BB_OP_POTRF: if (chol_ok) k = K_POTRF; break;
+    case BB_OP_POTRF: if (X(potrf_across_fits)(n)) k = K_POTRF; break;
     case BB_OP_POTRS: if (chol_rhs) k = K_POTRS; break;
     case BB_OP_POSV: if (chol_rhs) k = K_POSV; break;
     case BB_OP_TRSM:
@@ -195,8 +223,8 @@ bb_cpu_across X(cpu_across)(bb_op op, const bb_problem *gp)
         break;
     case BB_OP_SYRK: if (X(syrk_across_fits)(gp)) k = K_SYRK; break;
     case BB_OP_TRMM: if (X(trmm_across_fits)(gp)) k = K_TRMM; break;
-    case BB_OP_TRTRI: if (n >= 1 && n <= BB_CPU_TRTRI_ACROSS_MAX) k = K_TRTRI; break;
-    case BB_OP_LAUUM: if (n >= 1 && n <= BB_CPU_LAUUM_ACROSS_MAX) k = K_LAUUM; break;
+    case BB_OP_TRTRI: if (X(trtri_across_fits)(n)) k = K_TRTRI; break;
+    case BB_OP_LAUUM: if (X(lauum_across_fits)(n)) k = K_LAUUM; break;
     case BB_OP_POTRI: if (n >= 1 && n <= BB_CPU_POTRI_ACROSS_MAX) k = K_POTRI; break;
     case BB_OP_POTI: if (X(poti_across_fits)(n)) k = K_POTI; break;
     case BB_OP_GEINV: if (X(geinv_across_fits)(n)) k = K_GEINV; break;

@@ -302,7 +302,7 @@ static int potrf_any(int uplo, int n, T *A, int64_t lda)
 {
     if (n > OWN_MAX(POTRF)) return potrf_lapacke(uplo, n, A, lda);
     /* the kernel of the fixed and strided forms (across.c), for the same bits */
-    if (n <= BB_CPU_POTRF_ACROSS_MAX && bb_cpu_across_on()) return X(potrf_across1)(uplo, n, A, lda);
+    if (X(potrf_across_fits)(n) && bb_cpu_across_on()) return X(potrf_across1)(uplo, n, A, lda);
     return uplo == BblasUpper ? potrf_upper(n, A, lda) : potrf_lower(n, A, lda);
 }
 
@@ -482,7 +482,7 @@ int X(cpu_potrs)(bb_problem *p, bb_work *w)
 {
     if (p->n == 0 || p->nrhs == 0) return 0;
     /* the kernel of the fixed and strided forms (across.c), for the same bits */
-    if (p->n <= BB_CPU_POTRF_ACROSS_MAX && p->nrhs <= BB_CPU_POTRS_ACROSS_MAX_NRHS && bb_cpu_across_on()) {
+    if (X(potrs_across_fits)(p->n, p->nrhs) && bb_cpu_across_on()) {
         X(potrs_across1)(p->uplo, p->n, p->nrhs, p->a, p->lda, p->b, p->ldb, p->rhs_right);
         return 0;
     }
@@ -491,6 +491,8 @@ int X(cpu_potrs)(bb_problem *p, bb_work *w)
 
 int X(cpu_posv)(bb_problem *p, bb_work *w)
 {
+    /* the kernel of the fixed and strided forms (across.c), for the same bits */
+    if (X(potrs_across_fits)(p->n, p->nrhs) && bb_cpu_across_on()) return X(posv_across1)(p);
     /* the solve's scratch (potrs_own: n + n*nrhs elements at most,
        potrs_blas: n*nrhs) before the factorisation writes A: out of memory
        must leave the problem untouched */
@@ -554,7 +556,7 @@ static int trtri_any(int uplo, int unit, int n, T *A, int64_t lda)
         return (int)LAPACKE(trtri_work)(LAPACK_COL_MAJOR, lp_uplo(uplo), unit ? 'U' : 'N', n, A,
                                         (lapack_int)lda);
     /* the kernel of the fixed and strided forms (across.c), for the same bits */
-    if (n <= BB_CPU_TRTRI_ACROSS_MAX && bb_cpu_across_on())
+    if (X(trtri_across_fits)(n) && bb_cpu_across_on())
         return X(trtri_across1)(uplo, unit ? BblasUnit : BblasNonUnit, n, A, lda);
     if (!unit)
         for (int j = 0; j < n; j++)
@@ -694,7 +696,7 @@ static void lauum_any(int uplo, int n, T *A, int64_t lda)
         LAPACKE(lauum_work)(LAPACK_COL_MAJOR, lp_uplo(uplo), n, A, (lapack_int)lda);
 #endif
     /* the kernel of the fixed and strided forms (across.c), for the same bits */
-    else if (n <= BB_CPU_LAUUM_ACROSS_MAX && bb_cpu_across_on())
+    else if (X(lauum_across_fits)(n) && bb_cpu_across_on())
         X(lauum_across1)(uplo, n, A, lda);
     else if (uplo == BblasUpper)
         lauum_upper(n, A, lda);

@@ -101,8 +101,8 @@
 #define BB_CPU_TRSM_TINY_MNK_C 125
 #endif
 /* trsm across problems (across.c: V problems at once, a vector lane each),
-   real precisions, every side/uplo/trans/diag, alpha != 0: while m and n
-   are both <= this (0: never); above, one problem at a time */
+   every precision, side/uplo/trans/diag, alpha != 0: while m and n are
+   both <= this (0: never); above, one problem at a time */
 #ifndef BB_CPU_TRSM_ACROSS_MAX
 #define BB_CPU_TRSM_ACROSS_MAX 16
 #endif
@@ -115,12 +115,24 @@
 #ifndef BB_CPU_SYRK_ACROSS_MAX
 #define BB_CPU_SYRK_ACROSS_MAX 8
 #endif
+/* complex double syrk: n and k <= this (session 39, alternated A/B against
+   the one-problem code, 3 rounds, ms: n = 2 10.7 -> 4.8, 4 3.6 -> 4.8, 8
+   2.7 -> 3.7) */
+#ifndef BB_CPU_SYRK_ACROSS_MAX_Z
+#define BB_CPU_SYRK_ACROSS_MAX_Z 2
+#endif
 /* trmm across problems: m and n both <= this, every side/uplo/trans/diag,
    alpha != 0 (0: never).  Measured as syrk: d 3.3x, 2.4x, 1.2x, 2.1x at n
    = 2, 4, 8, 16 (left, lower, N); s 4.3x, 2.3-2.6x, 0.94-3.5x (left lower N
    the slowest), 1.5-1.7x */
 #ifndef BB_CPU_TRMM_ACROSS_MAX
 #define BB_CPU_TRMM_ACROSS_MAX 16
+#endif
+/* complex double trmm: across problems only where m or n >= this (session
+   39, as syrk: n = 2 9.9 -> 5.0 ms, 4 3.9 -> 4.4, 8 14.6 -> 4.0; from 5
+   the rows measured slower stay on the one-problem code) */
+#ifndef BB_CPU_TRMM_ACROSS_FROM_Z
+#define BB_CPU_TRMM_ACROSS_FROM_Z 5
 #endif
 
 /* ---- Cholesky family (src/cpu/chol.c) ---- */
@@ -156,9 +168,26 @@
 #define BB_CPU_POTRF_OWN_MAX_Z 20
 #endif
 /* potrf across problems (across.c: V problems at once, a vector lane
-   each) up to this order, real precisions; above, one problem at a time */
+   each) up to this order, every precision; above, one problem at a time */
 #ifndef BB_CPU_POTRF_ACROSS_MAX
 #define BB_CPU_POTRF_ACROSS_MAX 16
+#endif
+/* complex double potrf, trtri and lauum: across problems only from these
+   orders (below, the one-problem code's complex arithmetic fills the
+   vectors and the packing of a small triangle costs more than the kernel;
+   session 39, alternated A/B, 3 rounds, ms one-problem -> across at n = 2,
+   4, 8: potrf 6.0 -> 6.7, 3.4 -> 4.7, 2.9 -> 3.3; trtri 6.3 -> 7.6, 3.3 ->
+   5.0, 2.8 -> 3.6; lauum 5.6 -> 6.3, 2.3 -> 4.1, 2.2 -> 2.7; at 16 across
+   wins 1.5x, 3.4x, 1.4x).  potrs, posv, potri and poti keep every order:
+   there across wins at every n (posv z 1.5-3.5x, potri 1.1-3.5x) */
+#ifndef BB_CPU_POTRF_ACROSS_FROM_Z
+#define BB_CPU_POTRF_ACROSS_FROM_Z 9
+#endif
+#ifndef BB_CPU_TRTRI_ACROSS_FROM_Z
+#define BB_CPU_TRTRI_ACROSS_FROM_Z 9
+#endif
+#ifndef BB_CPU_LAUUM_ACROSS_FROM_Z
+#define BB_CPU_LAUUM_ACROSS_FROM_Z 9
 #endif
 /* trtri, lauum and potri across problems up to these orders (0: never).
    Measured against BATCHBLAS_CPU_ACROSS=0 (2 threads, Intel Xeon with
@@ -287,7 +316,7 @@
 #define BB_CPU_GETRFNP_OWN_MAX_Z 24
 #endif
 /* getrf across problems (across.c: V problems at once, each lane pivoting
-   on its own), real precisions, square n <= this (0: never); getrs and gesv
+   on its own), every precision, square n <= this (0: never); getrs and gesv
    across problems: n as getrf, nrhs <= BB_CPU_GETRS_ACROSS_MAX_NRHS */
 #ifndef BB_CPU_GETRF_ACROSS_MAX
 #define BB_CPU_GETRF_ACROSS_MAX 16
@@ -356,7 +385,7 @@
 #ifndef BB_CPU_GETRI_OWN_MAX_Z
 #define BB_CPU_GETRI_OWN_MAX_Z 8
 #endif
-/* getri and getri_oop across problems (across.c), real precisions: n <=
+/* getri and getri_oop across problems (across.c), every precision: n <=
    this (0: never) */
 #ifndef BB_CPU_GETRI_ACROSS_MAX
 #define BB_CPU_GETRI_ACROSS_MAX 16
