@@ -1054,6 +1054,23 @@ INL void lu_across(int n, R *buf, vec *pv, int *info, const int nopiv)
 static void getrf_across(int n, R *buf, vec *pv, int *info) { lu_across(n, buf, pv, info, 0); }
 static void getrfnp_across(int n, R *buf, vec *pv, int *info) { lu_across(n, buf, pv, info, 1); }
 
+/* U^T y = b, then L^T z = y (cj: U^H, L^H; a constant at each call) on one
+   column x of getrs_across's right-hand sides; rd: 1 / op(U(k,k)) */
+INL void getrs_t(int n, const E *A, const E *rd, E *x, const int cj)
+{
+    for (int k = 0; k < n; k++) {
+        const E xk = emul(x[k], rd[k]);
+        x[k] = xk;
+        for (int j = k + 1; j < n; j++)
+            x[j] = cj ? emsubc(x[j], A[(size_t)j * n + k], xk) : emsub(x[j], A[(size_t)j * n + k], xk);
+    }
+    for (int k = n - 1; k >= 0; k--) {
+        const E xk = x[k];
+        for (int j = 0; j < k; j++)
+            x[j] = cj ? emsubc(x[j], A[(size_t)j * n + k], xk) : emsub(x[j], A[(size_t)j * n + k], xk);
+    }
+}
+
 /* op(A) X = B for V interleaved LU factors (as getrf_across leaves them),
    pivots pv and n x nrhs right-hand sides X, in place: NoTrans P, L, U;
    Trans U^T, L^T, then P^T (ConjTrans, cj: U^H, L^H); substitution by
@@ -1081,25 +1098,9 @@ static void getrs_across(int n, int nrhs, const R *abuf, const vec *pv, R *xbuf,
                 for (int i = 0; i < k; i++) x[i] = emsub(x[i], a[i], xk);
             }
         } else if (!cj) {
-            for (int k = 0; k < n; k++) { /* U^T y = b */
-                const E xk = emul(x[k], rd[k]);
-                x[k] = xk;
-                for (int j = k + 1; j < n; j++) x[j] = emsub(x[j], A[(size_t)j * n + k], xk);
-            }
-            for (int k = n - 1; k >= 0; k--) { /* L^T z = y */
-                const E xk = x[k];
-                for (int j = 0; j < k; j++) x[j] = emsub(x[j], A[(size_t)j * n + k], xk);
-            }
+            getrs_t(n, A, rd, x, 0);
         } else {
-            for (int k = 0; k < n; k++) { /* U^H y = b */
-                const E xk = emul(x[k], rd[k]);
-                x[k] = xk;
-                for (int j = k + 1; j < n; j++) x[j] = emsubc(x[j], A[(size_t)j * n + k], xk);
-            }
-            for (int k = n - 1; k >= 0; k--) { /* L^H z = y */
-                const E xk = x[k];
-                for (int j = 0; j < k; j++) x[j] = emsubc(x[j], A[(size_t)j * n + k], xk);
-            }
+            getrs_t(n, A, rd, x, 1);
         }
     }
     if (trans)
