@@ -230,10 +230,8 @@ bb_cpu_across X(cpu_across)(bb_op op, const bb_problem *gp)
     case BB_OP_GEINV: if (X(geinv_across_fits)(n)) k = K_GEINV; break;
     case BB_OP_GETRI: if (X(getri_across_fits)(n)) k = K_GETRI; break;
     case BB_OP_GETRI_OOP: if (X(getri_across_fits)(n)) k = K_GETRI_OOP; break;
-    /* (the norms across problems are real only: complex gecond and lange
-       take the one-problem kernels) */
-    case BB_OP_GECOND: if (!BB_COMPLEX && X(gecond_across_fits)(n)) k = K_GECOND; break;
-    case BB_OP_LANGE: if (!BB_COMPLEX && X(lange_across_fits)(gp->m, n)) k = K_LANGE; break;
+    case BB_OP_GECOND: if (X(gecond_across_fits)(n)) k = K_GECOND; break;
+    case BB_OP_LANGE: if (X(lange_across_fits)(gp->m, n)) k = K_LANGE; break;
     case BB_OP_GETRF: if (lu_ok && gp->m == n) k = K_GETRF; break;
     case BB_OP_GETRFNP: if (n >= 1 && n <= BB_CPU_GETRFNP_ACROSS_MAX && gp->m == n) k = K_GETRFNP; break;
     case BB_OP_GETRS: if (lu_rhs) k = K_GETRS; break;

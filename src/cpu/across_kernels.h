@@ -17,8 +17,8 @@
  * type E ("elements" below); the packing moves W R's an element and, where
  * the routine needs it, conjugates (shape.cj: upper Hermitian triangles
  * and conjugate-transposed operands packed as lower or plain ones).
- * Complex gecond and lange are not here (their norms take |re + i im|,
- * which the one-problem code computes without overflow: norm.c).
+ * The norms of a complex element take sqrt(re^2 + im^2) (eabs: hypot
+ * where the sum of squares over- or underflows, norm.c's rule).
  *
  * The vectors are GCC's generic vectors of the width the wrapper's target
  * has in registers: a wider generic vector than the registers (64 bytes on
@@ -91,11 +91,11 @@
  *     inv(A)^T, unpacked transposed into A (getri) or B (getri_oop); the
  *     interchanges by the unpacking where geinv's are (column-major, n >=
  *     12).
- *   - gecond (real): n <= BB_CPU_GECOND_ACROSS_MAX: the norm of the packed A
+ *   - gecond: n <= BB_CPU_GECOND_ACROSS_MAX: the norm of the packed A
  *     (norm_across), geinv's Gauss-Jordan on the block without its final
  *     column interchanges (the norms do not depend on them), the norm of
  *     the inverse; cond = +Inf where geinv's info is set.
- *   - lange (real): m, n <= BB_CPU_LANGE_ACROSS_MAX: norm_across (norm.c's rules:
+ *   - lange: m, n <= BB_CPU_LANGE_ACROSS_MAX: norm_across (norm.c's rules:
  *     NaN sticks, the Frobenius norm rescaled only where the sum of
  *     squares over- or underflows).  gecond and lange write one value a
  *     lane (y), A is read only.
@@ -242,6 +242,20 @@ INL E ediv(E x, E a)
     const vec re = (u + v * r) * d, im = (v - u * r) * d;
     return emk(re, sel(big, im, -im));
 }
+/* |a| = sqrt(re^2 + im^2) (norm.c's absT lane by lane: where the sum of
+   squares over- or underflows, hypot of the lane; exact zeros are 0) */
+INL vec eabs(E a)
+{
+    const vec s = a.r * a.r + a.i * a.i;
+    const ivec zero = eabs1(a) == splat(0), ok = ((s >= splat(R_SAFMIN)) & (s <= splat(R_HUGE))) ^ zero;
+    const ivec bad = ~ok;
+    vec r = s;
+    vsqrt(&r);
+    if (any(&bad))
+        for (int l = 0; l < V; l++)
+            if (!ok[l]) r[l] = RHYPOT(a.r[l], a.i[l]);
+    return r;
+}
 /* 1 / a (ediv with x = 1, written out: small.h's bb_recip lane by lane) */
 INL E erecip(E a)
 {
@@ -266,6 +280,7 @@ typedef vec E;
 #  define esplat(re, im) splat(re)
 #  define esel(m, a, b) sel(m, a, b)
 #  define eabs1(a) vabs(a)
+#  define eabs(a) vabs(a)
 #  define eabs2(a) ((a) * (a))
 #  define ediv(x, a) ((x) / (a))
 #  define erecip(a) (1 / (a))
@@ -1362,38 +1377,40 @@ static void getri_across(int n, R *buf, const vec *pv)
    magnitude itself where it is 0 or Inf, else rescaled by it). */
 static void norm_across(int norm, int m, int n, const R *buf, R *out)
 {
-    const vec *A = (const vec *)buf;
+    const E *A = (const E *)buf;
     const vec zero = splat(0);
     vec v = zero;
     switch (norm) {
     case BblasOneNorm:
         for (int j = 0; j < n; j++) {
-            const vec *a = A + (size_t)j * m;
+            const E *a = A + (size_t)j * m;
             vec s = zero;
-            for (int i = 0; i < m; i++) s += vabs(a[i]);
+            for (int i = 0; i < m; i++) s += eabs(a[i]);
             MAX_NAN(v, s);
         }
         break;
     case BblasInfNorm: {
         vec w[NMAX];
-        for (int i = 0; i < m; i++) w[i] = vabs(A[i]);
+        for (int i = 0; i < m; i++) w[i] = eabs(A[i]);
         for (int j = 1; j < n; j++) {
-            const vec *a = A + (size_t)j * m;
-            for (int i = 0; i < m; i++) w[i] += vabs(a[i]);
+            const E *a = A + (size_t)j * m;
+            for (int i = 0; i < m; i++) w[i] += eabs(a[i]);
         }
         for (int i = 0; i < m; i++) MAX_NAN(v, w[i]);
         break;
     }
     case BblasMaxNorm:
         for (int e = 0; e < m * n; e++) {
-            const vec t = vabs(A[e]);
+            const vec t = eabs(A[e]);
             MAX_NAN(v, t);
         }
         break;
-    default: { /* Frobenius */
+    default: { /* Frobenius: over the R's (complex: both parts of every element) */
+        const vec *X = (const vec *)buf;
+        const int len = m * n * W;
         vec s = zero, mx = zero;
-        for (int e = 0; e < m * n; e++) {
-            const vec x = A[e], t = vabs(x);
+        for (int e = 0; e < len; e++) {
+            const vec x = X[e], t = vabs(x);
             s += x * x;
             mx = sel(t > mx, t, mx); /* NaN left out: s is NaN then */
         }
@@ -1404,8 +1421,8 @@ static void norm_across(int norm, int m, int n, const R *buf, R *out)
         if (any(&need)) { /* rescaled by the largest magnitude: every term <= 1 */
             const vec q = 1 / sel(need, mx, splat(1));
             vec t = zero;
-            for (int e = 0; e < m * n; e++) {
-                const vec x = A[e] * q;
+            for (int e = 0; e < len; e++) {
+                const vec x = X[e] * q;
                 t += x * x;
             }
             vsqrt(&t);

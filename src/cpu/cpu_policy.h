@@ -409,7 +409,7 @@
 
 /* ---- norms and condition numbers (src/cpu/norm.c) ---- */
 /* gecond and lange across problems (across.c: V problems at once, a
-   vector lane each), real precisions: gecond n <= BB_CPU_GECOND_ACROSS_MAX,
+   vector lane each), every precision: gecond n <= BB_CPU_GECOND_ACROSS_MAX,
    lange m and n <= BB_CPU_LANGE_ACROSS_MAX (0: never) */
 #ifndef BB_CPU_GECOND_ACROSS_MAX
 #define BB_CPU_GECOND_ACROSS_MAX 16

@@ -133,13 +133,11 @@ int X(cpu_lange)(bb_problem *p, bb_work *w)
         *value = 0;
         return 0;
     }
-#if !BB_COMPLEX
     /* the kernel of the fixed and strided forms (across.c), for the same bits */
     if (X(lange_across_fits)(m, n) && bb_cpu_across_on()) {
         X(lange_across1)(p);
         return 0;
     }
-#endif
     R *work = NULL;
     if (p->norm == BblasInfNorm) {
         work = bb_work_get(w, (size_t)m * sizeof(R));
@@ -281,10 +279,8 @@ int X(cpu_gecond)(bb_problem *p, bb_work *w)
         *cond = 1;
         return 0;
     }
-#if !BB_COMPLEX
     /* the kernel of the fixed and strided forms (across.c), for the same bits */
     if (X(gecond_across_fits)(n) && bb_cpu_across_on()) return X(gecond_across1)(p);
-#endif
     R *rw = NULL;
     T *s = NULL;
     R anorm = 0;
