@@ -41,7 +41,7 @@ static const variant_t *variant(void)
 
 static int one(int kind, const bb_problem *p) { return variant()->one(kind, p); }
 
-/* The order from which potrf, trtri, lauum and trmm take the kernels
+/* The order from which potrf, trtri, lauum, trmm and lange take the kernels
    across problems: 1, or in complex double the bound of cpu_policy.h
    (below it the one-problem code is faster: its complex arithmetic fills
    the vectors already, and the packing of a small triangle costs more
@@ -180,7 +180,8 @@ int X(gecond_across1)(const bb_problem *p) { return one(K_GECOND, p); }
 
 int X(lange_across_fits)(int m, int n)
 {
-    return m >= 1 && m <= BB_CPU_LANGE_ACROSS_MAX && n >= 1 && n <= BB_CPU_LANGE_ACROSS_MAX;
+    return m >= 1 && m <= BB_CPU_LANGE_ACROSS_MAX && n >= 1 && n <= BB_CPU_LANGE_ACROSS_MAX &&
+           (m >= FROM(LANGE) || n >= FROM(LANGE));
 }
 
 void X(lange_across1)(const bb_problem *p) { one(K_LANGE, p); }

@@ -1112,7 +1112,7 @@ static void getrs_across(int n, int nrhs, const R *abuf, const vec *pv, R *xbuf,
                 x[k] = xk;
                 for (int i = 0; i < k; i++) x[i] = emsub(x[i], a[i], xk);
             }
-        } else if (!cj) {
+        } else if (!BB_COMPLEX || !cj) { /* (real: one copy) */
             getrs_t(n, A, rd, x, 0);
         } else {
             getrs_t(n, A, rd, x, 1);

@@ -417,6 +417,14 @@
 #ifndef BB_CPU_LANGE_ACROSS_MAX
 #define BB_CPU_LANGE_ACROSS_MAX 16
 #endif
+/* complex double lange: across problems only where m or n >= this
+   (session 39, one-norm, alternated A/B, 2 rounds, ms one-problem ->
+   across at n = 2, 4, 8, 12, 16: 11.5 -> 11.8, 7.8 -> 6.4, 5.7 -> 6.8,
+   5.5 -> 5.2, 5.5 -> 3.2; gecond z takes its own bound and wins 3-6x at
+   every n) */
+#ifndef BB_CPU_LANGE_ACROSS_FROM_Z
+#define BB_CPU_LANGE_ACROSS_FROM_Z 9
+#endif
 /* gecond: own Gauss-Jordan inversion while n <= this, LAPACKE getrf+getri
    above (workspace n * BB_CPU_GETRI_NB); per precision as in the LU family */
 #ifndef BB_CPU_GECOND_OWN_MAX_S
