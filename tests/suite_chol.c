@@ -499,10 +499,11 @@ static void run(int op, int form, int layout, int ng, const int *gs, const pset 
 
 /* odd sizes up to 41, a few even ones, 0, and 70 (beyond most own-loop
    crossovers, cpu_policy.h); 1, 2, 4, 5, 8, 9, 16, 17, 31, 32, 33 cross
-   the GPU register kernels' size bounds (4, 8, 16, 32), 63, 64, 65 the
-   on-chip kernels' (mid.cu) */
+   the GPU register kernels' size bounds (4, 8, 16, 32), 47, 49, 63, 64, 65
+   the on-chip kernels' (mid.cu; the Cholesky on chip's blocks of 16,
+   potrf_chip.cu) */
 static const int sizes[] = {0, 1, 2, 3, 4, 5, 7, 8, 9, 11, 13, 15, 16, 17, 19, 21, 23,
-                            25, 27, 29, 31, 32, 33, 35, 37, 39, 41, 63, 64, 65, 70};
+                            25, 27, 29, 31, 32, 33, 35, 37, 39, 41, 47, 49, 63, 64, 65, 70};
 #define NSIZES ((int)(sizeof sizes / sizeof sizes[0]))
 
 /* beyond every crossover of the routine (fixed form only, one problem):
@@ -599,14 +600,16 @@ END_TEST
  * poti: a negative pivot, a NaN pivot and a NaN off the diagonal;
  * trtri (non-unit), potri: exact zeros on the diagonal.  n = 5 .. 31 run
  * our own loops (and, on a GPU, the register kernels of every size bound:
- * the variable form takes n .. n + 5, the group form n and n + 2), n = 70
- * LAPACKE.
+ * the variable form takes n .. n + 5, the group form n and n + 2; 50 the
+ * on-chip kernels, its NaN pivot in the last block of 16), n = 70
+ * LAPACKE (on a GPU the blocked driver, the NaN pivot in its second
+ * block).
  */
 static void fail_case(int op, int form, int layout)
 {
     int fact = op == OP_POTRF || op == OP_POSV || op == OP_POTI;
-    const int ns[5] = {5, 9, 16, 31, 70};
-    for (int t = 0; t < 5; t++)
+    const int ns[6] = {5, 9, 16, 31, 50, 70};
+    for (int t = 0; t < 6; t++)
         for (int u = 0; u < 2; u++) {
             int n = ns[t], uplo = u ? BblasLower : BblasUpper;
             defect d[6];

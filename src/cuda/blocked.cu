@@ -31,6 +31,8 @@
  *          subtracts W as it loads the triangle: the other triangle of A_jj
  *          is never touched), A_>j,j -= A_>j,<j A_j,<j^H (gemm),
  *          A_>j,j = A_>j,j A_jj^-H (blocked trsm).  Upper mirrors it.
+ *          Blocks of 64 in double where the Cholesky on chip runs
+ *          (potrf_chip.cu, potrf_block; its trsm then on chip too), else L.
  *          Info: a problem that fails in block j gets j's offset added; the
  *          later steps skip it (info != 0), as LAPACK stops at the failure.
  *   potrs  two blocked trsm (L then L^H, or U^H then U; right-hand storage
@@ -277,10 +279,19 @@ const size_t POTRF_WORK = (size_t)1 << 30;
 
 bb_dev_batch slice(const ctx &c, const bb_dev_batch &d, int64_t first, int64_t cnt);
 
-/* One slice of problems; W: workspace of d.count blocks of L x L. */
+/* potrf's diagonal blocks: of the order of the Cholesky on chip
+   (potrf_chip.cu) where it runs, else of the register kernel's L. */
+int potrf_block(const ctx &c)
+{
+    const int x = bb_cuda_potrf_chip_max(c.prec);
+    return x > c.L ? x : c.L;
+}
+
+/* One slice of problems; W: workspace of d.count blocks of
+   potrf_block x potrf_block. */
 cudaError_t potrf_core(const ctx &c, const bb_problem &p, bb_dev_batch d, void *W)
 {
-    const int n = p.n, L = c.L;
+    const int n = p.n, L = potrf_block(c);
     const bool upper = p.uplo == BblasUpper;
     const int64_t lda = p.lda;
     const bb_dev_opd A = d.opd[BB_A];
@@ -311,7 +322,7 @@ cudaError_t potrf_core(const ctx &c, const bb_problem &p, bb_dev_batch d, void *
             if (e != cudaSuccess) return e;
             ld.opd[BB_C] = wo;
         }
-        e = bb_small_potrf(c.prec, lp, ld, c.q);
+        e = L > c.L ? bb_potrf_chip(c.prec, lp, ld, c.q) : bb_small_potrf(c.prec, lp, ld, c.q);
         if (e == cudaSuccess && c0 > 0) e = info_pass(c, d, 1, c0);
         if (e != cudaSuccess || c1 == n) return e;
         /* the panel beside the block: update with the finished part, then solve */
@@ -339,8 +350,9 @@ cudaError_t potrf_core(const ctx &c, const bb_problem &p, bb_dev_batch d, void *
 cudaError_t potrf(const ctx &c, const bb_problem &p, const bb_dev_batch &d)
 {
     if (p.n <= mid(c, BB_OP_POTRF)) return bb_mid_potrf(c.prec, p, d, c.q);
-    if (p.n <= c.L) return potrf_core(c, p, d, NULL);
-    const size_t blk = (size_t)c.L * c.L * c.es;
+    const int L = potrf_block(c);
+    if (p.n <= L) return potrf_core(c, p, d, NULL);
+    const size_t blk = (size_t)L * L * c.es;
     int64_t chunk = (int64_t)(POTRF_WORK / blk);
     if (chunk > d.count) chunk = d.count;
     void *W = bb_cuda_workspace2(c.q, (size_t)chunk * blk);

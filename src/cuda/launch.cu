@@ -17,10 +17,14 @@
  *       launching: the recursion, then the generic kernels take it
  *   on-chip kernels (mid.cu)       potrf, getrf, getrfnp, gecond, geinv
  *                                  (real) above the register bound up to
- *                                  bb_mid_max in every dimension (d potrf
- *                                  48, else 64: a row a thread, two warps a
- *                                  problem; off with BATCHBLAS_CUDA_MID=0);
- *                                  the blocked drivers use them inside posv
+ *                                  bb_mid_max in every dimension (64: a
+ *                                  row a thread, two warps a problem; off
+ *                                  with BATCHBLAS_CUDA_MID=0); d potrf: the
+ *                                  Cholesky on chip (potrf_chip.cu: four
+ *                                  warps a problem, tensor-core updates;
+ *                                  without FP64 tensor cores the row
+ *                                  kernel up to 48); the blocked drivers
+ *                                  use them inside posv
  *   recursive driver (recursive.cu) the same routines above the register
  *                                  bound: seed 004's recursion down to the
  *                                  register kernels, GEMM off the diagonal
@@ -526,6 +530,23 @@ int bb_cuda_trsm_panel_max(bb_prec prec)
     const int x = bb_env_int("BATCHBLAS_CUDA_TRSM_PANEL", 1, &v);
     if (prec != BB_P_D || x <= 0 || (x > 1 && x <= 32) || !bb_cuda_has_dmma()) return 0;
     return x > 1 && x < TRSM_PANEL_MAX ? x : TRSM_PANEL_MAX;
+}
+
+/* The Cholesky on chip (potrf_chip.cu): the matrix in shared memory,
+   block columns of 16 updated on the FP64 tensor cores, two barriers a
+   block column, where the kernel a row a thread (mid.cu) takes one a
+   column and its 64 registers of a row limited it to order 48 in double.
+   It takes every double potrf of order 33 .. POTRF_CHIP_MAX (bb_mid_max),
+   fixed and variable, and the blocked driver's diagonal blocks above.
+   BATCHBLAS_CUDA_POTRF_CHIP=0 turns it off (the kernel a row a thread up
+   to 48, the blocked driver above), to compare. */
+static const int POTRF_CHIP_MAX = 64;
+
+int bb_cuda_potrf_chip_max(bb_prec prec)
+{
+    static int v = BB_ENV_UNREAD;
+    if (prec != BB_P_D || bb_env_int("BATCHBLAS_CUDA_POTRF_CHIP", 1, &v) == 0 || !bb_cuda_has_dmma()) return 0;
+    return POTRF_CHIP_MAX;
 }
 
 /* The fixed-size trsm's ranges on chip: above this order the blocked trsm

@@ -410,11 +410,15 @@ int bb_mid_max(bb_op op, bb_prec prec)
 {
     if (prec != BB_P_S && prec != BB_P_D) return 0;
     switch (op) {
-    /* d potrf at 49..64: the M = 64 kernel (194-206 registers, 4 blocks of
-       64 an SM) measured 0.78-0.87x the blocked driver, the M = 56 one
-       0.99-1.08x, and a variable batch's class of 33..56 (all in the M = 56
-       kernel) 0.87-0.95x the class of 33..48 (M = 48); s 1.3-1.6x */
-    case BB_OP_POTRF: return prec == BB_P_D ? 48 : 64;
+    /* d potrf: the Cholesky on chip (potrf_chip.cu) where the device has
+       FP64 tensor cores.  Without it, up to 48: at 49..64 the M = 64
+       kernel (194-206 registers, 4 blocks of 64 an SM) measured 0.78-0.87x
+       the blocked driver, the M = 56 one 0.99-1.08x, and a variable batch's
+       class of 33..56 (all in the M = 56 kernel) 0.87-0.95x the class of
+       33..48 (M = 48); s 1.3-1.6x */
+    case BB_OP_POTRF:
+        if (prec == BB_P_S) return 64;
+        return bb_cuda_potrf_chip_max(prec) ? bb_cuda_potrf_chip_max(prec) : 48;
     case BB_OP_GETRF: case BB_OP_GETRFNP: return 64;
     case BB_OP_GECOND: case BB_OP_GEINV: return 64;
     default: return 0;
@@ -425,6 +429,7 @@ cudaError_t bb_mid_potrf(bb_prec prec, const bb_problem &p, const bb_dev_batch &
 {
     if (p.n < 1 || p.n > bb_mid_max(BB_OP_POTRF, prec)) return cudaErrorNotSupported;
     if (prec == BB_P_S) return mid_potrf_T<float>(p, d, q);
+    if (bb_cuda_potrf_chip_max(prec)) return bb_potrf_chip(prec, p, d, q); /* potrf_chip.cu */
     return mid_potrf_T<double>(p, d, q);
 }
 

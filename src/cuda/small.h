@@ -124,6 +124,13 @@ cudaError_t bb_small_trsm_chunked(bb_prec prec, const bb_problem &p, const bb_de
    launching anything, if it does not fit (precision, order, no FP64
    tensor cores, a variable batch). */
 cudaError_t bb_trsm_panel(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q);
+/* Cholesky on chip (potrf_chip.cu): double, order 1 ..
+   bb_cuda_potrf_chip_max, both triangles, per-problem sizes (d.vdim)
+   taken, with d.opd[BB_C] set of A - W as bb_small_potrf; a block of four
+   warps a problem, block columns of 16 on the FP64 tensor cores.  Info
+   and skipped problems as bb_mid_potrf, whose double problems it takes.
+   cudaErrorNotSupported, before launching, if it does not fit. */
+cudaError_t bb_potrf_chip(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q);
 /* its kernel alone (no checks): d holds A, B and in C each problem's
    inverted diagonal blocks of A (32 x 32 apart, as the register trtri
    writes them out of place); order t <= 256 and free dimension f, or with

@@ -1,0 +1,216 @@
+/*
+ * The Cholesky factorisation on chip (double, orders up to POTRF_CHIP_MAX
+ * = 64; issue 12): one thread block of four warps a problem, the matrix
+ * read once into shared memory and written once.
+ *
+ * The lower view (L = U^T when upper) lies in shared memory column by
+ * column (S[j * LD + i], LD = 68: the tensor-core fragments' loads are
+ * conflict-free), padded to a multiple of 16: zeros past the order, 1 on
+ * the padded diagonal, so every step runs over whole blocks and the
+ * padding factors to the identity.  Block columns of 16, left-looking:
+ *   update  S(R:, R:R+16) -= S(R:, :R) S(R:R+16, :R)^T on the FP64 tensor
+ *           cores (bb_dmma16, dmma.h; the warps take its 16 x 8 tiles)
+ *   factor  the diagonal block, by warp 0: a row a lane, each step's
+ *           column broadcast through shared memory (no barrier);
+ *   solve   the rows under it, X L_JJ^T = A: a row a thread (up to 48
+ *           rows, two warps), forward, L_JJ read as broadcasts.
+ * Three barriers a block column (four at n = 64), where the kernel a row a
+ * thread (mid.cu) takes one for each of the 64 columns and the blocked
+ * driver four launches.  A first version in which every warp factored the
+ * diagonal block again beside its own rows (shuffles, no barrier) issued
+ * 18.9 k warp instructions a problem at n = 64 (Nsight Compute, session
+ * 40): 0.373 ms for 10240 problems, 42% of copy bandwidth.
+ *
+ * Semantics as bb_potrf_rows: info = k + 1 for the first column whose
+ * pivot is not positive (NaN included), the factorisation stops there
+ * (the columns to its right keep what the left-looking steps left: LAPACK
+ * leaves them unspecified too); a pivot of +Inf gives L(k,k) = Inf and the
+ * column below scaled by 0.  With d.opd[BB_C] set, A - W is factored (W's
+ * lower view, leading dimension n), as bb_small_potrf.  Per-problem sizes
+ * (d.vdim, VAR): a class launch of a variable batch.
+ */
+#include "small.h"
+#include "dmma.h"
+
+namespace {
+
+constexpr int PC_T = 64;          /* the largest padded order */
+constexpr int PC_B = 16;          /* block columns */
+constexpr int PC_LD = PC_T + 4;   /* a column in shared memory */
+constexpr int PC_THREADS = 128;   /* four warps */
+constexpr size_t PC_SMEM = (size_t)PC_T * PC_LD * sizeof(double);
+
+/* For the elements (i, j), j <= i < t, of the lower view of A (upper:
+   A(j, i)): f(c, p, o, e), c the stored column that holds them (A's
+   column j, or i when upper), p = c lda, o the element's offset in the
+   column (i, or j when upper), e its offset in S (S(i, j) = S[j * LD +
+   i]).  The warps take the stored columns, the lanes run along them
+   (coalesced). */
+template <typename F> __device__ __forceinline__ void pc_lower(int t, int upper, int64_t lda, int w, int lane, F f)
+{
+    for (int c = w; c < t; c += PC_THREADS / 32) {
+        const int64_t p = c * lda;
+        if (!upper)
+            for (int i = c + lane; i < t; i += 32) f(c, p, i, c * PC_LD + i);
+        else
+            for (int j = lane; j <= c; j += 32) f(c, p, j, j * PC_LD + c);
+    }
+}
+
+template <bool VAR>
+__global__ void __launch_bounds__(PC_THREADS, 6)
+    k_potrf_chip(const bb_dev_batch d, int n0, int64_t lda0, int upper, int sub)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    extern __shared__ __align__(16) double pc_sm[];
+    __shared__ __align__(16) double s_col[2][PC_B]; /* a step's column of L_JJ (two: no barrier between steps) */
+    __shared__ double s_dinv[PC_B];                  /* 1 / L(k,k) of the diagonal block */
+    __shared__ int s_info;
+    double *S = pc_sm;
+    const int tid = threadIdx.x, w = tid / 32, lane = tid % 32, g = lane / 4, h = lane % 4;
+    const unsigned Ss = (unsigned)__cvta_generic_to_shared(S);
+    for (int64_t pid = blockIdx.x; pid < d.count; pid += gridDim.x) {
+        if (d.info && d.info[pid] != 0) continue; /* the same for the whole block */
+        const bb_vdim z = bb_dims<VAR>(d, pid, 0, n0, 0, 0, lda0, 0, 0);
+        const int n = z.n;
+        if (n <= 0) continue;
+        const int nbj = (n + PC_B - 1) / PC_B, tp = nbj * PC_B;
+        double *A = bb_dev_ptr<double>(d.opd[BB_A], pid);
+        const int64_t lda = z.lda;
+        /* the lower view in, every copy in flight at once; the padding
+           zero, with 1 on its diagonal (stored directly: no copy is in
+           flight to those places) */
+        pc_lower(tp, upper, lda, w, lane, [&](int c, int64_t p, int o, int e) {
+            const bool in = c < n && o < n;
+            if (!in && o == c) S[e] = 1.0;
+            else bb_cp8(Ss + (unsigned)e * 8u, in ? A + p + o : A, in);
+        });
+        bb_cp_commit();
+        bb_cp_wait<0>();
+        __syncthreads();
+        if (sub) { /* A - W, W's lower view (ld n) */
+            const double *W = bb_dev_ptr<double>(d.opd[BB_C], pid);
+            pc_lower(n, upper, n, w, lane, [&](int, int64_t p, int o, int e) { S[e] -= W[p + o]; });
+            __syncthreads();
+        }
+        int info = 0;
+        for (int J = 0; J < nbj; J++) {
+            const int R = J * PC_B, below = nbj - J - 1; /* blocks of 16 rows under the diagonal block */
+            if (J > 0) {
+                /* the block column minus the finished columns times its
+                   rows of them: 16 x 8 tiles, A's fragments negated */
+                const int ntile = 2 * (below + 1);
+                for (int t = w; t < ntile; t += PC_THREADS / 32) {
+                    const int r0 = R + 16 * (t >> 1), c0 = R + 8 * (t & 1);
+                    double cu[2], cl[2];
+#pragma unroll
+                    for (int e = 0; e < 2; e++) {
+                        cu[e] = S[(c0 + 2 * h + e) * PC_LD + r0 + g];
+                        cl[e] = S[(c0 + 2 * h + e) * PC_LD + r0 + 8 + g];
+                    }
+                    for (int kb = 0; kb < R; kb += 8) {
+                        double a0[2], a1[2], b[2];
+#pragma unroll
+                        for (int q = 0; q < 2; q++) {
+                            const double *col = S + (kb + h + 4 * q) * PC_LD;
+                            a0[q] = -col[r0 + g];
+                            a1[q] = -col[r0 + 8 + g];
+                            b[q] = col[c0 + g];
+                        }
+                        bb_dmma16(cu, cl, a0, a1, b);
+                    }
+#pragma unroll
+                    for (int e = 0; e < 2; e++) {
+                        S[(c0 + 2 * h + e) * PC_LD + r0 + g] = cu[e];
+                        S[(c0 + 2 * h + e) * PC_LD + r0 + 8 + g] = cl[e];
+                    }
+                }
+                __syncthreads();
+            }
+            /* the diagonal block factored by warp 0, a row a lane (lanes
+               0..15), each step's column broadcast through s_col */
+            if (w == 0) {
+                double r[PC_B]; /* lanes 16..31 hold copies of rows 0..15, never stored */
+#pragma unroll
+                for (int c = 0; c < PC_B; c++) r[c] = S[(R + c) * PC_LD + R + (lane & 15)];
+                int inf = 0;
+#pragma unroll
+                for (int k = 0; k < PC_B; k++) {
+                    const double dkk = __shfl_sync(0xffffffffu, r[k], k);
+                    if (R + k < n && !(dkk > 0)) { /* the same in every lane */
+                        inf = R + k + 1;
+                        break;
+                    }
+                    /* L(i,k) = A(i,k) rsqrt(dkk), row k's A(k,k) being dkk
+                       (lanes above k: their upper triangle, never read);
+                       dkk = +Inf: rsqrt gives 0, L(k,k) takes dkk and the
+                       column below is scaled by 0 (bb_potrf_rows) */
+                    const double rs = bb_rsqrt(dkk);
+                    double lk = r[k] * rs;
+                    if (lane == k && !(rs > 0.0)) lk = dkk;
+                    r[k] = lk;
+                    double *col = s_col[k & 1];
+                    if (lane < 16) col[lane] = lk;
+                    if (lane == 0) s_dinv[k] = rs;
+                    __syncwarp();
+#pragma unroll
+                    for (int j = k + 1; j < PC_B; j++) r[j] = fma(-lk, col[j], r[j]);
+                }
+                if (lane < 16) {
+#pragma unroll
+                    for (int c = 0; c < PC_B; c++)
+                        if (c <= lane) S[(R + c) * PC_LD + R + lane] = r[c];
+                }
+                if (lane == 0) s_info = inf;
+            }
+            __syncthreads();
+            info = s_info; /* warp 0's, written before the barrier */
+            if (info) break;
+            /* the rows under it: X L_JJ^T = A, a row a thread, forward
+               (L_JJ's entries broadcast from shared memory) */
+            const int row = R + PC_B + tid;
+            if (row < tp) {
+                double x[PC_B];
+#pragma unroll
+                for (int c = 0; c < PC_B; c++) x[c] = S[(R + c) * PC_LD + row];
+#pragma unroll
+                for (int m = 0; m < PC_B; m++) {
+                    x[m] *= s_dinv[m];
+                    const double *l = S + (R + m) * PC_LD + R;
+#pragma unroll
+                    for (int j = m + 1; j < PC_B; j++) x[j] = fma(-x[m], l[j], x[j]);
+                }
+#pragma unroll
+                for (int c = 0; c < PC_B; c++) S[(R + c) * PC_LD + row] = x[c];
+            }
+            __syncthreads();
+        }
+        /* the lower view out (the store's addresses recomputed) */
+        double *Ao = bb_launder(A);
+        pc_lower(n, upper, lda, w, lane, [&](int, int64_t p, int o, int e) { Ao[p + o] = S[e]; });
+        if (tid == 0 && d.info) d.info[pid] = info;
+        __syncthreads(); /* S is free for the next problem */
+    }
+#endif
+}
+
+template <bool VAR> cudaError_t launch(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q)
+{
+    /* the largest shared-memory carveout: six blocks of 34 KiB an SM */
+    cudaError_t e = cudaFuncSetAttribute(k_potrf_chip<VAR>, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                         (int)cudaSharedmemCarveoutMaxShared);
+    if (e != cudaSuccess) return e;
+    const int sub = d.opd[BB_C].ptr != NULL || d.opd[BB_C].base != NULL;
+    k_potrf_chip<VAR><<<bb_grid(d.count, 1), PC_THREADS, PC_SMEM, q->stream>>>(d, p.n, p.lda,
+                                                                               p.uplo == BblasUpper, sub);
+    return cudaGetLastError();
+}
+
+} // namespace
+
+cudaError_t bb_potrf_chip(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q)
+{
+    if (prec != BB_P_D || p.n < 1 || p.n > bb_cuda_potrf_chip_max(prec)) return cudaErrorNotSupported;
+    if (d.count <= 0) return cudaSuccess;
+    return d.vdim ? launch<true>(p, d, q) : launch<false>(p, d, q);
+}
