@@ -41,26 +41,40 @@ static const variant_t *variant(void)
 
 static int one(int kind, const bb_problem *p) { return variant()->one(kind, p); }
 
-/* The order from which potrf, trtri, lauum, trmm and lange take the kernels
-   across problems: 1, or in complex double the bound of cpu_policy.h
-   (below it the one-problem code is faster: its complex arithmetic fills
-   the vectors already, and the packing of a small triangle costs more
-   than the kernel) */
+/* The orders that potrf, trtri, lauum, syrk, trmm and lange take across
+   problems: FROM(op) .. UPTO(op), in complex double its own range of
+   cpu_policy.h (there the one-problem code is faster for small triangles:
+   its complex arithmetic fills the vectors already, and the packing of a
+   small triangle costs more than the kernel; syrk only up to 2) */
 #if defined(BB_PREC_Z)
 #  define FROM(op) BB_CPU_##op##_ACROSS_FROM_Z
+#  define UPTO(op) BB_CPU_##op##_ACROSS_MAX_Z
 #else
 #  define FROM(op) 1
+#  define UPTO(op) BB_CPU_##op##_ACROSS_MAX
 #endif
 
-int X(potrf_across_fits)(int n) { return n >= FROM(POTRF) && n <= BB_CPU_POTRF_ACROSS_MAX; }
-int X(trtri_across_fits)(int n) { return n >= FROM(TRTRI) && n <= BB_CPU_TRTRI_ACROSS_MAX; }
-int X(lauum_across_fits)(int n) { return n >= FROM(LAUUM) && n <= BB_CPU_LAUUM_ACROSS_MAX; }
+int X(potrf_across_fits)(int n) { return n >= FROM(POTRF) && n <= UPTO(POTRF); }
+int X(trtri_across_fits)(int n) { return n >= FROM(TRTRI) && n <= UPTO(TRTRI); }
+int X(lauum_across_fits)(int n) { return n >= FROM(LAUUM) && n <= UPTO(LAUUM); }
+int X(potri_across_fits)(int n) { return n >= 1 && n <= BB_CPU_POTRI_ACROSS_MAX; }
 
 /* potrs and posv: every order up to potrf's bound (posv's factor from its
    own block, not from potrf_across_fits's path) */
 int X(potrs_across_fits)(int n, int nrhs)
 {
     return n >= 1 && n <= BB_CPU_POTRF_ACROSS_MAX && nrhs >= 1 && nrhs <= BB_CPU_POTRS_ACROSS_MAX_NRHS;
+}
+
+/* getrf (pivot) and getrfnp: square problems; getrs and gesv: n as getrf */
+int X(getrf_across_fits)(int m, int n, int pivot)
+{
+    return m == n && n >= 1 && n <= (pivot ? BB_CPU_GETRF_ACROSS_MAX : BB_CPU_GETRFNP_ACROSS_MAX);
+}
+
+int X(getrs_across_fits)(int n, int nrhs)
+{
+    return X(getrf_across_fits)(n, n, 1) && nrhs >= 1 && nrhs <= BB_CPU_GETRS_ACROSS_MAX_NRHS;
 }
 
 int X(posv_across1)(const bb_problem *p) { return one(K_POSV, p); }
@@ -137,22 +151,17 @@ int X(trsm_across_fits)(const bb_problem *p)
 
 void X(syrk_across1)(const bb_problem *p) { one(K_SYRK, p); }
 
-#if defined(BB_PREC_Z)
-#  define SYRK_MAX BB_CPU_SYRK_ACROSS_MAX_Z
-#else
-#  define SYRK_MAX BB_CPU_SYRK_ACROSS_MAX
-#endif
-
 int X(syrk_across_fits)(const bb_problem *p)
 {
-    return p->n >= 1 && p->n <= SYRK_MAX && p->k >= 1 && p->k <= SYRK_MAX && (p->alpha[0] != 0 || p->alpha[1] != 0);
+    return p->n >= FROM(SYRK) && p->n <= UPTO(SYRK) && p->k >= 1 && p->k <= UPTO(SYRK) &&
+           (p->alpha[0] != 0 || p->alpha[1] != 0);
 }
 
 void X(trmm_across1)(const bb_problem *p) { one(K_TRMM, p); }
 
 int X(trmm_across_fits)(const bb_problem *p)
 {
-    return p->m >= 1 && p->m <= BB_CPU_TRMM_ACROSS_MAX && p->n >= 1 && p->n <= BB_CPU_TRMM_ACROSS_MAX &&
+    return p->m >= 1 && p->m <= UPTO(TRMM) && p->n >= 1 && p->n <= UPTO(TRMM) &&
            (p->m >= FROM(TRMM) || p->n >= FROM(TRMM)) && (p->alpha[0] != 0 || p->alpha[1] != 0);
 }
 
@@ -180,8 +189,7 @@ int X(gecond_across1)(const bb_problem *p) { return one(K_GECOND, p); }
 
 int X(lange_across_fits)(int m, int n)
 {
-    return m >= 1 && m <= BB_CPU_LANGE_ACROSS_MAX && n >= 1 && n <= BB_CPU_LANGE_ACROSS_MAX &&
-           (m >= FROM(LANGE) || n >= FROM(LANGE));
+    return m >= 1 && m <= UPTO(LANGE) && n >= 1 && n <= UPTO(LANGE) && (m >= FROM(LANGE) || n >= FROM(LANGE));
 }
 
 void X(lange_across1)(const bb_problem *p) { one(K_LANGE, p); }
@@ -213,8 +221,7 @@ bb_cpu_across X(cpu_across)(bb_op op, const bb_problem *gp)
     int k = -1;
     const int n = gp->n, nrhs = gp->nrhs;
     const int chol_rhs = X(potrs_across_fits)(n, nrhs);
-    const int lu_ok = n >= 1 && n <= BB_CPU_GETRF_ACROSS_MAX;
-    const int lu_rhs = lu_ok && nrhs >= 1 && nrhs <= BB_CPU_GETRS_ACROSS_MAX_NRHS;
+    const int lu_rhs = X(getrs_across_fits)(n, nrhs);
     switch (op) {
     case BB_OP_POTRF: if (X(potrf_across_fits)(n)) k = K_POTRF; break;
     case BB_OP_POTRS: if (chol_rhs) k = K_POTRS; break;
@@ -226,15 +233,15 @@ bb_cpu_across X(cpu_across)(bb_op op, const bb_problem *gp)
     case BB_OP_TRMM: if (X(trmm_across_fits)(gp)) k = K_TRMM; break;
     case BB_OP_TRTRI: if (X(trtri_across_fits)(n)) k = K_TRTRI; break;
     case BB_OP_LAUUM: if (X(lauum_across_fits)(n)) k = K_LAUUM; break;
-    case BB_OP_POTRI: if (n >= 1 && n <= BB_CPU_POTRI_ACROSS_MAX) k = K_POTRI; break;
+    case BB_OP_POTRI: if (X(potri_across_fits)(n)) k = K_POTRI; break;
     case BB_OP_POTI: if (X(poti_across_fits)(n)) k = K_POTI; break;
     case BB_OP_GEINV: if (X(geinv_across_fits)(n)) k = K_GEINV; break;
     case BB_OP_GETRI: if (X(getri_across_fits)(n)) k = K_GETRI; break;
     case BB_OP_GETRI_OOP: if (X(getri_across_fits)(n)) k = K_GETRI_OOP; break;
     case BB_OP_GECOND: if (X(gecond_across_fits)(n)) k = K_GECOND; break;
     case BB_OP_LANGE: if (X(lange_across_fits)(gp->m, n)) k = K_LANGE; break;
-    case BB_OP_GETRF: if (lu_ok && gp->m == n) k = K_GETRF; break;
-    case BB_OP_GETRFNP: if (n >= 1 && n <= BB_CPU_GETRFNP_ACROSS_MAX && gp->m == n) k = K_GETRFNP; break;
+    case BB_OP_GETRF: if (X(getrf_across_fits)(gp->m, n, 1)) k = K_GETRF; break;
+    case BB_OP_GETRFNP: if (X(getrf_across_fits)(gp->m, n, 0)) k = K_GETRFNP; break;
     case BB_OP_GETRS: if (lu_rhs) k = K_GETRS; break;
     case BB_OP_GESV: if (lu_rhs) k = K_GESV; break;
     default: break;

@@ -720,7 +720,7 @@ int X(cpu_potri)(bb_problem *p, bb_work *w)
 {
     (void)w;
     /* the kernel of the fixed and strided forms (across.c), for the same bits */
-    if (p->n >= 1 && p->n <= BB_CPU_POTRI_ACROSS_MAX && bb_cpu_across_on())
+    if (X(potri_across_fits)(p->n) && bb_cpu_across_on())
         return X(potri_across1)(p->uplo, p->n, p->a, p->lda);
     int info = trtri_any(p->uplo, 0, p->n, p->a, p->lda);
     if (info) return info;

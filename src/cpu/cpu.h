@@ -87,12 +87,17 @@ BB_KERNEL(getri_oop);
 BB_KERNEL(lange); BB_KERNEL(gecond); BB_KERNEL(gecon); BB_KERNEL(geinv);
 /* across.c: one problem through the across-problems kernels (within their
    bounds, cpu_policy.h), for the same bits as in a batch */
-/* potrf, trtri, lauum: whether n is within the bounds (complex double
-   from an order on); potrs and posv: n and nrhs */
+/* potrf, trtri, lauum, potri: whether n is within the bounds (complex
+   double from an order on); potrs and posv: n and nrhs; getrf (pivot 1)
+   and getrfnp (0): m and n; getrs and gesv: n and nrhs.  The batch
+   dispatch (cpu_across) and the one-problem code ask the same predicate. */
 BB_INTERNAL int X(potrf_across_fits)(int n);
 BB_INTERNAL int X(trtri_across_fits)(int n);
 BB_INTERNAL int X(lauum_across_fits)(int n);
+BB_INTERNAL int X(potri_across_fits)(int n);
 BB_INTERNAL int X(potrs_across_fits)(int n, int nrhs);
+BB_INTERNAL int X(getrf_across_fits)(int m, int n, int pivot);
+BB_INTERNAL int X(getrs_across_fits)(int n, int nrhs);
 BB_INTERNAL int X(potrf_across1)(int uplo, int n, T *a, int64_t lda);
 /* posv of p (potrf, then potrs where it succeeded, in one block): info */
 BB_INTERNAL int X(posv_across1)(const bb_problem *p);

@@ -121,6 +121,7 @@
 #ifndef BB_CPU_SYRK_ACROSS_MAX_Z
 #define BB_CPU_SYRK_ACROSS_MAX_Z 2
 #endif
+#define BB_CPU_SYRK_ACROSS_FROM_Z 1
 /* trmm across problems: m and n both <= this, every side/uplo/trans/diag,
    alpha != 0 (0: never).  Measured as syrk: d 3.3x, 2.4x, 1.2x, 2.1x at n
    = 2, 4, 8, 16 (left, lower, N); s 4.3x, 2.3-2.6x, 0.94-3.5x (left lower N
@@ -134,6 +135,7 @@
 #ifndef BB_CPU_TRMM_ACROSS_FROM_Z
 #define BB_CPU_TRMM_ACROSS_FROM_Z 5
 #endif
+#define BB_CPU_TRMM_ACROSS_MAX_Z BB_CPU_TRMM_ACROSS_MAX
 
 /* ---- Cholesky family (src/cpu/chol.c) ---- */
 /* Own loops while n <= the constant, LAPACKE/CBLAS above; one constant per
@@ -189,6 +191,11 @@
 #ifndef BB_CPU_LAUUM_ACROSS_FROM_Z
 #define BB_CPU_LAUUM_ACROSS_FROM_Z 9
 #endif
+/* (each of these kinds has its complex double range, FROM_Z .. MAX_Z:
+   src/cpu/across.c takes both ends from one pair of macros) */
+#define BB_CPU_POTRF_ACROSS_MAX_Z BB_CPU_POTRF_ACROSS_MAX
+#define BB_CPU_TRTRI_ACROSS_MAX_Z BB_CPU_TRTRI_ACROSS_MAX
+#define BB_CPU_LAUUM_ACROSS_MAX_Z BB_CPU_LAUUM_ACROSS_MAX
 /* trtri, lauum and potri across problems up to these orders (0: never).
    Measured against BATCHBLAS_CPU_ACROSS=0 (2 threads, Intel Xeon with
    AVX-512, strided, lower, 64 MB, alternated runs), n = 2, 4, 8, 16:
@@ -425,6 +432,7 @@
 #ifndef BB_CPU_LANGE_ACROSS_FROM_Z
 #define BB_CPU_LANGE_ACROSS_FROM_Z 9
 #endif
+#define BB_CPU_LANGE_ACROSS_MAX_Z BB_CPU_LANGE_ACROSS_MAX
 /* gecond: own Gauss-Jordan inversion while n <= this, LAPACKE getrf+getri
    above (workspace n * BB_CPU_GETRI_NB); per precision as in the LU family */
 #ifndef BB_CPU_GECOND_OWN_MAX_S

@@ -292,7 +292,7 @@ static int getrf_lapacke(int m, int n, T *a, int64_t lda, int *ipiv)
    BLAS above our own code's bound, our own code between */
 static int lu_across(int m, int n, int pivot)
 {
-    return m == n && bb_cpu_across_on() && n <= (pivot ? BB_CPU_GETRF_ACROSS_MAX : BB_CPU_GETRFNP_ACROSS_MAX);
+    return X(getrf_across_fits)(m, n, pivot) && bb_cpu_across_on();
 }
 
 static int lu_lib(int m, int n, int pivot)
@@ -404,7 +404,7 @@ static void recip_diag(int n, const T *a, int64_t lda, int cj, T *rd)
    bound, our own code between */
 static int getrs_across(int n, int nrhs)
 {
-    return n <= BB_CPU_GETRF_ACROSS_MAX && nrhs <= BB_CPU_GETRS_ACROSS_MAX_NRHS && bb_cpu_across_on();
+    return X(getrs_across_fits)(n, nrhs) && bb_cpu_across_on();
 }
 
 static int getrs_lib(int trans, int n, int nrhs)
