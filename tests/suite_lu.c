@@ -573,7 +573,8 @@ static const int sizes[] = {1, 2, 3, 4, 5, 7, 8, 9, 11, 13, 16, 17, 21, 25, 29, 
    panels of more than 256 rows (two rows per thread in the GPU's register
    panel) */
 static const int shapes[][2] = {{1, 4}, {4, 1}, {2, 3}, {3, 2}, {5, 9}, {9, 5}, {13, 20}, {20, 13},
-                                {31, 40}, {40, 33}, {45, 70}, {70, 45}, {64, 47}, {47, 64}, {300, 37}};
+                                {31, 40}, {40, 33}, {45, 70}, {70, 45}, {64, 47}, {47, 64}, {33, 64}, {64, 33},
+                                {50, 17}, {17, 50}, {300, 37}};
 #define NSHAPES ((int)(sizeof shapes / sizeof shapes[0]))
 
 static const int transes[3] = {BblasNoTrans, BblasTrans, BblasConjTrans};

@@ -28,8 +28,8 @@ CUDA_CU_SOURCES += src/cuda/launch.cu src/cuda/small_lu.cu src/cuda/small_chol.c
 	src/cuda/blocked.cu
 # on-chip kernels for the mid sizes (33..64: a thread block a problem, mid.cu)
 # and the trsm on chip (33..256: a thread block a panel of 32 right-hand sides)
-# and the Cholesky on chip (double up to 64: a thread block a problem)
-CUDA_CU_SOURCES += src/cuda/mid.cu src/cuda/trsm_panel.cu src/cuda/potrf_chip.cu
+# and the Cholesky and the LU on chip (double up to 64: a thread block a problem)
+CUDA_CU_SOURCES += src/cuda/mid.cu src/cuda/trsm_panel.cu src/cuda/potrf_chip.cu src/cuda/getrf_chip.cu
 CUDA_HDRS = src/cuda/cuda_internal.h src/cuda/generic.h src/cuda/small.h src/cuda/views.h src/cuda/stage_copy.h src/cuda/dmma.h
 EXTRA_DIST += $(CUDA_CU_SOURCES) $(CUDA_HDRS) src/cuda/cuda.mk
 

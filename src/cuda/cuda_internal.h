@@ -165,6 +165,10 @@ int bb_cuda_trsm_panel_max(bb_prec prec);
    precision prec on the current device; 0: off (BATCHBLAS_CUDA_POTRF_CHIP,
    or no FP64 tensor cores) */
 int bb_cuda_potrf_chip_max(bb_prec prec);
+/* launch.cu: the largest m and n of the LU on chip (getrf_chip.cu) in
+   precision prec on the current device; 0: off (BATCHBLAS_CUDA_GETRF_CHIP,
+   or no FP64 tensor cores) */
+int bb_cuda_getrf_chip_max(bb_prec prec);
 /* launch.cu: the fixed-size trsm above this order recurses, each range of
    at most this order on chip (<= bb_cuda_trsm_panel_max; 0: none;
    BATCHBLAS_CUDA_TRSM_SPLIT) */

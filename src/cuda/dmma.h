@@ -43,6 +43,15 @@ __device__ __forceinline__ void bb_cp8(unsigned sa, const double *g, bool in)
     asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"(sa), "l"(g), "r"(in ? 8 : 0) : "memory");
 #endif
 }
+/* 16 bytes from 16-byte aligned global memory to 16-byte aligned shared
+   address sa, asynchronously: the first `bytes` (0, 8 or 16) copied, the
+   rest zeros */
+__device__ __forceinline__ void bb_cp16(unsigned sa, const double *g, int bytes)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(sa), "l"(g), "r"(bytes) : "memory");
+#endif
+}
 __device__ __forceinline__ void bb_cp_commit()
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800

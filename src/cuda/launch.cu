@@ -23,7 +23,9 @@
  *                                  Cholesky on chip (potrf_chip.cu: four
  *                                  warps a problem, tensor-core updates;
  *                                  without FP64 tensor cores the row
- *                                  kernel up to 48); the blocked drivers
+ *                                  kernel up to 48); d getrf, getrfnp:
+ *                                  the LU on chip (getrf_chip.cu, the
+ *                                  same shape); the blocked drivers
  *                                  use them inside posv
  *   recursive driver (recursive.cu) the same routines above the register
  *                                  bound: seed 004's recursion down to the
@@ -547,6 +549,23 @@ int bb_cuda_potrf_chip_max(bb_prec prec)
     static int v = BB_ENV_UNREAD;
     if (prec != BB_P_D || bb_env_int("BATCHBLAS_CUDA_POTRF_CHIP", 1, &v) == 0 || !bb_cuda_has_dmma()) return 0;
     return POTRF_CHIP_MAX;
+}
+
+/* The LU on chip (getrf_chip.cu): the matrix in shared memory, block
+   columns of 16 factored by one warp, the trailing matrix updated on the
+   FP64 tensor cores, three barriers a block column, where the kernel a
+   row a thread (mid.cu) takes one a column with two warps.  It takes every
+   double getrf and getrfnp with m and n in 33 .. GETRF_CHIP_MAX (both
+   layouts), fixed and variable (bb_mid_getrf).
+   BATCHBLAS_CUDA_GETRF_CHIP=0 turns it off (the kernel a row a thread), to
+   compare. */
+static const int GETRF_CHIP_MAX = 64;
+
+int bb_cuda_getrf_chip_max(bb_prec prec)
+{
+    static int v = BB_ENV_UNREAD;
+    if (prec != BB_P_D || bb_env_int("BATCHBLAS_CUDA_GETRF_CHIP", 1, &v) == 0 || !bb_cuda_has_dmma()) return 0;
+    return GETRF_CHIP_MAX;
 }
 
 /* The fixed-size trsm's ranges on chip: above this order the blocked trsm

@@ -10,7 +10,9 @@
  *   potrf  right-looking Cholesky in the lower view (upper: L = U^T, rows
  *          read with a stride); info and the state of a failed problem as
  *          bb_potrf_rows (the factorisation stops at the failing column)
- *   getrf  right-looking LU with partial pivoting (getrfnp: without), the
+ *   getrf  (single precision, and double where the LU on chip,
+ *          getrf_chip.cu, does not run)
+ *          right-looking LU with partial pivoting (getrfnp: without), the
  *          pivot rule and the lazy swap of bb_getrf_rows; zero pivots do
  *          not stop it; p.rowmajor honoured through the strides
  *   gecond, geinv  small_cond.cu's Gauss-Jordan with implicit pivoting and
@@ -438,6 +440,7 @@ cudaError_t bb_mid_getrf(bb_prec prec, const bb_problem &p, const bb_dev_batch &
     const int lim = bb_mid_max(BB_OP_GETRF, prec);
     if (p.m < 1 || p.n < 1 || p.m > lim || p.n > lim) return cudaErrorNotSupported;
     if (prec == BB_P_S) return mid_getrf_T<float>(p, d, q, pivot);
+    if (bb_cuda_getrf_chip_max(prec) >= lim) return bb_getrf_chip(prec, p, d, q, pivot); /* getrf_chip.cu */
     return mid_getrf_T<double>(p, d, q, pivot);
 }
 

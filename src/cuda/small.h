@@ -131,6 +131,13 @@ cudaError_t bb_trsm_panel(bb_prec prec, const bb_problem &p, const bb_dev_batch 
    and skipped problems as bb_mid_potrf, whose double problems it takes.
    cudaErrorNotSupported, before launching, if it does not fit. */
 cudaError_t bb_potrf_chip(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q);
+/* LU on chip (getrf_chip.cu): double, m and n 1 .. bb_cuda_getrf_chip_max,
+   pivot = 1 getrf, 0 getrfnp, both layouts, per-problem sizes (d.vdim)
+   taken; a block of four warps a problem, block columns of 16, the
+   trailing matrix on the FP64 tensor cores.  Info, ipiv and skipped
+   problems as bb_mid_getrf, whose double problems it takes.
+   cudaErrorNotSupported, before launching, if it does not fit. */
+cudaError_t bb_getrf_chip(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int pivot);
 /* its kernel alone (no checks): d holds A, B and in C each problem's
    inverted diagonal blocks of A (32 x 32 apart, as the register trtri
    writes them out of place); order t <= 256 and free dimension f, or with
