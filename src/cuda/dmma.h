@@ -64,3 +64,13 @@ template <int N> __device__ __forceinline__ void bb_cp_wait()
     asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
 #endif
 }
+
+/* The matrix on chip of potrf_chip.cu and getrf_chip.cu: up to CHIP_T x
+   CHIP_T doubles in shared memory column by column (S[j * CHIP_LD + i]:
+   the tensor-core fragments' loads of 16 x 8 tiles are conflict-free),
+   padded to blocks of CHIP_B, a thread block of four warps a problem. */
+constexpr int CHIP_T = 64;             /* the largest padded order */
+constexpr int CHIP_B = 16;             /* block columns */
+constexpr int CHIP_LD = CHIP_T + 4;    /* a column in shared memory */
+constexpr int CHIP_THREADS = 128;      /* four warps */
+constexpr size_t CHIP_SMEM = (size_t)CHIP_T * CHIP_LD * sizeof(double);

@@ -42,12 +42,6 @@
 
 namespace {
 
-constexpr int GC_T = 64;          /* the largest padded dimension */
-constexpr int GC_B = 16;          /* block columns */
-constexpr int GC_LD = GC_T + 4;   /* a column in shared memory */
-constexpr int GC_THREADS = 128;   /* four warps */
-constexpr size_t GC_SMEM = (size_t)GC_T * GC_LD * sizeof(double);
-
 /* One row of the panel: its position, and whether it may pivot at step K
    (not yet pivoted, inside the matrix). */
 __device__ __forceinline__ void gc_cand(double a, int pos, bool real, int K, double &v, int &key)
@@ -76,27 +70,27 @@ __device__ __forceinline__ int gc_argmax(double v, int &key)
 
 /* Row r's columns from the pair holding column k on, to 16-byte aligned
    p, in 16-byte pieces. */
-__device__ __forceinline__ void gc_put(double *p, const double (&r)[GC_B], int k)
+__device__ __forceinline__ void gc_put(double *p, const double (&r)[CHIP_B], int k)
 {
 #pragma unroll
-    for (int c = k & ~1; c < GC_B; c += 2) ((double2 *)p)[c / 2] = make_double2(r[c], r[c + 1]);
+    for (int c = k & ~1; c < CHIP_B; c += 2) ((double2 *)p)[c / 2] = make_double2(r[c], r[c + 1]);
 }
 
 /* A step's barrier (barrier 1 of the whole block: warps 2 and 3 reach it
    from their own loop, below). */
-__device__ __forceinline__ void gc_bar_panel() { asm volatile("bar.sync 1, %0;\n" ::"n"(GC_THREADS) : "memory"); }
+__device__ __forceinline__ void gc_bar_panel() { asm volatile("bar.sync 1, %0;\n" ::"n"(CHIP_THREADS) : "memory"); }
 
 template <bool VAR>
-__global__ void __launch_bounds__(GC_THREADS, 6)
+__global__ void __launch_bounds__(CHIP_THREADS, 6)
     k_getrf_chip(const bb_dev_batch d, int m0, int n0, int64_t lda0, int rowmajor, int pivot)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     extern __shared__ __align__(16) double gc_sm[];
-    __shared__ __align__(16) double s_prow[2][2][GC_B]; /* [step & 1][warp]: each warp's candidate row */
+    __shared__ __align__(16) double s_prow[2][2][CHIP_B]; /* [step & 1][warp]: each warp's candidate row */
     __shared__ double2 s_cv[2][2]; /* [step & 1][warp]: |a| (the search's value), 1 / a */
     __shared__ int2 s_ck[2][2];    /* its position (the search's key), a != 0 */
-    __shared__ int s_phys[GC_T];                     /* the stored row at each position */
-    __shared__ int s_ipiv[GC_T];
+    __shared__ int s_phys[CHIP_T];                     /* the stored row at each position */
+    __shared__ int s_ipiv[CHIP_T];
     double *S = gc_sm;
     const int tid = threadIdx.x, w = tid / 32, lane = tid % 32, g = lane / 4, h = lane % 4;
     const unsigned Ss = (unsigned)__cvta_generic_to_shared(S);
@@ -108,7 +102,7 @@ __global__ void __launch_bounds__(GC_THREADS, 6)
             if (tid == 0 && d.info) d.info[pid] = 0;
             continue;
         }
-        const int tm = (m + GC_B - 1) / GC_B * GC_B, tn = (n + GC_B - 1) / GC_B * GC_B;
+        const int tm = (m + CHIP_B - 1) / CHIP_B * CHIP_B, tn = (n + CHIP_B - 1) / CHIP_B * CHIP_B;
         double *A = bb_dev_ptr<double>(d.opd[BB_A], pid);
         const int64_t lda = z.lda;
         /* the matrix in, every copy in flight at once, zeros past it;
@@ -118,57 +112,57 @@ __global__ void __launch_bounds__(GC_THREADS, 6)
         if (v16) {
             const int i = 2 * lane;
             const double *a = A + w * lda + i;
-            unsigned sa = Ss + (unsigned)(w * GC_LD + i) * 8u;
+            unsigned sa = Ss + (unsigned)(w * CHIP_LD + i) * 8u;
             const int bytes = i + 1 < m ? 16 : i < m ? 8 : 0;
 #pragma unroll 4
-            for (int c = w; c < tn; c += GC_THREADS / 32) {
+            for (int c = w; c < tn; c += CHIP_THREADS / 32) {
                 const int b = c < n ? bytes : 0;
                 if (i < tm) bb_cp16(sa, b ? a : A, b);
                 a += 4 * lda;
-                sa += 4u * GC_LD * 8u;
+                sa += 4u * CHIP_LD * 8u;
             }
         } else if (!rowmajor) {
             const double *a = A + w * lda;
 #pragma unroll 4
-            for (int c = w; c < tn; c += GC_THREADS / 32) {
+            for (int c = w; c < tn; c += CHIP_THREADS / 32) {
 #pragma unroll
                 for (int hh = 0; hh < 2; hh++) {
                     const int i = lane + 32 * hh;
                     const bool in = c < n && i < m;
-                    if (i < tm) bb_cp8(Ss + (unsigned)(c * GC_LD + i) * 8u, in ? a + i : A, in);
+                    if (i < tm) bb_cp8(Ss + (unsigned)(c * CHIP_LD + i) * 8u, in ? a + i : A, in);
                 }
                 a += 4 * lda;
             }
         } else {
             const double *a = A + w * lda;
 #pragma unroll 4
-            for (int i = w; i < tm; i += GC_THREADS / 32) {
+            for (int i = w; i < tm; i += CHIP_THREADS / 32) {
 #pragma unroll
                 for (int hh = 0; hh < 2; hh++) {
                     const int c = lane + 32 * hh;
                     const bool in = c < n && i < m;
-                    if (c < tn) bb_cp8(Ss + (unsigned)(c * GC_LD + i) * 8u, in ? a + c : A, in);
+                    if (c < tn) bb_cp8(Ss + (unsigned)(c * CHIP_LD + i) * 8u, in ? a + c : A, in);
                 }
                 a += 4 * lda;
             }
         }
         bb_cp_commit();
-        if (tid < GC_T) s_phys[tid] = tid;
+        if (tid < CHIP_T) s_phys[tid] = tid;
         bb_cp_wait<0>();
         __syncthreads();
         /* the panel threads' state across the panels: the position of
            their stored row, and info */
         int pos = tid, info = 0;
-        const int nbj = (mn + GC_B - 1) / GC_B;
+        const int nbj = (mn + CHIP_B - 1) / CHIP_B;
         for (int J = 0; J < nbj; J++) {
-            const int R = J * GC_B;
+            const int R = J * CHIP_B;
             if (w < 2) { /* the panel: warps 0 and 1, stored row tid a thread */
-                double r[GC_B];
+                double r[CHIP_B];
 #pragma unroll
-                for (int c = 0; c < GC_B; c++) r[c] = S[(R + c) * GC_LD + tid];
+                for (int c = 0; c < CHIP_B; c++) r[c] = S[(R + c) * CHIP_LD + tid];
                 const bool real = tid < m;
 #pragma unroll
-                for (int k = 0; k < GC_B; k++) {
+                for (int k = 0; k < CHIP_B; k++) {
                     const int K = R + k;
                     if (K < mn) { /* the same in every thread */
                         /* each warp's candidate row to its buffer with its
@@ -207,7 +201,7 @@ __global__ void __launch_bounds__(GC_THREADS, 6)
                             const double l = r[k] * inv;
                             r[k] = l;
 #pragma unroll
-                            for (int c = (k + 1) & ~1; c < GC_B; c += 2) {
+                            for (int c = (k + 1) & ~1; c < CHIP_B; c += 2) {
                                 const double2 u = b2[c / 2];
                                 if (c > k) r[c] = fma(-l, u.x, r[c]);
                                 r[c + 1] = fma(-l, u.y, r[c + 1]);
@@ -219,37 +213,37 @@ __global__ void __launch_bounds__(GC_THREADS, 6)
                    above it did not change) */
                 if (pos >= R && real) {
 #pragma unroll
-                    for (int c = 0; c < GC_B; c++) S[(R + c) * GC_LD + tid] = r[c];
+                    for (int c = 0; c < CHIP_B; c++) S[(R + c) * CHIP_LD + tid] = r[c];
                 }
                 s_phys[pos] = tid;
             } else { /* warps 2 and 3: the steps' barriers */
-                for (int K = R; K < R + GC_B && K < mn; K++) gc_bar_panel();
+                for (int K = R; K < R + CHIP_B && K < mn; K++) gc_bar_panel();
             }
             __syncthreads();
-            const int c1 = R + GC_B; /* the first column right of the panel */
+            const int c1 = R + CHIP_B; /* the first column right of the panel */
             if (c1 >= n) break;      /* nothing right of it: done */
             /* U12 = L11^-1 A12, a column a thread (L11 unit lower) */
             {
                 const int j = c1 + tid;
                 if (j < n) {
-                    int ph[GC_B];
-                    double x[GC_B];
+                    int ph[CHIP_B];
+                    double x[CHIP_B];
 #pragma unroll
-                    for (int k = 0; k < GC_B; k++) {
+                    for (int k = 0; k < CHIP_B; k++) {
                         ph[k] = s_phys[R + k];
-                        x[k] = S[j * GC_LD + ph[k]];
+                        x[k] = S[j * CHIP_LD + ph[k]];
                     }
 #pragma unroll
-                    for (int k2 = 0; k2 < GC_B; k2++) {
-                        const double *l = S + (R + k2) * GC_LD;
+                    for (int k2 = 0; k2 < CHIP_B; k2++) {
+                        const double *l = S + (R + k2) * CHIP_LD;
 #pragma unroll
-                        for (int k = k2 + 1; k < GC_B; k++) x[k] = fma(-x[k2], l[ph[k]], x[k]);
+                        for (int k = k2 + 1; k < CHIP_B; k++) x[k] = fma(-x[k2], l[ph[k]], x[k]);
                     }
 #pragma unroll
-                    for (int k = 0; k < GC_B; k++) S[j * GC_LD + ph[k]] = x[k];
+                    for (int k = 0; k < CHIP_B; k++) S[j * CHIP_LD + ph[k]] = x[k];
                 }
             }
-            const int nr = (tm - c1) / GC_B, nc = (tn - c1) / 8; /* tiles of the trailing matrix */
+            const int nr = (tm - c1) / CHIP_B, nc = (tn - c1) / 8; /* tiles of the trailing matrix */
             if (nr <= 0) continue; /* no rows under the panel: the solve was the last step */
             __syncthreads();
             /* A22 -= L21 U12: 16 x 8 tiles, A's fragments negated, the
@@ -260,31 +254,31 @@ __global__ void __launch_bounds__(GC_THREADS, 6)
                 for (int kb = 0; kb < 2; kb++)
 #pragma unroll
                     for (int q = 0; q < 2; q++) pu[kb][q] = s_phys[R + 8 * kb + h + 4 * q];
-                for (int t = w; t < nr * nc; t += GC_THREADS / 32) {
+                for (int t = w; t < nr * nc; t += CHIP_THREADS / 32) {
                     const int r0 = c1 + 16 * (t / nc), c0 = c1 + 8 * (t % nc);
                     const int pa = s_phys[r0 + g], pb = s_phys[r0 + 8 + g];
                     double cu[2], cl[2];
 #pragma unroll
                     for (int e = 0; e < 2; e++) {
-                        cu[e] = S[(c0 + 2 * h + e) * GC_LD + pa];
-                        cl[e] = S[(c0 + 2 * h + e) * GC_LD + pb];
+                        cu[e] = S[(c0 + 2 * h + e) * CHIP_LD + pa];
+                        cl[e] = S[(c0 + 2 * h + e) * CHIP_LD + pb];
                     }
 #pragma unroll
                     for (int kb = 0; kb < 2; kb++) {
                         double a0[2], a1[2], b[2];
 #pragma unroll
                         for (int q = 0; q < 2; q++) {
-                            const double *col = S + (R + 8 * kb + h + 4 * q) * GC_LD;
+                            const double *col = S + (R + 8 * kb + h + 4 * q) * CHIP_LD;
                             a0[q] = -col[pa];
                             a1[q] = -col[pb];
-                            b[q] = S[(c0 + g) * GC_LD + pu[kb][q]];
+                            b[q] = S[(c0 + g) * CHIP_LD + pu[kb][q]];
                         }
                         bb_dmma16(cu, cl, a0, a1, b);
                     }
 #pragma unroll
                     for (int e = 0; e < 2; e++) {
-                        S[(c0 + 2 * h + e) * GC_LD + pa] = cu[e];
-                        S[(c0 + 2 * h + e) * GC_LD + pb] = cl[e];
+                        S[(c0 + 2 * h + e) * CHIP_LD + pa] = cu[e];
+                        S[(c0 + 2 * h + e) * CHIP_LD + pb] = cl[e];
                     }
                 }
             }
@@ -299,8 +293,8 @@ __global__ void __launch_bounds__(GC_THREADS, 6)
             const int p0 = s_phys[i], p1 = s_phys[i + 1];
             double *a = Ao + w * lda + i;
 #pragma unroll 4
-            for (int c = w; c < n; c += GC_THREADS / 32) {
-                const double x0 = S[c * GC_LD + p0], x1 = S[c * GC_LD + p1];
+            for (int c = w; c < n; c += CHIP_THREADS / 32) {
+                const double x0 = S[c * CHIP_LD + p0], x1 = S[c * CHIP_LD + p1];
                 if (i + 1 < m) *(double2 *)a = make_double2(x0, x1);
                 else if (i < m) *a = x0;
                 a += 4 * lda;
@@ -309,18 +303,18 @@ __global__ void __launch_bounds__(GC_THREADS, 6)
             const int p0 = s_phys[lane], p1 = s_phys[lane + 32];
             double *a = Ao + w * lda;
 #pragma unroll 4
-            for (int c = w; c < n; c += GC_THREADS / 32) {
-                if (lane < m) a[lane] = S[c * GC_LD + p0];
-                if (lane + 32 < m) a[lane + 32] = S[c * GC_LD + p1];
+            for (int c = w; c < n; c += CHIP_THREADS / 32) {
+                if (lane < m) a[lane] = S[c * CHIP_LD + p0];
+                if (lane + 32 < m) a[lane + 32] = S[c * CHIP_LD + p1];
                 a += 4 * lda;
             }
         } else {
             double *a = Ao + w * lda;
 #pragma unroll 4
-            for (int t = w; t < m; t += GC_THREADS / 32) {
+            for (int t = w; t < m; t += CHIP_THREADS / 32) {
                 const int pt = s_phys[t];
-                if (lane < n) a[lane] = S[lane * GC_LD + pt];
-                if (lane + 32 < n) a[lane + 32] = S[(lane + 32) * GC_LD + pt];
+                if (lane < n) a[lane] = S[lane * CHIP_LD + pt];
+                if (lane + 32 < n) a[lane + 32] = S[(lane + 32) * CHIP_LD + pt];
                 a += 4 * lda;
             }
         }
@@ -337,7 +331,7 @@ template <bool VAR> cudaError_t launch(const bb_problem &p, const bb_dev_batch &
     cudaError_t e = cudaFuncSetAttribute(k_getrf_chip<VAR>, cudaFuncAttributePreferredSharedMemoryCarveout,
                                          (int)cudaSharedmemCarveoutMaxShared);
     if (e != cudaSuccess) return e;
-    k_getrf_chip<VAR><<<bb_grid(d.count, 1), GC_THREADS, GC_SMEM, q->stream>>>(d, p.m, p.n, p.lda, p.rowmajor,
+    k_getrf_chip<VAR><<<bb_grid(d.count, 1), CHIP_THREADS, CHIP_SMEM, q->stream>>>(d, p.m, p.n, p.lda, p.rowmajor,
                                                                                pivot);
     return cudaGetLastError();
 }

@@ -34,12 +34,6 @@
 
 namespace {
 
-constexpr int PC_T = 64;          /* the largest padded order */
-constexpr int PC_B = 16;          /* block columns */
-constexpr int PC_LD = PC_T + 4;   /* a column in shared memory */
-constexpr int PC_THREADS = 128;   /* four warps */
-constexpr size_t PC_SMEM = (size_t)PC_T * PC_LD * sizeof(double);
-
 /* For the elements (i, j), j <= i < t, of the lower view of A (upper:
    A(j, i)): f(c, p, o, e), c the stored column that holds them (A's
    column j, or i when upper), p = c lda, o the element's offset in the
@@ -48,23 +42,23 @@ constexpr size_t PC_SMEM = (size_t)PC_T * PC_LD * sizeof(double);
    (coalesced). */
 template <typename F> __device__ __forceinline__ void pc_lower(int t, int upper, int64_t lda, int w, int lane, F f)
 {
-    for (int c = w; c < t; c += PC_THREADS / 32) {
+    for (int c = w; c < t; c += CHIP_THREADS / 32) {
         const int64_t p = c * lda;
         if (!upper)
-            for (int i = c + lane; i < t; i += 32) f(c, p, i, c * PC_LD + i);
+            for (int i = c + lane; i < t; i += 32) f(c, p, i, c * CHIP_LD + i);
         else
-            for (int j = lane; j <= c; j += 32) f(c, p, j, j * PC_LD + c);
+            for (int j = lane; j <= c; j += 32) f(c, p, j, j * CHIP_LD + c);
     }
 }
 
 template <bool VAR>
-__global__ void __launch_bounds__(PC_THREADS, 6)
+__global__ void __launch_bounds__(CHIP_THREADS, 6)
     k_potrf_chip(const bb_dev_batch d, int n0, int64_t lda0, int upper, int sub)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     extern __shared__ __align__(16) double pc_sm[];
-    __shared__ __align__(16) double s_col[2][PC_B]; /* a step's column of L_JJ (two: no barrier between steps) */
-    __shared__ double s_dinv[PC_B];                  /* 1 / L(k,k) of the diagonal block */
+    __shared__ __align__(16) double s_col[2][CHIP_B]; /* a step's column of L_JJ (two: no barrier between steps) */
+    __shared__ double s_dinv[CHIP_B];                  /* 1 / L(k,k) of the diagonal block */
     __shared__ int s_info;
     double *S = pc_sm;
     const int tid = threadIdx.x, w = tid / 32, lane = tid % 32, g = lane / 4, h = lane % 4;
@@ -74,7 +68,7 @@ __global__ void __launch_bounds__(PC_THREADS, 6)
         const bb_vdim z = bb_dims<VAR>(d, pid, 0, n0, 0, 0, lda0, 0, 0);
         const int n = z.n;
         if (n <= 0) continue;
-        const int nbj = (n + PC_B - 1) / PC_B, tp = nbj * PC_B;
+        const int nbj = (n + CHIP_B - 1) / CHIP_B, tp = nbj * CHIP_B;
         double *A = bb_dev_ptr<double>(d.opd[BB_A], pid);
         const int64_t lda = z.lda;
         /* the lower view in, every copy in flight at once; the padding
@@ -95,24 +89,24 @@ __global__ void __launch_bounds__(PC_THREADS, 6)
         }
         int info = 0;
         for (int J = 0; J < nbj; J++) {
-            const int R = J * PC_B, below = nbj - J - 1; /* blocks of 16 rows under the diagonal block */
+            const int R = J * CHIP_B, below = nbj - J - 1; /* blocks of 16 rows under the diagonal block */
             if (J > 0) {
                 /* the block column minus the finished columns times its
                    rows of them: 16 x 8 tiles, A's fragments negated */
                 const int ntile = 2 * (below + 1);
-                for (int t = w; t < ntile; t += PC_THREADS / 32) {
+                for (int t = w; t < ntile; t += CHIP_THREADS / 32) {
                     const int r0 = R + 16 * (t >> 1), c0 = R + 8 * (t & 1);
                     double cu[2], cl[2];
 #pragma unroll
                     for (int e = 0; e < 2; e++) {
-                        cu[e] = S[(c0 + 2 * h + e) * PC_LD + r0 + g];
-                        cl[e] = S[(c0 + 2 * h + e) * PC_LD + r0 + 8 + g];
+                        cu[e] = S[(c0 + 2 * h + e) * CHIP_LD + r0 + g];
+                        cl[e] = S[(c0 + 2 * h + e) * CHIP_LD + r0 + 8 + g];
                     }
                     for (int kb = 0; kb < R; kb += 8) {
                         double a0[2], a1[2], b[2];
 #pragma unroll
                         for (int q = 0; q < 2; q++) {
-                            const double *col = S + (kb + h + 4 * q) * PC_LD;
+                            const double *col = S + (kb + h + 4 * q) * CHIP_LD;
                             a0[q] = -col[r0 + g];
                             a1[q] = -col[r0 + 8 + g];
                             b[q] = col[c0 + g];
@@ -121,8 +115,8 @@ __global__ void __launch_bounds__(PC_THREADS, 6)
                     }
 #pragma unroll
                     for (int e = 0; e < 2; e++) {
-                        S[(c0 + 2 * h + e) * PC_LD + r0 + g] = cu[e];
-                        S[(c0 + 2 * h + e) * PC_LD + r0 + 8 + g] = cl[e];
+                        S[(c0 + 2 * h + e) * CHIP_LD + r0 + g] = cu[e];
+                        S[(c0 + 2 * h + e) * CHIP_LD + r0 + 8 + g] = cl[e];
                     }
                 }
                 __syncthreads();
@@ -130,12 +124,12 @@ __global__ void __launch_bounds__(PC_THREADS, 6)
             /* the diagonal block factored by warp 0, a row a lane (lanes
                0..15), each step's column broadcast through s_col */
             if (w == 0) {
-                double r[PC_B]; /* lanes 16..31 hold copies of rows 0..15, never stored */
+                double r[CHIP_B]; /* lanes 16..31 hold copies of rows 0..15, never stored */
 #pragma unroll
-                for (int c = 0; c < PC_B; c++) r[c] = S[(R + c) * PC_LD + R + (lane & 15)];
+                for (int c = 0; c < CHIP_B; c++) r[c] = S[(R + c) * CHIP_LD + R + (lane & 15)];
                 int inf = 0;
 #pragma unroll
-                for (int k = 0; k < PC_B; k++) {
+                for (int k = 0; k < CHIP_B; k++) {
                     const double dkk = __shfl_sync(0xffffffffu, r[k], k);
                     if (R + k < n && !(dkk > 0)) { /* the same in every lane */
                         inf = R + k + 1;
@@ -154,12 +148,12 @@ __global__ void __launch_bounds__(PC_THREADS, 6)
                     if (lane == 0) s_dinv[k] = rs;
                     __syncwarp();
 #pragma unroll
-                    for (int j = k + 1; j < PC_B; j++) r[j] = fma(-lk, col[j], r[j]);
+                    for (int j = k + 1; j < CHIP_B; j++) r[j] = fma(-lk, col[j], r[j]);
                 }
                 if (lane < 16) {
 #pragma unroll
-                    for (int c = 0; c < PC_B; c++)
-                        if (c <= lane) S[(R + c) * PC_LD + R + lane] = r[c];
+                    for (int c = 0; c < CHIP_B; c++)
+                        if (c <= lane) S[(R + c) * CHIP_LD + R + lane] = r[c];
                 }
                 if (lane == 0) s_info = inf;
             }
@@ -168,20 +162,20 @@ __global__ void __launch_bounds__(PC_THREADS, 6)
             if (info) break;
             /* the rows under it: X L_JJ^T = A, a row a thread, forward
                (L_JJ's entries broadcast from shared memory) */
-            const int row = R + PC_B + tid;
+            const int row = R + CHIP_B + tid;
             if (row < tp) {
-                double x[PC_B];
+                double x[CHIP_B];
 #pragma unroll
-                for (int c = 0; c < PC_B; c++) x[c] = S[(R + c) * PC_LD + row];
+                for (int c = 0; c < CHIP_B; c++) x[c] = S[(R + c) * CHIP_LD + row];
 #pragma unroll
-                for (int m = 0; m < PC_B; m++) {
+                for (int m = 0; m < CHIP_B; m++) {
                     x[m] *= s_dinv[m];
-                    const double *l = S + (R + m) * PC_LD + R;
+                    const double *l = S + (R + m) * CHIP_LD + R;
 #pragma unroll
-                    for (int j = m + 1; j < PC_B; j++) x[j] = fma(-x[m], l[j], x[j]);
+                    for (int j = m + 1; j < CHIP_B; j++) x[j] = fma(-x[m], l[j], x[j]);
                 }
 #pragma unroll
-                for (int c = 0; c < PC_B; c++) S[(R + c) * PC_LD + row] = x[c];
+                for (int c = 0; c < CHIP_B; c++) S[(R + c) * CHIP_LD + row] = x[c];
             }
             __syncthreads();
         }
@@ -201,7 +195,7 @@ template <bool VAR> cudaError_t launch(const bb_problem &p, const bb_dev_batch &
                                          (int)cudaSharedmemCarveoutMaxShared);
     if (e != cudaSuccess) return e;
     const int sub = d.opd[BB_C].ptr != NULL || d.opd[BB_C].base != NULL;
-    k_potrf_chip<VAR><<<bb_grid(d.count, 1), PC_THREADS, PC_SMEM, q->stream>>>(d, p.n, p.lda,
+    k_potrf_chip<VAR><<<bb_grid(d.count, 1), CHIP_THREADS, CHIP_SMEM, q->stream>>>(d, p.n, p.lda,
                                                                                p.uplo == BblasUpper, sub);
     return cudaGetLastError();
 }
