@@ -5,7 +5,10 @@
  * (potrf_chip.cu) whose layout it shares.
  *
  * The matrix lies in shared memory column by column (S[j * LD + i], LD =
- * 68).  Rows never move there (seed 003's lazy swap): s_phys[t] is the
+ * T + 4): T = 64, 34 KiB, six blocks an SM (80 registers); where every
+ * problem of the launch has m, n <= 48, T = 48, 20 KiB, eight blocks (64
+ * registers), the panel being a chain of latencies that more problems an
+ * SM overlap.  Rows never move there (seed 003's lazy swap): s_phys[t] is the
  * stored row at position t, and the rows go to their positions when the
  * matrix is written out.  Block columns of 16, right-looking:
  *   panel    warps 0 and 1 factor the block column, stored row tid a
@@ -80,11 +83,12 @@ __device__ __forceinline__ void gc_put(double *p, const double (&r)[CHIP_B], int
    from their own loop, below). */
 __device__ __forceinline__ void gc_bar_panel() { asm volatile("bar.sync 1, %0;\n" ::"n"(CHIP_THREADS) : "memory"); }
 
-template <bool VAR>
-__global__ void __launch_bounds__(CHIP_THREADS, 6)
+template <int T, bool VAR>
+__global__ void __launch_bounds__(CHIP_THREADS, T <= 48 ? 8 : 6)
     k_getrf_chip(const bb_dev_batch d, int m0, int n0, int64_t lda0, int rowmajor, int pivot)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    constexpr int LD = T + 4; /* CHIP_LD for T = CHIP_T */
     extern __shared__ __align__(16) double gc_sm[];
     __shared__ __align__(16) double s_prow[2][2][CHIP_B]; /* [step & 1][warp]: each warp's candidate row */
     __shared__ double2 s_cv[2][2]; /* [step & 1][warp]: |a| (the search's value), 1 / a */
@@ -112,14 +116,14 @@ __global__ void __launch_bounds__(CHIP_THREADS, 6)
         if (v16) {
             const int i = 2 * lane;
             const double *a = A + w * lda + i;
-            unsigned sa = Ss + (unsigned)(w * CHIP_LD + i) * 8u;
+            unsigned sa = Ss + (unsigned)(w * LD + i) * 8u;
             const int bytes = i + 1 < m ? 16 : i < m ? 8 : 0;
 #pragma unroll 4
             for (int c = w; c < tn; c += CHIP_THREADS / 32) {
                 const int b = c < n ? bytes : 0;
                 if (i < tm) bb_cp16(sa, b ? a : A, b);
                 a += 4 * lda;
-                sa += 4u * CHIP_LD * 8u;
+                sa += 4u * LD * 8u;
             }
         } else if (!rowmajor) {
             const double *a = A + w * lda;
@@ -129,7 +133,7 @@ __global__ void __launch_bounds__(CHIP_THREADS, 6)
                 for (int hh = 0; hh < 2; hh++) {
                     const int i = lane + 32 * hh;
                     const bool in = c < n && i < m;
-                    if (i < tm) bb_cp8(Ss + (unsigned)(c * CHIP_LD + i) * 8u, in ? a + i : A, in);
+                    if (i < tm) bb_cp8(Ss + (unsigned)(c * LD + i) * 8u, in ? a + i : A, in);
                 }
                 a += 4 * lda;
             }
@@ -141,7 +145,7 @@ __global__ void __launch_bounds__(CHIP_THREADS, 6)
                 for (int hh = 0; hh < 2; hh++) {
                     const int c = lane + 32 * hh;
                     const bool in = c < n && i < m;
-                    if (c < tn) bb_cp8(Ss + (unsigned)(c * CHIP_LD + i) * 8u, in ? a + c : A, in);
+                    if (c < tn) bb_cp8(Ss + (unsigned)(c * LD + i) * 8u, in ? a + c : A, in);
                 }
                 a += 4 * lda;
             }
@@ -159,7 +163,7 @@ __global__ void __launch_bounds__(CHIP_THREADS, 6)
             if (w < 2) { /* the panel: warps 0 and 1, stored row tid a thread */
                 double r[CHIP_B];
 #pragma unroll
-                for (int c = 0; c < CHIP_B; c++) r[c] = S[(R + c) * CHIP_LD + tid];
+                for (int c = 0; c < CHIP_B; c++) r[c] = tid < T ? S[(R + c) * LD + tid] : 0.0;
                 const bool real = tid < m;
 #pragma unroll
                 for (int k = 0; k < CHIP_B; k++) {
@@ -213,7 +217,7 @@ __global__ void __launch_bounds__(CHIP_THREADS, 6)
                    above it did not change) */
                 if (pos >= R && real) {
 #pragma unroll
-                    for (int c = 0; c < CHIP_B; c++) S[(R + c) * CHIP_LD + tid] = r[c];
+                    for (int c = 0; c < CHIP_B; c++) S[(R + c) * LD + tid] = r[c];
                 }
                 s_phys[pos] = tid;
             } else { /* warps 2 and 3: the steps' barriers */
@@ -231,16 +235,16 @@ __global__ void __launch_bounds__(CHIP_THREADS, 6)
 #pragma unroll
                     for (int k = 0; k < CHIP_B; k++) {
                         ph[k] = s_phys[R + k];
-                        x[k] = S[j * CHIP_LD + ph[k]];
+                        x[k] = S[j * LD + ph[k]];
                     }
 #pragma unroll
                     for (int k2 = 0; k2 < CHIP_B; k2++) {
-                        const double *l = S + (R + k2) * CHIP_LD;
+                        const double *l = S + (R + k2) * LD;
 #pragma unroll
                         for (int k = k2 + 1; k < CHIP_B; k++) x[k] = fma(-x[k2], l[ph[k]], x[k]);
                     }
 #pragma unroll
-                    for (int k = 0; k < CHIP_B; k++) S[j * CHIP_LD + ph[k]] = x[k];
+                    for (int k = 0; k < CHIP_B; k++) S[j * LD + ph[k]] = x[k];
                 }
             }
             const int nr = (tm - c1) / CHIP_B, nc = (tn - c1) / 8; /* tiles of the trailing matrix */
@@ -260,25 +264,25 @@ __global__ void __launch_bounds__(CHIP_THREADS, 6)
                     double cu[2], cl[2];
 #pragma unroll
                     for (int e = 0; e < 2; e++) {
-                        cu[e] = S[(c0 + 2 * h + e) * CHIP_LD + pa];
-                        cl[e] = S[(c0 + 2 * h + e) * CHIP_LD + pb];
+                        cu[e] = S[(c0 + 2 * h + e) * LD + pa];
+                        cl[e] = S[(c0 + 2 * h + e) * LD + pb];
                     }
 #pragma unroll
                     for (int kb = 0; kb < 2; kb++) {
                         double a0[2], a1[2], b[2];
 #pragma unroll
                         for (int q = 0; q < 2; q++) {
-                            const double *col = S + (R + 8 * kb + h + 4 * q) * CHIP_LD;
+                            const double *col = S + (R + 8 * kb + h + 4 * q) * LD;
                             a0[q] = -col[pa];
                             a1[q] = -col[pb];
-                            b[q] = S[(c0 + g) * CHIP_LD + pu[kb][q]];
+                            b[q] = S[(c0 + g) * LD + pu[kb][q]];
                         }
                         bb_dmma16(cu, cl, a0, a1, b);
                     }
 #pragma unroll
                     for (int e = 0; e < 2; e++) {
-                        S[(c0 + 2 * h + e) * CHIP_LD + pa] = cu[e];
-                        S[(c0 + 2 * h + e) * CHIP_LD + pb] = cl[e];
+                        S[(c0 + 2 * h + e) * LD + pa] = cu[e];
+                        S[(c0 + 2 * h + e) * LD + pb] = cl[e];
                     }
                 }
             }
@@ -294,9 +298,8 @@ __global__ void __launch_bounds__(CHIP_THREADS, 6)
             double *a = Ao + w * lda + i;
 #pragma unroll 4
             for (int c = w; c < n; c += CHIP_THREADS / 32) {
-                const double x0 = S[c * CHIP_LD + p0], x1 = S[c * CHIP_LD + p1];
-                if (i + 1 < m) *(double2 *)a = make_double2(x0, x1);
-                else if (i < m) *a = x0;
+                if (i + 1 < m) *(double2 *)a = make_double2(S[c * LD + p0], S[c * LD + p1]);
+                else if (i < m) *a = S[c * LD + p0];
                 a += 4 * lda;
             }
         } else if (!rowmajor) {
@@ -304,8 +307,8 @@ __global__ void __launch_bounds__(CHIP_THREADS, 6)
             double *a = Ao + w * lda;
 #pragma unroll 4
             for (int c = w; c < n; c += CHIP_THREADS / 32) {
-                if (lane < m) a[lane] = S[c * CHIP_LD + p0];
-                if (lane + 32 < m) a[lane + 32] = S[c * CHIP_LD + p1];
+                if (lane < m) a[lane] = S[c * LD + p0];
+                if (lane + 32 < m) a[lane + 32] = S[c * LD + p1];
                 a += 4 * lda;
             }
         } else {
@@ -313,8 +316,8 @@ __global__ void __launch_bounds__(CHIP_THREADS, 6)
 #pragma unroll 4
             for (int t = w; t < m; t += CHIP_THREADS / 32) {
                 const int pt = s_phys[t];
-                if (lane < n) a[lane] = S[lane * CHIP_LD + pt];
-                if (lane + 32 < n) a[lane + 32] = S[(lane + 32) * CHIP_LD + pt];
+                if (lane < n) a[lane] = S[lane * LD + pt];
+                if (lane + 32 < n) a[lane + 32] = S[(lane + 32) * LD + pt];
                 a += 4 * lda;
             }
         }
@@ -325,13 +328,16 @@ __global__ void __launch_bounds__(CHIP_THREADS, 6)
 #endif
 }
 
-template <bool VAR> cudaError_t launch(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int pivot)
+template <int T, bool VAR>
+cudaError_t launch(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int pivot)
 {
-    /* the largest shared-memory carveout: blocks of 35 KiB */
-    cudaError_t e = cudaFuncSetAttribute(k_getrf_chip<VAR>, cudaFuncAttributePreferredSharedMemoryCarveout,
+    /* the largest shared-memory carveout: blocks of 20 KiB (T = 48: eight
+       an SM, as the 64 registers allow) or 34 KiB (six) */
+    cudaError_t e = cudaFuncSetAttribute(k_getrf_chip<T, VAR>, cudaFuncAttributePreferredSharedMemoryCarveout,
                                          (int)cudaSharedmemCarveoutMaxShared);
     if (e != cudaSuccess) return e;
-    k_getrf_chip<VAR><<<bb_grid(d.count, 1), CHIP_THREADS, CHIP_SMEM, q->stream>>>(d, p.m, p.n, p.lda, p.rowmajor,
+    const size_t smem = (size_t)T * (T + 4) * sizeof(double);
+    k_getrf_chip<T, VAR><<<bb_grid(d.count, 1), CHIP_THREADS, smem, q->stream>>>(d, p.m, p.n, p.lda, p.rowmajor,
                                                                                pivot);
     return cudaGetLastError();
 }
@@ -343,5 +349,8 @@ cudaError_t bb_getrf_chip(bb_prec prec, const bb_problem &p, const bb_dev_batch 
     const int x = bb_cuda_getrf_chip_max(prec);
     if (!x || p.m < 1 || p.n < 1 || p.m > x || p.n > x) return cudaErrorNotSupported;
     if (d.count <= 0) return cudaSuccess;
-    return d.vdim ? launch<true>(p, d, q, pivot) : launch<false>(p, d, q, pivot);
+    /* the smaller matrix on chip where every problem fits in it (p: the
+       sizes, or for a class launch of a variable batch the class's bound) */
+    if (p.m <= 48 && p.n <= 48) return d.vdim ? launch<48, true>(p, d, q, pivot) : launch<48, false>(p, d, q, pivot);
+    return d.vdim ? launch<CHIP_T, true>(p, d, q, pivot) : launch<CHIP_T, false>(p, d, q, pivot);
 }
