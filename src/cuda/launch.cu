@@ -552,9 +552,9 @@ int bb_cuda_potrf_chip_max(bb_prec prec)
 }
 
 /* The LU on chip (getrf_chip.cu): the matrix in shared memory, block
-   columns of 16 factored by one warp, the trailing matrix updated on the
-   FP64 tensor cores, three barriers a block column, where the kernel a
-   row a thread (mid.cu) takes one a column with two warps.  It takes every
+   columns of 16 factored by two warps (a barrier a step), the trailing
+   matrix updated on the FP64 tensor cores with all four, where the kernel
+   a row a thread (mid.cu) updates its 64-wide rows at each step.  It takes every
    double getrf and getrfnp with m and n in 33 .. GETRF_CHIP_MAX (both
    layouts), fixed and variable (bb_mid_getrf).
    BATCHBLAS_CUDA_GETRF_CHIP=0 turns it off (the kernel a row a thread), to
