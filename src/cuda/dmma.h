@@ -71,6 +71,10 @@ template <int N> __device__ __forceinline__ void bb_cp_wait()
    padded to blocks of CHIP_B, a thread block of four warps a problem. */
 constexpr int CHIP_T = 64;             /* the largest padded order */
 constexpr int CHIP_B = 16;             /* block columns */
-constexpr int CHIP_LD = CHIP_T + 4;    /* a column in shared memory */
 constexpr int CHIP_THREADS = 128;      /* four warps */
-constexpr size_t CHIP_SMEM = (size_t)CHIP_T * CHIP_LD * sizeof(double);
+/* a column in shared memory, and the matrix's bytes, for order t <= CHIP_T
+   (getrf_chip.cu has a smaller form too) */
+__host__ __device__ constexpr int bb_chip_ld(int t) { return t + 4; }
+__host__ __device__ constexpr size_t bb_chip_smem(int t) { return (size_t)t * bb_chip_ld(t) * sizeof(double); }
+constexpr int CHIP_LD = bb_chip_ld(CHIP_T);
+constexpr size_t CHIP_SMEM = bb_chip_smem(CHIP_T);

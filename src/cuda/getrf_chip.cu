@@ -88,7 +88,7 @@ __global__ void __launch_bounds__(CHIP_THREADS, T <= 48 ? 8 : 6)
     k_getrf_chip(const bb_dev_batch d, int m0, int n0, int64_t lda0, int rowmajor, int pivot)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    constexpr int LD = T + 4; /* CHIP_LD for T = CHIP_T */
+    constexpr int LD = bb_chip_ld(T);
     extern __shared__ __align__(16) double gc_sm[];
     __shared__ __align__(16) double s_prow[2][2][CHIP_B]; /* [step & 1][warp]: each warp's candidate row */
     __shared__ double2 s_cv[2][2]; /* [step & 1][warp]: |a| (the search's value), 1 / a */
@@ -336,8 +336,7 @@ cudaError_t launch(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *
     cudaError_t e = cudaFuncSetAttribute(k_getrf_chip<T, VAR>, cudaFuncAttributePreferredSharedMemoryCarveout,
                                          (int)cudaSharedmemCarveoutMaxShared);
     if (e != cudaSuccess) return e;
-    const size_t smem = (size_t)T * (T + 4) * sizeof(double);
-    k_getrf_chip<T, VAR><<<bb_grid(d.count, 1), CHIP_THREADS, smem, q->stream>>>(d, p.m, p.n, p.lda, p.rowmajor,
+    k_getrf_chip<T, VAR><<<bb_grid(d.count, 1), CHIP_THREADS, bb_chip_smem(T), q->stream>>>(d, p.m, p.n, p.lda, p.rowmajor,
                                                                                pivot);
     return cudaGetLastError();
 }
