@@ -283,7 +283,7 @@ bb_dev_batch slice(const ctx &c, const bb_dev_batch &d, int64_t first, int64_t c
    (potrf_chip.cu) where it runs, else of the register kernel's L. */
 int potrf_block(const ctx &c)
 {
-    const int x = bb_cuda_potrf_chip_max(c.prec);
+    const int x = bb_cuda_chip_max(BB_OP_POTRF, c.prec);
     return x > c.L ? x : c.L;
 }
 

@@ -161,6 +161,7 @@ static choice decide(bb_op op, bb_prec prec, const bb_problem &p, batchblas_queu
         return blocked_lu_on() && p.m >= 1 && p.n >= 1 && blocked_ok ? USE_BLOCKED : USE_GENERIC;
     case BB_OP_GETRI: case BB_OP_GETRI_OOP:
         if (in_small(p.n)) return USE_SMALL;
+        if (p.n >= 1 && p.n <= mid_limit(op, prec)) return USE_MID;
         return blocked_lu_on() && p.n >= 1 && p.n <= 8192 && blocked_ok ? USE_BLOCKED : USE_GENERIC;
     case BB_OP_GECOND: case BB_OP_GEINV:
         if (in_small(p.n)) return USE_SMALL;
@@ -253,6 +254,8 @@ static cudaError_t run_mid(bb_op op, bb_prec prec, const bb_problem &p, const bb
     case BB_OP_GETRFNP: return bb_mid_getrf(prec, p, d, q, 0);
     case BB_OP_GECOND: return bb_mid_gecond(prec, p, d, q, 0);
     case BB_OP_GEINV: return bb_mid_gecond(prec, p, d, q, 1);
+    case BB_OP_GETRI: return bb_getri_chip(prec, p, d, q, 0);
+    case BB_OP_GETRI_OOP: return bb_getri_chip(prec, p, d, q, 1);
     default: return cudaErrorNotSupported;
     }
 }
@@ -403,7 +406,9 @@ int bb_cuda_var_class(bb_op op, bb_prec prec, const bb_problem &p)
         if (in(p.n, mid_limit(op, prec))) return BB_VAR_MID;
         return in(p.n, BB_VAR_LU_ROWS) ? BB_VAR_DRIVER : 0; /* getrf's panels */
     case BB_OP_GETRI: case BB_OP_GETRI_OOP: /* the driver's getri: n + 1 ints of shared memory, as the LU family */
-        return in(p.n, lim) ? bb_small_bound(p.n) : in(p.n, BB_VAR_LU_ROWS) ? BB_VAR_DRIVER : 0;
+        if (in(p.n, lim)) return bb_small_bound(p.n);
+        if (in(p.n, mid_limit(op, prec))) return BB_VAR_MID;
+        return in(p.n, BB_VAR_LU_ROWS) ? BB_VAR_DRIVER : 0;
     case BB_OP_POTRS: case BB_OP_POSV:
         if (p.nrhs < 0) return 0;
         return in(p.n, lim) ? bb_small_bound(p.n) : p.n > lim ? BB_VAR_DRIVER : 0;
@@ -534,38 +539,54 @@ int bb_cuda_trsm_panel_max(bb_prec prec)
     return x > 1 && x < TRSM_PANEL_MAX ? x : TRSM_PANEL_MAX;
 }
 
-/* The Cholesky on chip (potrf_chip.cu): the matrix in shared memory,
-   block columns of 16 updated on the FP64 tensor cores, two barriers a
-   block column, where the kernel a row a thread (mid.cu) takes one a
-   column and its 64 registers of a row limited it to order 48 in double.
-   It takes every double potrf of order 33 .. POTRF_CHIP_MAX (bb_mid_max),
-   fixed and variable, and the blocked driver's diagonal blocks above.
-   BATCHBLAS_CUDA_POTRF_CHIP=0 turns it off (the kernel a row a thread up
-   to 48, the blocked driver above), to compare. */
-static const int POTRF_CHIP_MAX = 64;
+/* The kernels that hold a whole double problem on chip (the matrix in
+   shared memory, block columns of 16, the updates on the FP64 tensor
+   cores, four warps a problem), each up to CHIP_MAX = 64 and each with its
+   switch (0 turns it off, to compare):
+     potrf_chip.cu   potrf (and posv) of order 33 .. 64, fixed and
+                     variable, and the blocked driver's diagonal blocks
+                     above, where the kernel a row a thread (mid.cu) takes
+                     a barrier a column and its 64 registers of a row
+                     limited it to order 48 (BATCHBLAS_CUDA_POTRF_CHIP=0:
+                     that kernel up to 48, the blocked driver above);
+     getrf_chip.cu   getrf and getrfnp (and gesv's factorisation) with m
+                     and n up to 64, both layouts, fixed and variable
+                     (bb_mid_getrf): two warps factor each block column, a
+                     barrier a step, where the kernel a row a thread
+                     updates its 64-wide rows at each step
+                     (BATCHBLAS_CUDA_GETRF_CHIP=0: that kernel);
+     getrf_chip.cu   gecond and geinv of order 33 .. 64 (bb_mid_gecond):
+                     Gauss-Jordan by block columns of 16, the same panel
+                     over all rows, one tensor-core product for the rest
+                     of the matrix, where the kernel a row a thread runs
+                     64 steps of 64-wide rows (BATCHBLAS_CUDA_GECOND_CHIP=0:
+                     that kernel);
+     getrf_chip.cu   getri and getri_oop of order 33 .. 64, and getrs
+                     (and gesv's solve) of order 33 .. 64 with any number
+                     of right-hand sides: the factors and the solution in
+                     shared memory, the diagonal blocks inverted, each warp
+                     solving its own columns through L and U on the tensor
+                     cores, where the blocked and recursive drivers run a
+                     permutation and two trsm launches
+                     (BATCHBLAS_CUDA_GETRI_CHIP=0: those drivers). */
+static const int CHIP_MAX = 64;
 
-int bb_cuda_potrf_chip_max(bb_prec prec)
+int bb_cuda_chip_max(bb_op op, bb_prec prec)
 {
-    static int v = BB_ENV_UNREAD;
-    if (prec != BB_P_D || bb_env_int("BATCHBLAS_CUDA_POTRF_CHIP", 1, &v) == 0 || !bb_cuda_has_dmma()) return 0;
-    return POTRF_CHIP_MAX;
-}
-
-/* The LU on chip (getrf_chip.cu): the matrix in shared memory, block
-   columns of 16 factored by two warps (a barrier a step), the trailing
-   matrix updated on the FP64 tensor cores with all four, where the kernel
-   a row a thread (mid.cu) updates its 64-wide rows at each step.  It takes every
-   double getrf and getrfnp with m and n in 33 .. GETRF_CHIP_MAX (both
-   layouts), fixed and variable (bb_mid_getrf).
-   BATCHBLAS_CUDA_GETRF_CHIP=0 turns it off (the kernel a row a thread), to
-   compare. */
-static const int GETRF_CHIP_MAX = 64;
-
-int bb_cuda_getrf_chip_max(bb_prec prec)
-{
-    static int v = BB_ENV_UNREAD;
-    if (prec != BB_P_D || bb_env_int("BATCHBLAS_CUDA_GETRF_CHIP", 1, &v) == 0 || !bb_cuda_has_dmma()) return 0;
-    return GETRF_CHIP_MAX;
+    static int v_potrf = BB_ENV_UNREAD, v_getrf = BB_ENV_UNREAD, v_gecond = BB_ENV_UNREAD, v_getri = BB_ENV_UNREAD;
+    const char *name;
+    int *cache;
+    switch (op) {
+    case BB_OP_POTRF: name = "BATCHBLAS_CUDA_POTRF_CHIP", cache = &v_potrf; break;
+    case BB_OP_GETRF: case BB_OP_GETRFNP: name = "BATCHBLAS_CUDA_GETRF_CHIP", cache = &v_getrf; break;
+    case BB_OP_GECOND: case BB_OP_GEINV: name = "BATCHBLAS_CUDA_GECOND_CHIP", cache = &v_gecond; break;
+    case BB_OP_GETRI: case BB_OP_GETRI_OOP: case BB_OP_GETRS: case BB_OP_GESV:
+        name = "BATCHBLAS_CUDA_GETRI_CHIP", cache = &v_getri;
+        break;
+    default: return 0;
+    }
+    if (prec != BB_P_D || bb_env_int(name, 1, cache) == 0 || !bb_cuda_has_dmma()) return 0;
+    return CHIP_MAX;
 }
 
 /* The fixed-size trsm's ranges on chip: above this order the blocked trsm

@@ -420,9 +420,11 @@ int bb_mid_max(bb_op op, bb_prec prec)
        33..48 (M = 48); s 1.3-1.6x */
     case BB_OP_POTRF:
         if (prec == BB_P_S) return 64;
-        return bb_cuda_potrf_chip_max(prec) ? bb_cuda_potrf_chip_max(prec) : 48;
+        return bb_cuda_chip_max(BB_OP_POTRF, prec) ? bb_cuda_chip_max(BB_OP_POTRF, prec) : 48;
     case BB_OP_GETRF: case BB_OP_GETRFNP: return 64;
     case BB_OP_GECOND: case BB_OP_GEINV: return 64;
+    /* getri: the LU solve on chip (getrf_chip.cu) only */
+    case BB_OP_GETRI: case BB_OP_GETRI_OOP: return bb_cuda_chip_max(op, prec);
     default: return 0;
     }
 }
@@ -431,7 +433,7 @@ cudaError_t bb_mid_potrf(bb_prec prec, const bb_problem &p, const bb_dev_batch &
 {
     if (p.n < 1 || p.n > bb_mid_max(BB_OP_POTRF, prec)) return cudaErrorNotSupported;
     if (prec == BB_P_S) return mid_potrf_T<float>(p, d, q);
-    if (bb_cuda_potrf_chip_max(prec)) return bb_potrf_chip(prec, p, d, q); /* potrf_chip.cu */
+    if (bb_cuda_chip_max(BB_OP_POTRF, prec)) return bb_potrf_chip(prec, p, d, q); /* potrf_chip.cu */
     return mid_potrf_T<double>(p, d, q);
 }
 
@@ -440,7 +442,7 @@ cudaError_t bb_mid_getrf(bb_prec prec, const bb_problem &p, const bb_dev_batch &
     const int lim = bb_mid_max(BB_OP_GETRF, prec);
     if (p.m < 1 || p.n < 1 || p.m > lim || p.n > lim) return cudaErrorNotSupported;
     if (prec == BB_P_S) return mid_getrf_T<float>(p, d, q, pivot);
-    if (bb_cuda_getrf_chip_max(prec) >= lim) return bb_getrf_chip(prec, p, d, q, pivot); /* getrf_chip.cu */
+    if (bb_cuda_chip_max(BB_OP_GETRF, prec) >= lim) return bb_getrf_chip(prec, p, d, q, pivot); /* getrf_chip.cu */
     return mid_getrf_T<double>(p, d, q, pivot);
 }
 
@@ -448,5 +450,7 @@ cudaError_t bb_mid_gecond(bb_prec prec, const bb_problem &p, const bb_dev_batch 
 {
     if (p.n < 1 || p.n > bb_mid_max(inv ? BB_OP_GEINV : BB_OP_GECOND, prec)) return cudaErrorNotSupported;
     if (prec == BB_P_S) return mid_gecond_T<float>(p, d, q, inv);
+    if (bb_cuda_chip_max(inv ? BB_OP_GEINV : BB_OP_GECOND, prec) >= p.n)
+        return bb_gecond_chip(prec, p, d, q, inv); /* getrf_chip.cu */
     return mid_gecond_T<double>(p, d, q, inv);
 }

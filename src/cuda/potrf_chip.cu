@@ -204,7 +204,7 @@ template <bool VAR> cudaError_t launch(const bb_problem &p, const bb_dev_batch &
 
 cudaError_t bb_potrf_chip(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q)
 {
-    if (prec != BB_P_D || p.n < 1 || p.n > bb_cuda_potrf_chip_max(prec)) return cudaErrorNotSupported;
+    if (prec != BB_P_D || p.n < 1 || p.n > bb_cuda_chip_max(BB_OP_POTRF, prec)) return cudaErrorNotSupported;
     if (d.count <= 0) return cudaSuccess;
     return d.vdim ? launch<true>(p, d, q) : launch<false>(p, d, q);
 }

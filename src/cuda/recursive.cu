@@ -619,6 +619,9 @@ cudaError_t getrs_rm_T(const rctx &c, const bb_problem &p, const bb_dev_batch &d
 cudaError_t getrs_any(const rctx &c, const bb_problem &p, const bb_dev_batch &d)
 {
     if (p.n <= 0 || p.nrhs <= 0) return cudaSuccess;
+    /* the LU solve on chip (getrf_chip.cu) where the order fits it: either
+       layout, any number of right-hand sides, one launch */
+    if (p.n <= bb_cuda_chip_max(BB_OP_GETRS, c.prec)) return bb_getrs_chip(c.prec, p, d, c.q);
     if (!p.rowmajor) return getrs(c, p, d);
     BB_SMALL_BY_PREC(c.prec, (getrs_rm_T<T>(c, p, d)));
 }

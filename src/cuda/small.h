@@ -125,19 +125,41 @@ cudaError_t bb_small_trsm_chunked(bb_prec prec, const bb_problem &p, const bb_de
    tensor cores, a variable batch). */
 cudaError_t bb_trsm_panel(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q);
 /* Cholesky on chip (potrf_chip.cu): double, order 1 ..
-   bb_cuda_potrf_chip_max, both triangles, per-problem sizes (d.vdim)
+   bb_cuda_chip_max, both triangles, per-problem sizes (d.vdim)
    taken, with d.opd[BB_C] set of A - W as bb_small_potrf; a block of four
    warps a problem, block columns of 16 on the FP64 tensor cores.  Info
    and skipped problems as bb_mid_potrf, whose double problems it takes.
    cudaErrorNotSupported, before launching, if it does not fit. */
 cudaError_t bb_potrf_chip(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q);
-/* LU on chip (getrf_chip.cu): double, m and n 1 .. bb_cuda_getrf_chip_max,
+/* LU on chip (getrf_chip.cu): double, m and n 1 .. bb_cuda_chip_max,
    pivot = 1 getrf, 0 getrfnp, both layouts, per-problem sizes (d.vdim)
    taken; a block of four warps a problem, block columns of 16, the
    trailing matrix on the FP64 tensor cores.  Info, ipiv and skipped
    problems as bb_mid_getrf, whose double problems it takes.
    cudaErrorNotSupported, before launching, if it does not fit. */
 cudaError_t bb_getrf_chip(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int pivot);
+/* gecond (inv = 0) and geinv (inv = 1) on chip (getrf_chip.cu): double,
+   order 1 .. bb_cuda_chip_max, column-major, per-problem sizes (d.vdim)
+   taken; a block of four warps a problem, Gauss-Jordan by block columns of
+   16, the rest of the matrix updated on the FP64 tensor cores.  Info,
+   results and skipped problems as bb_mid_gecond, whose double problems it
+   takes.  cudaErrorNotSupported, before launching, if it does not fit. */
+cudaError_t bb_gecond_chip(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int inv);
+/* getri (oop = 0) and getri_oop (oop = 1) on chip (getrf_chip.cu):
+   double, order 1 .. bb_cuda_chip_max, both layouts, per-problem sizes
+   (d.vdim) taken; a block of four warps a problem, the factors and the
+   solution in shared memory, L and U solved on the FP64 tensor cores.
+   Info (the first zero U(k, k); then nothing written) and skipped
+   problems as bb_small_getri.  cudaErrorNotSupported, before launching, if
+   it does not fit. */
+cudaError_t bb_getri_chip(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int oop);
+/* getrs on chip (getrf_chip.cu): double, order 1 .. bb_cuda_chip_max, any
+   nrhs (blocks of up to 64 columns), every trans, both layouts,
+   per-problem sizes (d.vdim) taken; as bb_getri_chip with B for the
+   permutation.  No info written; problems flagged in d.info skipped (gesv's
+   failed factorisations).  cudaErrorNotSupported, before launching, if it
+   does not fit. */
+cudaError_t bb_getrs_chip(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q);
 /* its kernel alone (no checks): d holds A, B and in C each problem's
    inverted diagonal blocks of A (32 x 32 apart, as the register trtri
    writes them out of place); order t <= 256 and free dimension f, or with
