@@ -369,6 +369,9 @@ cudaError_t potrf(const ctx &c, const bb_problem &p, const bb_dev_batch &d)
 cudaError_t potrs(const ctx &c, const bb_problem &p, const bb_dev_batch &d)
 {
     if (p.n <= 0 || p.nrhs <= 0) return cudaSuccess;
+    /* the solve on chip (getrf_chip.cu) where the order fits it: one
+       launch, any number of right-hand sides */
+    if (p.n <= bb_cuda_chip_max(BB_OP_POTRS, c.prec)) return bb_potrs_chip(c.prec, p, d, c.q);
     const bool upper = p.uplo == BblasUpper, right = p.rhs_right != 0;
     /* first solve: the factor met first from the side of B */
     const bool conj_first = upper != right;

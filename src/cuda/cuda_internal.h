@@ -163,10 +163,10 @@ int bb_cuda_dinv_min(void);
 int bb_cuda_trsm_panel_max(bb_prec prec);
 /* launch.cu: the largest order (m and n) of op's kernel on chip in
    precision prec on the current device: potrf (potrf_chip.cu), getrf and
-   getrfnp, gecond and geinv, getri, getri_oop, getrs and gesv's solve
-   (getrf_chip.cu); 0:
-   none, or off (BATCHBLAS_CUDA_POTRF_CHIP, _GETRF_CHIP, _GECOND_CHIP,
-   _GETRI_CHIP), or no FP64 tensor cores */
+   getrfnp, gecond and geinv, getri, getri_oop, getrs and potrs (gesv's
+   and posv's solves too; getrf_chip.cu); 0: none, or off
+   (BATCHBLAS_CUDA_POTRF_CHIP, _GETRF_CHIP, _GECOND_CHIP, _SOLVE_CHIP), or
+   no FP64 tensor cores */
 int bb_cuda_chip_max(bb_op op, bb_prec prec);
 /* launch.cu: the fixed-size trsm above this order recurses, each range of
    at most this order on chip (<= bb_cuda_trsm_panel_max; 0: none;

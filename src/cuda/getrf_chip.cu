@@ -580,12 +580,12 @@ __global__ void __launch_bounds__(CHIP_THREADS, T <= 48 ? 8 : 6)
    warp: X_R -= the sum over the blocks K in [k0, k1) of F(R.., K..) X(K..,
    c0..) (F's off-diagonal blocks, whole), then X_R = D X_R, D the inverse
    of F's diagonal block at R.  F is L (UPPER false) or U (UPPER), or with
-   TRANS U^T or L^T, as getrf leaves them in S with the diagonal blocks
-   replaced by their inverses (L's unit lower below the diagonal, U's on
-   and above it): D unit where F is L or L^T.  X_R goes through shared
+   TRANS U^T or L^T, as getrf or potrf leave them in S with the diagonal
+   blocks replaced by their inverses (L's below the diagonal, and on it
+   unless UNIT, U's on and above it).  X_R goes through shared
    memory once between the two (the accumulators' layout is not the B
    fragments'). */
-template <int LD, bool UPPER, bool TRANS>
+template <int LD, bool UPPER, bool TRANS, bool UNIT>
 __device__ __forceinline__ void gri_tile(const double *S, double *X, int R, int c0, int k0, int k1, int g, int h)
 {
     /* F(R + r, c) in S */
@@ -623,7 +623,6 @@ __device__ __forceinline__ void gri_tile(const double *S, double *X, int R, int 
         for (int q = 0; q < 2; q++) b[kb][q] = X[(c0 + g) * LD + R + 8 * kb + h + 4 * q];
     __syncwarp(); /* every lane's fragments read before X_R changes */
     cu[0] = cu[1] = cl[0] = cl[1] = 0.0;
-    constexpr bool unit = UPPER == TRANS;
 #pragma unroll
     for (int kb = 0; kb < 2; kb++) {
         double a0[2], a1[2];
@@ -632,8 +631,8 @@ __device__ __forceinline__ void gri_tile(const double *S, double *X, int R, int 
             const int cc = 8 * kb + h + 4 * q; /* its column in the block; its rows g and 8 + g */
             const double u = f(g, R + cc), l = f(8 + g, R + cc);
             const bool in0 = UPPER ? g < cc : g > cc, in1 = UPPER ? 8 + g < cc : 8 + g > cc;
-            a0[q] = in0 ? u : g == cc ? (unit ? 1.0 : u) : 0.0;
-            a1[q] = in1 ? l : 8 + g == cc ? (unit ? 1.0 : l) : 0.0;
+            a0[q] = in0 ? u : g == cc ? (UNIT ? 1.0 : u) : 0.0;
+            a1[q] = in1 ? l : 8 + g == cc ? (UNIT ? 1.0 : l) : 0.0;
         }
         bb_dmma16(cu, cl, a0, a1, b[kb]);
     }
@@ -677,34 +676,44 @@ __device__ __forceinline__ void gc_load_rhs(unsigned Xs, const double *B, int64_
     }
 }
 
-/* The LU solves on chip: getri / getri_oop (RHS false) and getrs (RHS).
-   The factors (getrf's, with ipiv) lie in shared memory (S, as the LU on
-   chip leaves them, the padded diagonal 1) and the right-hand sides beside
-   them (X): for getri the permutation, X(sigma(j), j) = 1 with sigma(j)
-   the position to which the interchanges take row j, so that the
-   solution of L U X = P is inv(A); for getrs B, up to T columns at a time,
-   its rows in the solve's order (NoTrans: row p of X is row perm[p] of B,
-   perm = sigma^-1; trans: L U's transpose solved, and row p of X goes to
-   row perm[p] of B).  The diagonal blocks of L and U are inverted in
-   place, a column a thread, all of them at once (L's below the diagonal,
-   U's on and above it); then each warp solves its own 8-column tiles of
-   X through every block row, forward and backward (gri_tile: the tensor
-   cores, no barrier), and X goes out.  getri: info = k + 1 for the first
-   exactly zero U(k, k), as LAPACK's getri and the register kernel
-   (small_lu.cu), and then nothing is written (a NaN there is computed
-   through); out of place (mode 1) to B.  getrs: no info, a zero U(k, k)
-   computed through as LAPACK's; mode = 1 for the transposed system (real:
-   ConjTrans the same).  p.rowmajor honoured (the logical matrices loaded
+/* The solves on chip, one kernel for three routines (OP):
+     SOLVE_GETRI  getri / getri_oop: inv(A) from getrf's factors and ipiv
+                  as the solution X of L U X = P;
+     SOLVE_GETRS  getrs: L U X = P B, or its transpose;
+     SOLVE_POTRS  potrs (posv's solve): L L^T X = B, or U^T U X = B.
+   The factors lie in shared memory (S, as the LU or the Cholesky on chip
+   leave them, the padded diagonal 1) and the right-hand sides beside them
+   (X): for getri the permutation, X(sigma(j), j) = 1 with sigma(j) the
+   position to which the interchanges take row j; for getrs and potrs B,
+   up to T columns at a time, getrs's rows in the solve's order (NoTrans:
+   row p of X is row perm[p] of B, perm = sigma^-1; transposed: row p of
+   X goes to row perm[p] of B at the end).  The diagonal blocks of the
+   factors are inverted in place, a column a thread, all of them at once
+   (L's below the diagonal, and on it for potrs; U's on and above it);
+   then each warp solves its own 8-column tiles of X through every block
+   row, forward and backward (gri_tile: the tensor cores, no barrier), and
+   X goes out.  getri: info = k + 1 for the first exactly zero U(k, k), as
+   LAPACK's getri and the register kernel (small_lu.cu), and then nothing
+   is written (a NaN there is computed through); out of place (mode 1) to
+   B.  getrs: mode 1 for the transposed system (real: ConjTrans the same).
+   potrs: mode 1 for the upper factor; rhs_right (B stored nrhs x n, X A
+   = B: the front end's row-major form) read as a row-major n x nrhs B.
+   getrs and potrs write no info, and a zero on the diagonal is computed
+   through, as LAPACK's.  p.rowmajor honoured (the logical matrices loaded
    alike: both layouts give the same bits). */
-template <int T, bool RHS, bool VAR>
+enum { SOLVE_GETRI, SOLVE_GETRS, SOLVE_POTRS };
+
+template <int T, int OP, bool VAR>
 __global__ void __launch_bounds__(CHIP_THREADS, T <= 48 ? 4 : 3)
-    k_lu_solve_chip(const bb_dev_batch d, int n0, int nrhs0, int64_t lda0, int64_t ldb0, int rowmajor, int mode)
+    k_solve_chip(const bb_dev_batch d, int n0, int nrhs0, int64_t lda0, int64_t ldb0, int rowmajor, int rowmajor_b,
+                 int mode)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    constexpr bool RHS = OP != SOLVE_GETRI, LU = OP != SOLVE_POTRS;
     constexpr int LD = bb_chip_ld(T);
     extern __shared__ __align__(16) double gri_sm[];
     double *S = gri_sm, *X = gri_sm + T * LD;
-    __shared__ double s_dinv[CHIP_T]; /* 1 / U(k, k) (1 in the padding) */
+    __shared__ double s_dinv[CHIP_T]; /* 1 / the factor's diagonal (1 in the padding) */
     __shared__ int s_ip[CHIP_T];      /* ipiv, 0-based */
     __shared__ int s_sig[CHIP_T];     /* sigma */
     __shared__ int s_perm[CHIP_T];    /* perm = sigma^-1 */
@@ -723,13 +732,13 @@ __global__ void __launch_bounds__(CHIP_THREADS, T <= 48 ? 4 : 3)
         double *A = bb_dev_ptr<double>(d.opd[BB_A], pid);
         gc_load<LD>(Ss, A, z.lda, n, n, tn, tn, rowmajor, !rowmajor && gc_aligned16(A, z.lda), w, lane);
         bb_cp_commit();
-        if (tid < n) s_ip[tid] = bb_dev_ptr<int>(d.opd[BB_IPIV], pid)[tid] - 1;
+        if (LU && tid < n) s_ip[tid] = bb_dev_ptr<int>(d.opd[BB_IPIV], pid)[tid] - 1;
         if (!RHS)
             for (int c = w; c < tn; c += CHIP_THREADS / 32)
                 for (int i = lane; i < tn; i += 32) X[c * LD + i] = 0.0;
         bb_cp_wait<0>();
         __syncthreads();
-        /* U's diagonal (the padding's set to 1), info; sigma, perm, and
+        /* the diagonal (the padding's set to 1), info; sigma, perm, and
            getri's ones */
         if (w < 2) {
             const double a = tid < tn ? S[tid * (LD + 1)] : 1.0;
@@ -738,7 +747,7 @@ __global__ void __launch_bounds__(CHIP_THREADS, T <= 48 ? 4 : 3)
             s_dinv[tid] = tid >= n ? 1.0 : bad ? 0.0 : 1.0 / a;
             const unsigned b = __ballot_sync(0xffffffffu, bad);
             if (lane == 0) s_bad[w] = b ? __ffs(b) + 32 * w : 0;
-        } else if (tid - 64 < n) {
+        } else if (LU && tid - 64 < n) {
             const int j = tid - 64;
             int sg = j;
 #pragma unroll 8
@@ -754,14 +763,15 @@ __global__ void __launch_bounds__(CHIP_THREADS, T <= 48 ? 4 : 3)
         __syncthreads();
         const int info = s_bad[0] ? s_bad[0] : s_bad[1];
         if (info == 0) {
-            /* the diagonal blocks' inverses, a column a thread: warps 0
-               and 1 U's (upper), warps 2 and 3 L's (unit lower) */
+            /* the diagonal blocks' inverses, a column a thread: the LU's
+               U (warps 0 and 1) and unit lower L (warps 2 and 3); the
+               Cholesky factor by warps 0 and 1 */
             const int R = (tid & 63) & ~(CHIP_B - 1), c = tid & (CHIP_B - 1);
-            const bool up = tid < 64, act = R < tn;
+            const bool up = LU ? tid < 64 : mode != 0, act = R < tn && (LU || tid < 64);
             double x[CHIP_B];
             if (act) {
 #pragma unroll
-                for (int r = 0; r < CHIP_B; r++) x[r] = r == c ? (up ? s_dinv[R + c] : 1.0) : 0.0;
+                for (int r = 0; r < CHIP_B; r++) x[r] = r == c ? (up || !LU ? s_dinv[R + c] : 1.0) : 0.0;
                 if (up) {
 #pragma unroll
                     for (int r = CHIP_B - 2; r >= 0; r--)
@@ -780,7 +790,7 @@ __global__ void __launch_bounds__(CHIP_THREADS, T <= 48 ? 4 : 3)
 #pragma unroll
                             for (int k = 0; k < r; k++)
                                 if (k >= c) t = fma(S[(R + k) * LD + R + r], x[k], t);
-                            x[r] = -t;
+                            x[r] = LU ? -t : -t * s_dinv[R + r];
                         }
                 }
             }
@@ -788,39 +798,49 @@ __global__ void __launch_bounds__(CHIP_THREADS, T <= 48 ? 4 : 3)
             if (act) {
 #pragma unroll
                 for (int r = 0; r < CHIP_B; r++)
-                    if (up ? r <= c : r > c) S[(R + c) * LD + R + r] = x[r];
+                    if (up ? r <= c : LU ? r > c : r >= c) S[(R + c) * LD + R + r] = x[r];
             }
             const bool tr = RHS && mode;
             double *B = RHS || mode ? bb_dev_ptr<double>(d.opd[BB_B], pid) : A;
             const int64_t ldb = RHS || mode ? z.ldb : z.lda;
+            const int rmb = LU ? rowmajor : rowmajor_b;
             for (int j0 = 0; j0 < nrhs; j0 += T) {
                 const int nc = nrhs - j0 < T ? nrhs - j0 : T, tc = (nc + 7) & ~7;
-                double *Bj = B + (rowmajor ? j0 : j0 * ldb);
+                double *Bj = B + (rmb ? j0 : j0 * ldb);
                 if (RHS) {
                     if (j0) __syncthreads(); /* the last block of B out */
-                    gc_load_rhs<LD>(Xs, Bj, ldb, tr ? NULL : s_perm, n, nc, tn, tc, rowmajor, w, lane);
+                    gc_load_rhs<LD>(Xs, Bj, ldb, LU && !tr ? s_perm : NULL, n, nc, tn, tc, rmb, w, lane);
                     bb_cp_commit();
                     bb_cp_wait<0>();
                 }
                 __syncthreads();
-                /* X = U^-1 L^-1 X (trans: L^-T U^-T X), a warp's 8-column
-                   tiles at a time */
+                /* forward, then backward, a warp's 8-column tiles at a
+                   time: getri and getrs L then U (transposed: U^T then
+                   L^T), potrs L then L^T (upper: U^T then U) */
                 for (int c0 = 8 * w; c0 < tc; c0 += 8 * (CHIP_THREADS / 32)) {
-                    if (!tr) {
-                        for (int R2 = 0; R2 < tn; R2 += CHIP_B) gri_tile<LD, false, false>(S, X, R2, c0, 0, R2, g, h);
+                    if (LU && !tr) {
+                        for (int R2 = 0; R2 < tn; R2 += CHIP_B) gri_tile<LD, false, false, true>(S, X, R2, c0, 0, R2, g, h);
                         for (int R2 = tn - CHIP_B; R2 >= 0; R2 -= CHIP_B)
-                            gri_tile<LD, true, false>(S, X, R2, c0, R2 + CHIP_B, tn, g, h);
+                            gri_tile<LD, true, false, false>(S, X, R2, c0, R2 + CHIP_B, tn, g, h);
+                    } else if (LU) {
+                        for (int R2 = 0; R2 < tn; R2 += CHIP_B) gri_tile<LD, false, true, false>(S, X, R2, c0, 0, R2, g, h);
+                        for (int R2 = tn - CHIP_B; R2 >= 0; R2 -= CHIP_B)
+                            gri_tile<LD, true, true, true>(S, X, R2, c0, R2 + CHIP_B, tn, g, h);
+                    } else if (!mode) {
+                        for (int R2 = 0; R2 < tn; R2 += CHIP_B) gri_tile<LD, false, false, false>(S, X, R2, c0, 0, R2, g, h);
+                        for (int R2 = tn - CHIP_B; R2 >= 0; R2 -= CHIP_B)
+                            gri_tile<LD, true, true, false>(S, X, R2, c0, R2 + CHIP_B, tn, g, h);
                     } else {
-                        for (int R2 = 0; R2 < tn; R2 += CHIP_B) gri_tile<LD, false, true>(S, X, R2, c0, 0, R2, g, h);
+                        for (int R2 = 0; R2 < tn; R2 += CHIP_B) gri_tile<LD, false, true, false>(S, X, R2, c0, 0, R2, g, h);
                         for (int R2 = tn - CHIP_B; R2 >= 0; R2 -= CHIP_B)
-                            gri_tile<LD, true, true>(S, X, R2, c0, R2 + CHIP_B, tn, g, h);
+                            gri_tile<LD, true, false, false>(S, X, R2, c0, R2 + CHIP_B, tn, g, h);
                     }
                 }
                 __syncthreads();
                 double *Bo = bb_launder(Bj);
-                const bool v16 = !rowmajor && gc_aligned16(Bo, ldb);
-                if (tr) gc_store<LD, true, false>(Bo, ldb, X, s_sig, n, nc, rowmajor, v16, w, lane);
-                else gc_store<LD, false, false>(Bo, ldb, X, NULL, n, nc, rowmajor, v16, w, lane);
+                const bool v16 = !rmb && gc_aligned16(Bo, ldb);
+                if (LU && tr) gc_store<LD, true, false>(Bo, ldb, X, s_sig, n, nc, rmb, v16, w, lane);
+                else gc_store<LD, false, false>(Bo, ldb, X, NULL, n, nc, rmb, v16, w, lane);
             }
         }
         if (!RHS && tid == 0 && d.info) d.info[pid] = info;
@@ -888,26 +908,27 @@ cudaError_t bb_gecond_chip(bb_prec prec, const bb_problem &p, const bb_dev_batch
 
 namespace {
 
-template <int T, bool RHS, bool VAR>
+template <int T, int OP, bool VAR>
 cudaError_t launch_solve(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int mode)
 {
     /* the factors and X: 2 x 34 KiB (three blocks an SM) or 2 x 20 KiB
        (four: the registers) */
     const size_t smem = 2 * bb_chip_smem(T);
-    auto k = k_lu_solve_chip<T, RHS, VAR>;
+    auto k = k_solve_chip<T, OP, VAR>;
     cudaError_t e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
     if (e == cudaSuccess)
         e = cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout, (int)cudaSharedmemCarveoutMaxShared);
     if (e != cudaSuccess) return e;
-    k<<<bb_grid(d.count, 1), CHIP_THREADS, smem, q->stream>>>(d, p.n, p.nrhs, p.lda, p.ldb, p.rowmajor, mode);
+    k<<<bb_grid(d.count, 1), CHIP_THREADS, smem, q->stream>>>(d, p.n, p.nrhs, p.lda, p.ldb, p.rowmajor, p.rhs_right,
+                                                              mode);
     return cudaGetLastError();
 }
 
-template <bool RHS>
+template <int OP>
 cudaError_t launch_solve_T(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int mode)
 {
-    if (p.n <= 48) return d.vdim ? launch_solve<48, RHS, true>(p, d, q, mode) : launch_solve<48, RHS, false>(p, d, q, mode);
-    return d.vdim ? launch_solve<CHIP_T, RHS, true>(p, d, q, mode) : launch_solve<CHIP_T, RHS, false>(p, d, q, mode);
+    if (p.n <= 48) return d.vdim ? launch_solve<48, OP, true>(p, d, q, mode) : launch_solve<48, OP, false>(p, d, q, mode);
+    return d.vdim ? launch_solve<CHIP_T, OP, true>(p, d, q, mode) : launch_solve<CHIP_T, OP, false>(p, d, q, mode);
 }
 
 } // namespace
@@ -917,7 +938,7 @@ cudaError_t bb_getri_chip(bb_prec prec, const bb_problem &p, const bb_dev_batch 
     const int x = bb_cuda_chip_max(oop ? BB_OP_GETRI_OOP : BB_OP_GETRI, prec);
     if (!x || p.n < 1 || p.n > x) return cudaErrorNotSupported;
     if (d.count <= 0) return cudaSuccess;
-    return launch_solve_T<false>(p, d, q, oop);
+    return launch_solve_T<SOLVE_GETRI>(p, d, q, oop);
 }
 
 cudaError_t bb_getrs_chip(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q)
@@ -925,5 +946,13 @@ cudaError_t bb_getrs_chip(bb_prec prec, const bb_problem &p, const bb_dev_batch 
     const int x = bb_cuda_chip_max(BB_OP_GETRS, prec);
     if (!x || p.n < 1 || p.n > x || p.nrhs < 0) return cudaErrorNotSupported;
     if (d.count <= 0) return cudaSuccess;
-    return launch_solve_T<true>(p, d, q, p.trans != BblasNoTrans);
+    return launch_solve_T<SOLVE_GETRS>(p, d, q, p.trans != BblasNoTrans);
+}
+
+cudaError_t bb_potrs_chip(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q)
+{
+    const int x = bb_cuda_chip_max(BB_OP_POTRS, prec);
+    if (!x || p.n < 1 || p.n > x || p.nrhs < 0) return cudaErrorNotSupported;
+    if (d.count <= 0) return cudaSuccess;
+    return launch_solve_T<SOLVE_POTRS>(p, d, q, p.uplo == BblasUpper);
 }

@@ -561,27 +561,28 @@ int bb_cuda_trsm_panel_max(bb_prec prec)
                      of the matrix, where the kernel a row a thread runs
                      64 steps of 64-wide rows (BATCHBLAS_CUDA_GECOND_CHIP=0:
                      that kernel);
-     getrf_chip.cu   getri and getri_oop of order 33 .. 64, and getrs
-                     (and gesv's solve) of order 33 .. 64 with any number
-                     of right-hand sides: the factors and the solution in
-                     shared memory, the diagonal blocks inverted, each warp
-                     solving its own columns through L and U on the tensor
-                     cores, where the blocked and recursive drivers run a
-                     permutation and two trsm launches
-                     (BATCHBLAS_CUDA_GETRI_CHIP=0: those drivers). */
+     getrf_chip.cu   the solves of order 33 .. 64: getri and getri_oop,
+                     getrs (and gesv's solve) and potrs (and posv's) with
+                     any number of right-hand sides, fixed sizes (getri
+                     variable too): the factors and the solution in shared
+                     memory, the diagonal blocks inverted, each warp
+                     solving its own columns through both factors on the
+                     tensor cores, where the blocked and recursive drivers
+                     run a permutation and two trsm launches
+                     (BATCHBLAS_CUDA_SOLVE_CHIP=0: those drivers). */
 static const int CHIP_MAX = 64;
 
 int bb_cuda_chip_max(bb_op op, bb_prec prec)
 {
-    static int v_potrf = BB_ENV_UNREAD, v_getrf = BB_ENV_UNREAD, v_gecond = BB_ENV_UNREAD, v_getri = BB_ENV_UNREAD;
+    static int v_potrf = BB_ENV_UNREAD, v_getrf = BB_ENV_UNREAD, v_gecond = BB_ENV_UNREAD, v_solve = BB_ENV_UNREAD;
     const char *name;
     int *cache;
     switch (op) {
     case BB_OP_POTRF: name = "BATCHBLAS_CUDA_POTRF_CHIP", cache = &v_potrf; break;
     case BB_OP_GETRF: case BB_OP_GETRFNP: name = "BATCHBLAS_CUDA_GETRF_CHIP", cache = &v_getrf; break;
     case BB_OP_GECOND: case BB_OP_GEINV: name = "BATCHBLAS_CUDA_GECOND_CHIP", cache = &v_gecond; break;
-    case BB_OP_GETRI: case BB_OP_GETRI_OOP: case BB_OP_GETRS: case BB_OP_GESV:
-        name = "BATCHBLAS_CUDA_GETRI_CHIP", cache = &v_getri;
+    case BB_OP_GETRI: case BB_OP_GETRI_OOP: case BB_OP_GETRS: case BB_OP_GESV: case BB_OP_POTRS: case BB_OP_POSV:
+        name = "BATCHBLAS_CUDA_SOLVE_CHIP", cache = &v_solve;
         break;
     default: return 0;
     }

@@ -160,6 +160,13 @@ cudaError_t bb_getri_chip(bb_prec prec, const bb_problem &p, const bb_dev_batch 
    failed factorisations).  cudaErrorNotSupported, before launching, if it
    does not fit. */
 cudaError_t bb_getrs_chip(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q);
+/* potrs on chip (getrf_chip.cu): double, order 1 .. bb_cuda_chip_max, any
+   nrhs (blocks of up to 64 columns), both triangles, rhs_right (the
+   row-major form), per-problem sizes (d.vdim) taken; as bb_getrs_chip with
+   the Cholesky factor.  No info written; problems flagged in d.info
+   skipped (posv's failed factorisations).  cudaErrorNotSupported, before
+   launching, if it does not fit. */
+cudaError_t bb_potrs_chip(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q);
 /* its kernel alone (no checks): d holds A, B and in C each problem's
    inverted diagonal blocks of A (32 x 32 apart, as the register trtri
    writes them out of place); order t <= 256 and free dimension f, or with
