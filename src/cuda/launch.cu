@@ -256,6 +256,12 @@ static cudaError_t run_mid(bb_op op, bb_prec prec, const bb_problem &p, const bb
     case BB_OP_GEINV: return bb_mid_gecond(prec, p, d, q, 1);
     case BB_OP_GETRI: return bb_getri_chip(prec, p, d, q, 0);
     case BB_OP_GETRI_OOP: return bb_getri_chip(prec, p, d, q, 1);
+    case BB_OP_GETRS: return bb_getrs_chip(prec, p, d, q);
+    case BB_OP_POTRS: return bb_potrs_chip(prec, p, d, q);
+    case BB_OP_POSV: { /* the failed factorisations (info) are skipped by the solve */
+        cudaError_t e = bb_potrf_chip(prec, p, d, q);
+        return e == cudaSuccess ? bb_potrs_chip(prec, p, d, q) : e;
+    }
     default: return cudaErrorNotSupported;
     }
 }
@@ -411,7 +417,9 @@ int bb_cuda_var_class(bb_op op, bb_prec prec, const bb_problem &p)
         return in(p.n, BB_VAR_LU_ROWS) ? BB_VAR_DRIVER : 0;
     case BB_OP_POTRS: case BB_OP_POSV:
         if (p.nrhs < 0) return 0;
-        return in(p.n, lim) ? bb_small_bound(p.n) : p.n > lim ? BB_VAR_DRIVER : 0;
+        if (in(p.n, lim)) return bb_small_bound(p.n);
+        if (in(p.n, mid_limit(op, prec))) return BB_VAR_MID;
+        return p.n > lim ? BB_VAR_DRIVER : 0;
     case BB_OP_GETRF: case BB_OP_GETRFNP:
         if (in(p.m, lim) && in(p.n, lim)) return bb_small_cols(p.m > p.n ? p.m : p.n);
         if (in(p.m, mid_limit(op, prec)) && in(p.n, mid_limit(op, prec))) return BB_VAR_MID;
@@ -437,6 +445,7 @@ int bb_cuda_var_class(bb_op op, bb_prec prec, const bb_problem &p)
     case BB_OP_GETRS: case BB_OP_GESV:
         if (p.nrhs < 0) return 0;
         if (in(p.n, SMALL_MAX)) return op == BB_OP_GETRS ? bb_small_bound(p.n) : bb_small_cols(p.n);
+        if (op == BB_OP_GETRS && in(p.n, mid_limit(op, prec))) return BB_VAR_MID;
         return in(p.n, BB_VAR_LU_ROWS) ? BB_VAR_DRIVER : 0;
     case BB_OP_GEMM: {
         if (p.m < 1 || p.n < 1 || p.k < 0) return 0;
