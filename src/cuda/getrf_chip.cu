@@ -107,27 +107,18 @@ __device__ __forceinline__ void gc_load(unsigned Ss, const double *A, int64_t ld
             a += 4 * lda;
             sa += 4u * LD * 8u;
         }
-    } else if (!rowmajor) {
+    } else { /* a warp a stored line (a column, or a row), a lane two of its elements */
+        const int nl = rowmajor ? tm : tn, ne = rowmajor ? tn : tm; /* lines and elements read */
+        const int ml = rowmajor ? m : n, me = rowmajor ? n : m;     /* those inside the matrix */
+        const unsigned sl = rowmajor ? 1u : (unsigned)LD, se = rowmajor ? (unsigned)LD : 1u;
         const double *a = A + w * lda;
 #pragma unroll 4
-        for (int c = w; c < tn; c += CHIP_THREADS / 32) {
+        for (int l = w; l < nl; l += CHIP_THREADS / 32) {
 #pragma unroll
             for (int hh = 0; hh < 2; hh++) {
-                const int i = lane + 32 * hh;
-                const bool in = c < n && i < m;
-                if (i < tm) bb_cp8(Ss + (unsigned)(c * LD + i) * 8u, in ? a + i : A, in);
-            }
-            a += 4 * lda;
-        }
-    } else {
-        const double *a = A + w * lda;
-#pragma unroll 4
-        for (int i = w; i < tm; i += CHIP_THREADS / 32) {
-#pragma unroll
-            for (int hh = 0; hh < 2; hh++) {
-                const int c = lane + 32 * hh;
-                const bool in = c < n && i < m;
-                if (c < tn) bb_cp8(Ss + (unsigned)(c * LD + i) * 8u, in ? a + c : A, in);
+                const int e = lane + 32 * hh;
+                const bool in = l < ml && e < me;
+                if (e < ne) bb_cp8(Ss + ((unsigned)l * sl + (unsigned)e * se) * 8u, in ? a + e : A, in);
             }
             a += 4 * lda;
         }
@@ -596,20 +587,8 @@ __device__ __forceinline__ void gri_tile(const double *S, double *X, int R, int 
         cu[e] = X[(c0 + 2 * h + e) * LD + R + g];
         cl[e] = X[(c0 + 2 * h + e) * LD + R + 8 + g];
     }
-    for (int K = k0; K < k1; K += CHIP_B) {
-#pragma unroll
-        for (int kb = 0; kb < 2; kb++) {
-            double a0[2], a1[2], b[2];
-#pragma unroll
-            for (int q = 0; q < 2; q++) {
-                const int kk = K + 8 * kb + h + 4 * q;
-                a0[q] = -f(g, kk);
-                a1[q] = -f(8 + g, kk);
-                b[q] = X[(c0 + g) * LD + kk];
-            }
-            bb_dmma16(cu, cl, a0, a1, b);
-        }
-    }
+    bb_dmma_acc(cu, cl, k0, k1, g, h, [&](int r, int k) { return -f(r, k); },
+                [&](int k) { return X[(c0 + g) * LD + k]; });
 #pragma unroll
     for (int e = 0; e < 2; e++) {
         X[(c0 + 2 * h + e) * LD + R + g] = cu[e];
