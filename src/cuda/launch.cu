@@ -25,8 +25,15 @@
  *                                  without FP64 tensor cores the row
  *                                  kernel up to 48); d getrf, getrfnp:
  *                                  the LU on chip (getrf_chip.cu, the
- *                                  same shape); the blocked drivers
- *                                  use them inside posv
+ *                                  same shape); d gecond, geinv:
+ *                                  Gauss-Jordan on chip (getrf_chip.cu);
+ *                                  d getri, getri_oop up to 64: the
+ *                                  solve on chip (getrf_chip.cu), which
+ *                                  the recursive and blocked drivers also
+ *                                  call for d getrs and potrs up to 64
+ *                                  (gesv's and posv's solves); the
+ *                                  blocked drivers use them inside posv
+ *                                  (the policy: bb_cuda_chip_max below)
  *   recursive driver (recursive.cu) the same routines above the register
  *                                  bound: seed 004's recursion down to the
  *                                  register kernels, GEMM off the diagonal
