@@ -579,8 +579,10 @@ int bb_cuda_trsm_panel_max(bb_prec prec)
                      that kernel);
      getrf_chip.cu   the solves of order 33 .. 64: getri and getri_oop,
                      getrs (and gesv's solve) and potrs (and posv's) with
-                     any number of right-hand sides, fixed sizes (getri
-                     variable too): the factors and the solution in shared
+                     any number of right-hand sides, fixed and variable
+                     (posv's class after the Cholesky on chip; gesv's
+                     variable class stays in the driver): the factors and
+                     the solution in shared
                      memory, the diagonal blocks inverted, each warp
                      solving its own columns through both factors on the
                      tensor cores, where the blocked and recursive drivers
