@@ -173,6 +173,160 @@ __device__ __forceinline__ void gc_store(double *B, int64_t ldb, const double *S
    from their own loop, below). */
 __device__ __forceinline__ void gc_bar_panel() { asm volatile("bar.sync 1, %0;\n" ::"n"(CHIP_THREADS) : "memory"); }
 
+/* The LU of the m x n matrix in S (zeros past it up to the next multiples
+   of 16), by the whole block (the steps above): rows never moved, s_phys[t]
+   the stored row at position t (the identity on entry), s_ipiv[k] the
+   1-based pivot (with pivot = 0, getrfnp: untouched).  Returns info (k + 1
+   for the first zero or NaN pivot) in warps 0 and 1; S and s_phys are
+   complete in every thread on return. */
+template <int T>
+__device__ __forceinline__ int gc_lu(double *S, int m, int n, int pivot, int *s_phys, int *s_ipiv)
+{
+    constexpr int LD = bb_chip_ld(T);
+    __shared__ __align__(16) double s_prow[2][2][CHIP_B]; /* [step & 1][warp]: each warp's candidate row */
+    __shared__ double2 s_cv[2][2]; /* [step & 1][warp]: |a| (the search's value), 1 / a */
+    __shared__ int2 s_ck[2][2];    /* its position (the search's key), a != 0 */
+    const int tid = threadIdx.x, w = tid / 32, lane = tid % 32, g = lane / 4, h = lane % 4;
+    const int mn = m < n ? m : n;
+    const int tm = (m + CHIP_B - 1) / CHIP_B * CHIP_B, tn = (n + CHIP_B - 1) / CHIP_B * CHIP_B;
+    /* the panel threads' state across the panels: the position of
+       their stored row, and info */
+    int pos = tid, info = 0;
+    const int nbj = (mn + CHIP_B - 1) / CHIP_B;
+    for (int J = 0; J < nbj; J++) {
+        const int R = J * CHIP_B;
+        if (w < 2) { /* the panel: warps 0 and 1, stored row tid a thread */
+            double r[CHIP_B];
+#pragma unroll
+            for (int c = 0; c < CHIP_B; c++) r[c] = tid < T ? S[(R + c) * LD + tid] : 0.0;
+            const bool real = tid < m;
+#pragma unroll
+            for (int k = 0; k < CHIP_B; k++) {
+                const int K = R + k;
+                if (K < mn) { /* the same in every thread */
+                    /* each warp's candidate row to its buffer with its
+                       pivot's reciprocal (taken before the barrier), then
+                       the better of the two */
+                    int key = pos, pl = K & 31;
+                    if (pivot) {
+                        double v;
+                        gc_cand(r[k], pos, real, K, v, key);
+                        pl = gc_argmax(v, key);
+                        if (lane == pl) s_cv[k & 1][w].x = v;
+                    }
+                    if (pivot ? lane == pl : tid == K) {
+                        const double a = r[k];
+                        const bool nz = fabs(a) > 0.0; /* false for 0 and NaN */
+                        gc_put(s_prow[k & 1][w], r, k);
+                        s_cv[k & 1][w].y = nz ? 1.0 / a : 1.0;
+                        s_ck[k & 1][w] = make_int2(key, nz);
+                    }
+                    gc_bar_panel();
+                    int pw = K >> 5;
+                    if (pivot) {
+                        const double v0 = s_cv[k & 1][0].x, v1 = s_cv[k & 1][1].x;
+                        const int k0 = s_ck[k & 1][0].x, k1 = s_ck[k & 1][1].x;
+                        pw = (v1 > v0 || (v1 == v0 && k1 < k0)) ? 1 : 0;
+                    }
+                    const int2 ck = s_ck[k & 1][pw];
+                    const double inv = s_cv[k & 1][pw].y;
+                    const int ppos = ck.x < 0 ? ck.x + BB_NAN_FIRST : ck.x;
+                    const double2 *b2 = (const double2 *)s_prow[k & 1][pw];
+                    if (!ck.y && info == 0) info = K + 1;
+                    if (tid == 0) s_ipiv[K] = ppos + 1;
+                    /* the row at K goes to ppos, the pivot row to K */
+                    pos = pos == ppos ? K : pos == K ? ppos : pos;
+                    if (pos > K && real) {
+                        const double l = r[k] * inv;
+                        r[k] = l;
+#pragma unroll
+                        for (int c = (k + 1) & ~1; c < CHIP_B; c += 2) {
+                            const double2 u = b2[c / 2];
+                            if (c > k) r[c] = fma(-l, u.x, r[c]);
+                            r[c + 1] = fma(-l, u.y, r[c + 1]);
+                        }
+                    }
+                }
+            }
+            /* the rows of this panel and under it back (the rows
+               above it did not change) */
+            if (pos >= R && real) {
+#pragma unroll
+                for (int c = 0; c < CHIP_B; c++) S[(R + c) * LD + tid] = r[c];
+            }
+            s_phys[pos] = tid;
+        } else { /* warps 2 and 3: the steps' barriers */
+            for (int K = R; K < R + CHIP_B && K < mn; K++) gc_bar_panel();
+        }
+        __syncthreads();
+        const int c1 = R + CHIP_B; /* the first column right of the panel */
+        if (c1 >= n) break;      /* nothing right of it: done */
+        /* U12 = L11^-1 A12, a column a thread (L11 unit lower) */
+        {
+            const int j = c1 + tid;
+            if (j < n) {
+                int ph[CHIP_B];
+                double x[CHIP_B];
+#pragma unroll
+                for (int k = 0; k < CHIP_B; k++) {
+                    ph[k] = s_phys[R + k];
+                    x[k] = S[j * LD + ph[k]];
+                }
+#pragma unroll
+                for (int k2 = 0; k2 < CHIP_B; k2++) {
+                    const double *l = S + (R + k2) * LD;
+#pragma unroll
+                    for (int k = k2 + 1; k < CHIP_B; k++) x[k] = fma(-x[k2], l[ph[k]], x[k]);
+                }
+#pragma unroll
+                for (int k = 0; k < CHIP_B; k++) S[j * LD + ph[k]] = x[k];
+            }
+        }
+        const int nr = (tm - c1) / CHIP_B, nc = (tn - c1) / 8; /* tiles of the trailing matrix */
+        if (nr <= 0) continue; /* no rows under the panel: the solve was the last step */
+        __syncthreads();
+        /* A22 -= L21 U12: 16 x 8 tiles, A's fragments negated, the
+           rows gathered through s_phys */
+        {
+            int pu[2][2]; /* the stored rows of U12 that this lane's B fragments read */
+#pragma unroll
+            for (int kb = 0; kb < 2; kb++)
+#pragma unroll
+                for (int q = 0; q < 2; q++) pu[kb][q] = s_phys[R + 8 * kb + h + 4 * q];
+            for (int t = w; t < nr * nc; t += CHIP_THREADS / 32) {
+                const int r0 = c1 + 16 * (t / nc), c0 = c1 + 8 * (t % nc);
+                const int pa = s_phys[r0 + g], pb = s_phys[r0 + 8 + g];
+                double cu[2], cl[2];
+#pragma unroll
+                for (int e = 0; e < 2; e++) {
+                    cu[e] = S[(c0 + 2 * h + e) * LD + pa];
+                    cl[e] = S[(c0 + 2 * h + e) * LD + pb];
+                }
+#pragma unroll
+                for (int kb = 0; kb < 2; kb++) {
+                    double a0[2], a1[2], b[2];
+#pragma unroll
+                    for (int q = 0; q < 2; q++) {
+                        const double *col = S + (R + 8 * kb + h + 4 * q) * LD;
+                        a0[q] = -col[pa];
+                        a1[q] = -col[pb];
+                        b[q] = S[(c0 + g) * LD + pu[kb][q]];
+                    }
+                    bb_dmma16(cu, cl, a0, a1, b);
+                }
+#pragma unroll
+                for (int e = 0; e < 2; e++) {
+                    S[(c0 + 2 * h + e) * LD + pa] = cu[e];
+                    S[(c0 + 2 * h + e) * LD + pb] = cl[e];
+                }
+            }
+        }
+        __syncthreads();
+    }
+    __syncthreads(); /* the last solve's columns and s_phys */
+    return info;
+}
+
 template <int T, bool VAR>
 __global__ void __launch_bounds__(CHIP_THREADS, T <= 48 ? 8 : 6)
     k_getrf_chip(const bb_dev_batch d, int m0, int n0, int64_t lda0, int rowmajor, int pivot)
@@ -180,13 +334,10 @@ __global__ void __launch_bounds__(CHIP_THREADS, T <= 48 ? 8 : 6)
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     constexpr int LD = bb_chip_ld(T);
     extern __shared__ __align__(16) double gc_sm[];
-    __shared__ __align__(16) double s_prow[2][2][CHIP_B]; /* [step & 1][warp]: each warp's candidate row */
-    __shared__ double2 s_cv[2][2]; /* [step & 1][warp]: |a| (the search's value), 1 / a */
-    __shared__ int2 s_ck[2][2];    /* its position (the search's key), a != 0 */
     __shared__ int s_phys[CHIP_T];                     /* the stored row at each position */
     __shared__ int s_ipiv[CHIP_T];
     double *S = gc_sm;
-    const int tid = threadIdx.x, w = tid / 32, lane = tid % 32, g = lane / 4, h = lane % 4;
+    const int tid = threadIdx.x, w = tid / 32, lane = tid % 32;
     const unsigned Ss = (unsigned)__cvta_generic_to_shared(S);
     for (int64_t pid = blockIdx.x; pid < d.count; pid += gridDim.x) {
         if (d.info && d.info[pid] != 0) continue; /* the same for the whole block */
@@ -207,141 +358,7 @@ __global__ void __launch_bounds__(CHIP_THREADS, T <= 48 ? 8 : 6)
         if (tid < CHIP_T) s_phys[tid] = tid;
         bb_cp_wait<0>();
         __syncthreads();
-        /* the panel threads' state across the panels: the position of
-           their stored row, and info */
-        int pos = tid, info = 0;
-        const int nbj = (mn + CHIP_B - 1) / CHIP_B;
-        for (int J = 0; J < nbj; J++) {
-            const int R = J * CHIP_B;
-            if (w < 2) { /* the panel: warps 0 and 1, stored row tid a thread */
-                double r[CHIP_B];
-#pragma unroll
-                for (int c = 0; c < CHIP_B; c++) r[c] = tid < T ? S[(R + c) * LD + tid] : 0.0;
-                const bool real = tid < m;
-#pragma unroll
-                for (int k = 0; k < CHIP_B; k++) {
-                    const int K = R + k;
-                    if (K < mn) { /* the same in every thread */
-                        /* each warp's candidate row to its buffer with its
-                           pivot's reciprocal (taken before the barrier), then
-                           the better of the two */
-                        int key = pos, pl = K & 31;
-                        if (pivot) {
-                            double v;
-                            gc_cand(r[k], pos, real, K, v, key);
-                            pl = gc_argmax(v, key);
-                            if (lane == pl) s_cv[k & 1][w].x = v;
-                        }
-                        if (pivot ? lane == pl : tid == K) {
-                            const double a = r[k];
-                            const bool nz = fabs(a) > 0.0; /* false for 0 and NaN */
-                            gc_put(s_prow[k & 1][w], r, k);
-                            s_cv[k & 1][w].y = nz ? 1.0 / a : 1.0;
-                            s_ck[k & 1][w] = make_int2(key, nz);
-                        }
-                        gc_bar_panel();
-                        int pw = K >> 5;
-                        if (pivot) {
-                            const double v0 = s_cv[k & 1][0].x, v1 = s_cv[k & 1][1].x;
-                            const int k0 = s_ck[k & 1][0].x, k1 = s_ck[k & 1][1].x;
-                            pw = (v1 > v0 || (v1 == v0 && k1 < k0)) ? 1 : 0;
-                        }
-                        const int2 ck = s_ck[k & 1][pw];
-                        const double inv = s_cv[k & 1][pw].y;
-                        const int ppos = ck.x < 0 ? ck.x + BB_NAN_FIRST : ck.x;
-                        const double2 *b2 = (const double2 *)s_prow[k & 1][pw];
-                        if (!ck.y && info == 0) info = K + 1;
-                        if (tid == 0) s_ipiv[K] = ppos + 1;
-                        /* the row at K goes to ppos, the pivot row to K */
-                        pos = pos == ppos ? K : pos == K ? ppos : pos;
-                        if (pos > K && real) {
-                            const double l = r[k] * inv;
-                            r[k] = l;
-#pragma unroll
-                            for (int c = (k + 1) & ~1; c < CHIP_B; c += 2) {
-                                const double2 u = b2[c / 2];
-                                if (c > k) r[c] = fma(-l, u.x, r[c]);
-                                r[c + 1] = fma(-l, u.y, r[c + 1]);
-                            }
-                        }
-                    }
-                }
-                /* the rows of this panel and under it back (the rows
-                   above it did not change) */
-                if (pos >= R && real) {
-#pragma unroll
-                    for (int c = 0; c < CHIP_B; c++) S[(R + c) * LD + tid] = r[c];
-                }
-                s_phys[pos] = tid;
-            } else { /* warps 2 and 3: the steps' barriers */
-                for (int K = R; K < R + CHIP_B && K < mn; K++) gc_bar_panel();
-            }
-            __syncthreads();
-            const int c1 = R + CHIP_B; /* the first column right of the panel */
-            if (c1 >= n) break;      /* nothing right of it: done */
-            /* U12 = L11^-1 A12, a column a thread (L11 unit lower) */
-            {
-                const int j = c1 + tid;
-                if (j < n) {
-                    int ph[CHIP_B];
-                    double x[CHIP_B];
-#pragma unroll
-                    for (int k = 0; k < CHIP_B; k++) {
-                        ph[k] = s_phys[R + k];
-                        x[k] = S[j * LD + ph[k]];
-                    }
-#pragma unroll
-                    for (int k2 = 0; k2 < CHIP_B; k2++) {
-                        const double *l = S + (R + k2) * LD;
-#pragma unroll
-                        for (int k = k2 + 1; k < CHIP_B; k++) x[k] = fma(-x[k2], l[ph[k]], x[k]);
-                    }
-#pragma unroll
-                    for (int k = 0; k < CHIP_B; k++) S[j * LD + ph[k]] = x[k];
-                }
-            }
-            const int nr = (tm - c1) / CHIP_B, nc = (tn - c1) / 8; /* tiles of the trailing matrix */
-            if (nr <= 0) continue; /* no rows under the panel: the solve was the last step */
-            __syncthreads();
-            /* A22 -= L21 U12: 16 x 8 tiles, A's fragments negated, the
-               rows gathered through s_phys */
-            {
-                int pu[2][2]; /* the stored rows of U12 that this lane's B fragments read */
-#pragma unroll
-                for (int kb = 0; kb < 2; kb++)
-#pragma unroll
-                    for (int q = 0; q < 2; q++) pu[kb][q] = s_phys[R + 8 * kb + h + 4 * q];
-                for (int t = w; t < nr * nc; t += CHIP_THREADS / 32) {
-                    const int r0 = c1 + 16 * (t / nc), c0 = c1 + 8 * (t % nc);
-                    const int pa = s_phys[r0 + g], pb = s_phys[r0 + 8 + g];
-                    double cu[2], cl[2];
-#pragma unroll
-                    for (int e = 0; e < 2; e++) {
-                        cu[e] = S[(c0 + 2 * h + e) * LD + pa];
-                        cl[e] = S[(c0 + 2 * h + e) * LD + pb];
-                    }
-#pragma unroll
-                    for (int kb = 0; kb < 2; kb++) {
-                        double a0[2], a1[2], b[2];
-#pragma unroll
-                        for (int q = 0; q < 2; q++) {
-                            const double *col = S + (R + 8 * kb + h + 4 * q) * LD;
-                            a0[q] = -col[pa];
-                            a1[q] = -col[pb];
-                            b[q] = S[(c0 + g) * LD + pu[kb][q]];
-                        }
-                        bb_dmma16(cu, cl, a0, a1, b);
-                    }
-#pragma unroll
-                    for (int e = 0; e < 2; e++) {
-                        S[(c0 + 2 * h + e) * LD + pa] = cu[e];
-                        S[(c0 + 2 * h + e) * LD + pb] = cl[e];
-                    }
-                }
-            }
-            __syncthreads();
-        }
-        __syncthreads(); /* the last solve's columns and s_phys */
+        const int info = gc_lu<T>(S, m, n, pivot, s_phys, s_ipiv);
         /* the matrix out, each row to its position (the store's addresses
            recomputed) */
         gc_store<LD, true, false>(bb_launder(A), lda, S, s_phys, m, n, rowmajor, v16, w, lane);
@@ -566,41 +583,66 @@ __global__ void __launch_bounds__(CHIP_THREADS, T <= 48 ? 8 : 6)
 #endif
 }
 
-/* One 16 x 8 tile of X (rows R .. R + 15, columns c0 .. c0 + 7) through a
-   step of a triangular solve with the factor F on the tensor cores, by one
-   warp: X_R -= the sum over the blocks K in [k0, k1) of F(R.., K..) X(K..,
-   c0..) (F's off-diagonal blocks, whole), then X_R = D X_R, D the inverse
-   of F's diagonal block at R.  F is L (UPPER false) or U (UPPER), or with
-   TRANS U^T or L^T, as getrf or potrf leave them in S with the diagonal
-   blocks replaced by their inverses (L's below the diagonal, and on it
-   unless UNIT, U's on and above it).  X_R goes through shared
-   memory once between the two (the accumulators' layout is not the B
-   fragments'). */
-template <int LD, bool UPPER, bool TRANS, bool UNIT>
-__device__ __forceinline__ void gri_tile(const double *S, double *X, int R, int c0, int k0, int k1, int g, int h)
+/* The solves keep X in registers: each warp owns 8-column strips of it,
+   x[i][kb][q] = X(16 i + 8 kb + h + 4 q, c0 + g) for the block rows i,
+   the B fragments of the tensor-core step (bb_dmma16), so that a block
+   row once solved is an operand of the next ones as it lies.  Only the
+   factors take shared memory (one matrix: six blocks an SM at T = 64,
+   where factors and X took two and three). */
+
+/* The C fragments of a 16 x 8 tile (bb_dmma16's cu, cl) as B fragments:
+   b[kb][q] = the tile's (8 kb + h + 4 q, g), which lane 4 (h + 4 q) + g / 2
+   holds in element g % 2 (eight shuffles). */
+__device__ __forceinline__ void gc_c2b(const double (&cu)[2], const double (&cl)[2], double (&b)[2][2], int g, int h)
 {
+#pragma unroll
+    for (int q = 0; q < 2; q++) {
+        const int src = 4 * (h + 4 * q) + (g >> 1);
+        const double u0 = __shfl_sync(0xffffffffu, cu[0], src), u1 = __shfl_sync(0xffffffffu, cu[1], src);
+        const double l0 = __shfl_sync(0xffffffffu, cl[0], src), l1 = __shfl_sync(0xffffffffu, cl[1], src);
+        b[0][q] = g & 1 ? u1 : u0;
+        b[1][q] = g & 1 ? l1 : l0;
+    }
+}
+
+/* Block row i of a warp's strip x through a step of a triangular solve
+   with the factor F, by one warp on the tensor cores, no barrier: X_i -=
+   the sum over the blocks j of F(i, j) X_j (F's off-diagonal blocks,
+   whole: j < i, or with UPPER i < j < nb), then X_i = D_i X_i, D_i the
+   inverse of F's diagonal block i.  F is L (UPPER false) or U (UPPER), or
+   with TRANS U^T or L^T, as getrf or potrf leave them in S with the
+   diagonal blocks replaced by their inverses (L's below the diagonal, and
+   on it unless UNIT, U's on and above it).  i is a constant where the
+   callers' loops are unrolled, so x stays in registers. */
+template <int LD, int NB, bool UPPER, bool TRANS, bool UNIT>
+__device__ __forceinline__ void gc_strip_row(const double *S, double (&x)[NB][2][2], int i, int nb, int g, int h)
+{
+    const int R = CHIP_B * i;
     /* F(R + r, c) in S */
     auto f = [&](int r, int c) { return TRANS ? S[(R + r) * LD + c] : S[c * LD + R + r]; };
-    double cu[2], cl[2];
+    double cu[2] = {0.0, 0.0}, cl[2] = {0.0, 0.0};
 #pragma unroll
-    for (int e = 0; e < 2; e++) {
-        cu[e] = X[(c0 + 2 * h + e) * LD + R + g];
-        cl[e] = X[(c0 + 2 * h + e) * LD + R + 8 + g];
-    }
-    bb_dmma_acc(cu, cl, k0, k1, g, h, [&](int r, int k) { return -f(r, k); },
-                [&](int k) { return X[(c0 + g) * LD + k]; });
+    for (int j = 0; j < NB; j++) {
+        if (UPPER ? j > i && j < nb : j < i) {
 #pragma unroll
-    for (int e = 0; e < 2; e++) {
-        X[(c0 + 2 * h + e) * LD + R + g] = cu[e];
-        X[(c0 + 2 * h + e) * LD + R + 8 + g] = cl[e];
+            for (int kb = 0; kb < 2; kb++) {
+                double a0[2], a1[2];
+#pragma unroll
+                for (int q = 0; q < 2; q++) {
+                    const int k = CHIP_B * j + 8 * kb + h + 4 * q;
+                    a0[q] = -f(g, k);
+                    a1[q] = -f(8 + g, k);
+                }
+                bb_dmma16(cu, cl, a0, a1, x[j][kb]);
+            }
+        }
     }
-    __syncwarp();
-    double b[2][2];
+    double y[2][2];
+    gc_c2b(cu, cl, y, g, h);
 #pragma unroll
     for (int kb = 0; kb < 2; kb++)
 #pragma unroll
-        for (int q = 0; q < 2; q++) b[kb][q] = X[(c0 + g) * LD + R + 8 * kb + h + 4 * q];
-    __syncwarp(); /* every lane's fragments read before X_R changes */
+        for (int q = 0; q < 2; q++) y[kb][q] += x[i][kb][q];
     cu[0] = cu[1] = cl[0] = cl[1] = 0.0;
 #pragma unroll
     for (int kb = 0; kb < 2; kb++) {
@@ -613,44 +655,130 @@ __device__ __forceinline__ void gri_tile(const double *S, double *X, int R, int 
             a0[q] = in0 ? u : g == cc ? (UNIT ? 1.0 : u) : 0.0;
             a1[q] = in1 ? l : 8 + g == cc ? (UNIT ? 1.0 : l) : 0.0;
         }
-        bb_dmma16(cu, cl, a0, a1, b[kb]);
+        bb_dmma16(cu, cl, a0, a1, y[kb]);
     }
-#pragma unroll
-    for (int e = 0; e < 2; e++) {
-        X[(c0 + 2 * h + e) * LD + R + g] = cu[e];
-        X[(c0 + 2 * h + e) * LD + R + 8 + g] = cl[e];
-    }
-    __syncwarp(); /* X_R complete for the warp's next tile */
+    gc_c2b(cu, cl, x[i], g, h);
 }
 
-/* The n x nc block of B from column j0 into X (X(p, c) at c LD + p), row
-   p read from B's row sel[p] (sel NULL: p), zeros past it up to tn x tc;
-   column-major or row-major (element (i, j) at i ldb + j), 8-byte copies
-   along the stored lines.  The caller commits and waits. */
-template <int LD>
-__device__ __forceinline__ void gc_load_rhs(unsigned Xs, const double *B, int64_t ldb, const int *sel, int n, int nc,
-                                            int tn, int tc, int rowmajor, int w, int lane)
+/* A strip through both factors: forward with the lower one (F1), then
+   backward with the upper one (F2), nb block rows. */
+template <int LD, int NB, bool TRANS1, bool UNIT1, bool TRANS2, bool UNIT2>
+__device__ __forceinline__ void gc_strip_solve(const double *S, double (&x)[NB][2][2], int nb, int g, int h)
 {
-    if (!rowmajor) {
-#pragma unroll 2
-        for (int c = w; c < tc; c += CHIP_THREADS / 32) {
 #pragma unroll
-            for (int hh = 0; hh < 2; hh++) {
-                const int p = lane + 32 * hh;
-                const bool in = c < nc && p < n;
-                if (p < tn) bb_cp8(Xs + (unsigned)(c * LD + p) * 8u, in ? B + c * ldb + (sel ? sel[p] : p) : B, in);
-            }
+    for (int i = 0; i < NB; i++)
+        if (i < nb) gc_strip_row<LD, NB, false, TRANS1, UNIT1>(S, x, i, nb, g, h);
+#pragma unroll
+    for (int i = NB - 1; i >= 0; i--)
+        if (i < nb) gc_strip_row<LD, NB, true, TRANS2, UNIT2>(S, x, i, nb, g, h);
+}
+
+/* The factors' diagonal blocks replaced by their inverses, a column a
+   thread, all at once (the whole block; S's diagonal blocks complete on
+   return): the LU's U (warps 0 and 1, on and above the diagonal) and unit
+   lower L (warps 2 and 3, below it), or the Cholesky factor (warps 0 and
+   1; upper where up, else lower) on and below.  dinv: 1 / the diagonal (1
+   in the padding up to tn). */
+template <int LD, bool LU>
+__device__ __forceinline__ void gc_diag_inv(double *S, const double *dinv, int tn, bool upper)
+{
+    const int tid = threadIdx.x;
+    const int R = (tid & 63) & ~(CHIP_B - 1), c = tid & (CHIP_B - 1);
+    const bool up = LU ? tid < 64 : upper, act = R < tn && (LU || tid < 64);
+    double x[CHIP_B];
+    if (act) {
+#pragma unroll
+        for (int r = 0; r < CHIP_B; r++) x[r] = r == c ? (up || !LU ? dinv[R + c] : 1.0) : 0.0;
+        if (up) {
+#pragma unroll
+            for (int r = CHIP_B - 2; r >= 0; r--)
+                if (r < c) {
+                    double t = 0.0;
+#pragma unroll
+                    for (int k = r + 1; k < CHIP_B; k++)
+                        if (k <= c) t = fma(S[(R + k) * LD + R + r], x[k], t);
+                    x[r] = -t * dinv[R + r];
+                }
+        } else {
+#pragma unroll
+            for (int r = 1; r < CHIP_B; r++)
+                if (r > c) {
+                    double t = 0.0;
+#pragma unroll
+                    for (int k = 0; k < r; k++)
+                        if (k >= c) t = fma(S[(R + k) * LD + R + r], x[k], t);
+                    x[r] = LU ? -t : -t * dinv[R + r];
+                }
         }
-    } else {
-#pragma unroll 2
-        for (int p = w; p < tn; p += CHIP_THREADS / 32) {
-            const double *b = B + (p < n ? (sel ? sel[p] : p) : 0) * ldb;
+    }
+    __syncthreads(); /* every block read before any changes */
+    if (act) {
 #pragma unroll
-            for (int hh = 0; hh < 2; hh++) {
-                const int c = lane + 32 * hh;
-                const bool in = c < nc && p < n;
-                if (c < tc) bb_cp8(Xs + (unsigned)(c * LD + p) * 8u, in ? b + c : B, in);
-            }
+        for (int r = 0; r < CHIP_B; r++)
+            if (up ? r <= c : LU ? r > c : r >= c) S[(R + c) * LD + R + r] = x[r];
+    }
+    __syncthreads();
+}
+
+enum { SOLVE_GETRI, SOLVE_GETRS, SOLVE_POTRS };
+
+/* The solve's right-hand sides, strip by strip (warp w's columns c0 = 8 w,
+   8 w + 32, ...), each read into registers, solved and written: X(p, c) =
+   B(sel[p], c) (sel NULL: p) in, X(p, c) to B(scat[p], c) (scat NULL: p)
+   out, B column-major or with rmb row-major; for SOLVE_GETRI X(p, c) = 1
+   where p = sig[c], else 0 (nothing read).  OP picks the factors:
+   SOLVE_GETRI and SOLVE_GETRS L U (tr: U^T L^T), SOLVE_POTRS L L^T (tr:
+   the upper factor, U^T U).  The reads are unconditional (an element
+   outside the matrix reads B(0, 0) and takes 0) and the writes' addresses
+   are computed anew (laundered strides), so that no address is held in
+   registers across the solve. */
+template <int T, int OP>
+__device__ __forceinline__ void gc_solve_rhs(const double *S, double *B, int64_t ldb, int rmb, int n, int nrhs,
+                                             const int *sel, const int *scat, const int *sig, bool tr)
+{
+    constexpr int LD = bb_chip_ld(T), NB = T / CHIP_B;
+    const int tid = threadIdx.x, w = tid / 32, lane = tid % 32, g = lane / 4, h = lane % 4;
+    const int nb = (n + CHIP_B - 1) / CHIP_B;
+#pragma unroll 1
+    for (int c0 = 8 * w; c0 < nrhs; c0 += 8 * (CHIP_THREADS / 32)) {
+        const int c = c0 + g;
+        const bool cin = c < nrhs;
+        double x[NB][2][2];
+        {
+            const int64_t rs = rmb ? ldb : 1, cs = rmb ? 1 : ldb;
+            const double *Bc = B + (cin ? c : 0) * cs;
+#pragma unroll
+            for (int i = 0; i < NB; i++)
+#pragma unroll
+                for (int kb = 0; kb < 2; kb++)
+#pragma unroll
+                    for (int q = 0; q < 2; q++) {
+                        const int p = CHIP_B * i + 8 * kb + h + 4 * q;
+                        const bool in = cin && p < n;
+                        if (OP == SOLVE_GETRI) {
+                            x[i][kb][q] = in && p == sig[c] ? 1.0 : 0.0;
+                        } else {
+                            const double v = Bc[(in ? (sel ? sel[p] : p) : 0) * rs];
+                            x[i][kb][q] = in ? v : 0.0;
+                        }
+                    }
+        }
+        if (OP != SOLVE_POTRS && !tr) gc_strip_solve<LD, NB, false, true, false, false>(S, x, nb, g, h);
+        else if (OP != SOLVE_POTRS) gc_strip_solve<LD, NB, true, false, true, true>(S, x, nb, g, h);
+        else if (!tr) gc_strip_solve<LD, NB, false, false, true, false>(S, x, nb, g, h);
+        else gc_strip_solve<LD, NB, true, false, false, false>(S, x, nb, g, h);
+        {
+            const int64_t ld = bb_opaque(ldb), rs = rmb ? ld : 1, cs = rmb ? 1 : ld;
+            double *Bc = bb_launder(B) + (cin ? c : 0) * cs;
+#pragma unroll
+            for (int i = 0; i < NB; i++)
+#pragma unroll
+                for (int kb = 0; kb < 2; kb++)
+#pragma unroll
+                    for (int q = 0; q < 2; q++) {
+                        const int p = CHIP_B * i + 8 * kb + h + 4 * q;
+                        if (cin && p < n) Bc[(scat ? scat[p] : p) * rs] = x[i][kb][q];
+                    }
         }
     }
 }
@@ -661,17 +789,15 @@ __device__ __forceinline__ void gc_load_rhs(unsigned Xs, const double *B, int64_
      SOLVE_GETRS  getrs: L U X = P B, or its transpose;
      SOLVE_POTRS  potrs (posv's solve): L L^T X = B, or U^T U X = B.
    The factors lie in shared memory (S, as the LU or the Cholesky on chip
-   leave them, the padded diagonal 1) and the right-hand sides beside them
-   (X): for getri the permutation, X(sigma(j), j) = 1 with sigma(j) the
-   position to which the interchanges take row j; for getrs and potrs B,
-   up to T columns at a time, getrs's rows in the solve's order (NoTrans:
-   row p of X is row perm[p] of B, perm = sigma^-1; transposed: row p of
-   X goes to row perm[p] of B at the end).  The diagonal blocks of the
-   factors are inverted in place, a column a thread, all of them at once
-   (L's below the diagonal, and on it for potrs; U's on and above it);
-   then each warp solves its own 8-column tiles of X through every block
-   row, forward and backward (gri_tile: the tensor cores, no barrier), and
-   X goes out.  getri: info = k + 1 for the first exactly zero U(k, k), as
+   leave them, the padded diagonal 1), the right-hand sides in the warps'
+   registers (gc_solve_rhs): for getri the permutation, X(sigma(j), j) = 1
+   with sigma(j) the position to which the interchanges take row j; for
+   getrs and potrs B, getrs's rows in the solve's order (NoTrans: row p of
+   X is row perm[p] of B, perm = sigma^-1; transposed: row p of X goes to
+   row perm[p] of B at the end).  The diagonal blocks of the factors are
+   inverted in place first (gc_diag_inv); then each warp solves its own
+   8-column strips through every block row, forward and backward, with no
+   barrier.  getri: info = k + 1 for the first exactly zero U(k, k), as
    LAPACK's getri and the register kernel (small_lu.cu), and then nothing
    is written (a NaN there is computed through); out of place (mode 1) to
    B.  getrs: mode 1 for the transposed system (real: ConjTrans the same).
@@ -680,10 +806,8 @@ __device__ __forceinline__ void gc_load_rhs(unsigned Xs, const double *B, int64_
    getrs and potrs write no info, and a zero on the diagonal is computed
    through, as LAPACK's.  p.rowmajor honoured (the logical matrices loaded
    alike: both layouts give the same bits). */
-enum { SOLVE_GETRI, SOLVE_GETRS, SOLVE_POTRS };
-
 template <int T, int OP, bool VAR>
-__global__ void __launch_bounds__(CHIP_THREADS, T <= 48 ? 4 : 3)
+__global__ void __launch_bounds__(CHIP_THREADS, 4)
     k_solve_chip(const bb_dev_batch d, int n0, int nrhs0, int64_t lda0, int64_t ldb0, int rowmajor, int rowmajor_b,
                  int mode)
 {
@@ -691,14 +815,14 @@ __global__ void __launch_bounds__(CHIP_THREADS, T <= 48 ? 4 : 3)
     constexpr bool RHS = OP != SOLVE_GETRI, LU = OP != SOLVE_POTRS;
     constexpr int LD = bb_chip_ld(T);
     extern __shared__ __align__(16) double gri_sm[];
-    double *S = gri_sm, *X = gri_sm + T * LD;
+    double *S = gri_sm;
     __shared__ double s_dinv[CHIP_T]; /* 1 / the factor's diagonal (1 in the padding) */
     __shared__ int s_ip[CHIP_T];      /* ipiv, 0-based */
     __shared__ int s_sig[CHIP_T];     /* sigma */
     __shared__ int s_perm[CHIP_T];    /* perm = sigma^-1 */
     __shared__ int s_bad[2];          /* each of warps 0 and 1's first zero U(k, k), 1-based; 0: none */
-    const int tid = threadIdx.x, w = tid / 32, lane = tid % 32, g = lane / 4, h = lane % 4;
-    const unsigned Ss = (unsigned)__cvta_generic_to_shared(S), Xs = (unsigned)__cvta_generic_to_shared(X);
+    const int tid = threadIdx.x, w = tid / 32, lane = tid % 32;
+    const unsigned Ss = (unsigned)__cvta_generic_to_shared(S);
     for (int64_t pid = blockIdx.x; pid < d.count; pid += gridDim.x) {
         if (d.info && d.info[pid] != 0) continue; /* the same for the whole block */
         const bb_vdim z = bb_dims<VAR>(d, pid, 0, n0, 0, nrhs0, lda0, ldb0, 0);
@@ -712,13 +836,9 @@ __global__ void __launch_bounds__(CHIP_THREADS, T <= 48 ? 4 : 3)
         gc_load<LD>(Ss, A, z.lda, n, n, tn, tn, rowmajor, !rowmajor && gc_aligned16(A, z.lda), w, lane);
         bb_cp_commit();
         if (LU && tid < n) s_ip[tid] = bb_dev_ptr<int>(d.opd[BB_IPIV], pid)[tid] - 1;
-        if (!RHS)
-            for (int c = w; c < tn; c += CHIP_THREADS / 32)
-                for (int i = lane; i < tn; i += 32) X[c * LD + i] = 0.0;
         bb_cp_wait<0>();
         __syncthreads();
-        /* the diagonal (the padding's set to 1), info; sigma, perm, and
-           getri's ones */
+        /* the diagonal (the padding's set to 1), info; sigma and perm */
         if (w < 2) {
             const double a = tid < tn ? S[tid * (LD + 1)] : 1.0;
             if (tid < tn && tid >= n) S[tid * (LD + 1)] = 1.0;
@@ -737,93 +857,110 @@ __global__ void __launch_bounds__(CHIP_THREADS, T <= 48 ? 4 : 3)
             }
             s_sig[j] = sg;
             s_perm[sg] = j;
-            if (!RHS) X[j * LD + sg] = 1.0;
         }
         __syncthreads();
         const int info = s_bad[0] ? s_bad[0] : s_bad[1];
         if (info == 0) {
-            /* the diagonal blocks' inverses, a column a thread: the LU's
-               U (warps 0 and 1) and unit lower L (warps 2 and 3); the
-               Cholesky factor by warps 0 and 1 */
-            const int R = (tid & 63) & ~(CHIP_B - 1), c = tid & (CHIP_B - 1);
-            const bool up = LU ? tid < 64 : mode != 0, act = R < tn && (LU || tid < 64);
-            double x[CHIP_B];
-            if (act) {
-#pragma unroll
-                for (int r = 0; r < CHIP_B; r++) x[r] = r == c ? (up || !LU ? s_dinv[R + c] : 1.0) : 0.0;
-                if (up) {
-#pragma unroll
-                    for (int r = CHIP_B - 2; r >= 0; r--)
-                        if (r < c) {
-                            double t = 0.0;
-#pragma unroll
-                            for (int k = r + 1; k < CHIP_B; k++)
-                                if (k <= c) t = fma(S[(R + k) * LD + R + r], x[k], t);
-                            x[r] = -t * s_dinv[R + r];
-                        }
-                } else {
-#pragma unroll
-                    for (int r = 1; r < CHIP_B; r++)
-                        if (r > c) {
-                            double t = 0.0;
-#pragma unroll
-                            for (int k = 0; k < r; k++)
-                                if (k >= c) t = fma(S[(R + k) * LD + R + r], x[k], t);
-                            x[r] = LU ? -t : -t * s_dinv[R + r];
-                        }
-                }
-            }
-            __syncthreads(); /* every block read before any changes */
-            if (act) {
-#pragma unroll
-                for (int r = 0; r < CHIP_B; r++)
-                    if (up ? r <= c : LU ? r > c : r >= c) S[(R + c) * LD + R + r] = x[r];
-            }
+            gc_diag_inv<LD, LU>(S, s_dinv, tn, mode != 0);
+            /* the sizes and B read again (held across the inversion,
+               they took registers that it needs) */
+            const int64_t qid = bb_opaque(pid);
+            const bb_vdim y = bb_dims<VAR>(d, qid, 0, n0, 0, nrhs0, lda0, ldb0, 0);
             const bool tr = RHS && mode;
-            double *B = RHS || mode ? bb_dev_ptr<double>(d.opd[BB_B], pid) : A;
-            const int64_t ldb = RHS || mode ? z.ldb : z.lda;
+            double *B = bb_dev_ptr<double>(d.opd[RHS || mode ? BB_B : BB_A], qid);
             const int rmb = LU ? rowmajor : rowmajor_b;
-            for (int j0 = 0; j0 < nrhs; j0 += T) {
-                const int nc = nrhs - j0 < T ? nrhs - j0 : T, tc = (nc + 7) & ~7;
-                double *Bj = B + (rmb ? j0 : j0 * ldb);
-                if (RHS) {
-                    if (j0) __syncthreads(); /* the last block of B out */
-                    gc_load_rhs<LD>(Xs, Bj, ldb, LU && !tr ? s_perm : NULL, n, nc, tn, tc, rmb, w, lane);
-                    bb_cp_commit();
-                    bb_cp_wait<0>();
-                }
-                __syncthreads();
-                /* forward, then backward, a warp's 8-column tiles at a
-                   time: getri and getrs L then U (transposed: U^T then
-                   L^T), potrs L then L^T (upper: U^T then U) */
-                for (int c0 = 8 * w; c0 < tc; c0 += 8 * (CHIP_THREADS / 32)) {
-                    if (LU && !tr) {
-                        for (int R2 = 0; R2 < tn; R2 += CHIP_B) gri_tile<LD, false, false, true>(S, X, R2, c0, 0, R2, g, h);
-                        for (int R2 = tn - CHIP_B; R2 >= 0; R2 -= CHIP_B)
-                            gri_tile<LD, true, false, false>(S, X, R2, c0, R2 + CHIP_B, tn, g, h);
-                    } else if (LU) {
-                        for (int R2 = 0; R2 < tn; R2 += CHIP_B) gri_tile<LD, false, true, false>(S, X, R2, c0, 0, R2, g, h);
-                        for (int R2 = tn - CHIP_B; R2 >= 0; R2 -= CHIP_B)
-                            gri_tile<LD, true, true, true>(S, X, R2, c0, R2 + CHIP_B, tn, g, h);
-                    } else if (!mode) {
-                        for (int R2 = 0; R2 < tn; R2 += CHIP_B) gri_tile<LD, false, false, false>(S, X, R2, c0, 0, R2, g, h);
-                        for (int R2 = tn - CHIP_B; R2 >= 0; R2 -= CHIP_B)
-                            gri_tile<LD, true, true, false>(S, X, R2, c0, R2 + CHIP_B, tn, g, h);
-                    } else {
-                        for (int R2 = 0; R2 < tn; R2 += CHIP_B) gri_tile<LD, false, true, false>(S, X, R2, c0, 0, R2, g, h);
-                        for (int R2 = tn - CHIP_B; R2 >= 0; R2 -= CHIP_B)
-                            gri_tile<LD, true, false, false>(S, X, R2, c0, R2 + CHIP_B, tn, g, h);
-                    }
-                }
-                __syncthreads();
-                double *Bo = bb_launder(Bj);
-                const bool v16 = !rmb && gc_aligned16(Bo, ldb);
-                if (LU && tr) gc_store<LD, true, false>(Bo, ldb, X, s_sig, n, nc, rmb, v16, w, lane);
-                else gc_store<LD, false, false>(Bo, ldb, X, NULL, n, nc, rmb, v16, w, lane);
-            }
+            gc_solve_rhs<T, OP>(S, B, RHS || mode ? y.ldb : y.lda, rmb, y.n, RHS ? y.nrhs : y.n,
+                                LU && !tr ? s_perm : NULL, LU && tr ? s_perm : NULL, s_sig, tr);
         }
         if (!RHS && tid == 0 && d.info) d.info[pid] = info;
-        __syncthreads(); /* S and X are free for the next problem */
+        __syncthreads(); /* S is free for the next problem */
+    }
+#endif
+}
+
+/* S's rows in position order, S(p, c) = S(phys[p], c) for p, c < n, and
+   the identity in the padding up to tn (where the LU's steps leave what
+   they leave): the LU on chip's factors as getrf writes them, for the
+   solve.  The whole block; complete on return. */
+template <int LD>
+__device__ __forceinline__ void gc_rows_in_order(double *S, const int *phys, int n, int tn)
+{
+    const int tid = threadIdx.x, p = tid & 63, half = tid >> 6;
+    const int src = p < n ? phys[p] : p;
+    for (int c0 = 0; c0 < tn; c0 += 2 * CHIP_B) {
+        const int cb = c0 + CHIP_B * half;
+        double v[CHIP_B];
+#pragma unroll
+        for (int c = 0; c < CHIP_B; c++) v[c] = p < n && cb + c < n ? S[(cb + c) * LD + src] : 0.0;
+        __syncthreads();
+        if (p < tn) {
+#pragma unroll
+            for (int c = 0; c < CHIP_B; c++)
+                if (cb + c < tn) S[(cb + c) * LD + p] = p < n && cb + c < n ? v[c] : p == cb + c ? 1.0 : 0.0;
+        }
+        __syncthreads();
+    }
+}
+
+/* gesv on chip (issue 12's fused steps): the LU on chip (gc_lu), A and
+   ipiv written as getrf writes them, then, unless info, the factors put
+   in position order and B solved as getrs's (gc_solve_rhs: its rows
+   gathered through s_phys, which is perm), all in one pass: the factors
+   are never read back.  A failed factorisation (info) leaves B as it
+   was, as LAPACK's gesv. */
+template <int T, bool VAR>
+__global__ void __launch_bounds__(CHIP_THREADS, VAR ? 4 : 6)
+    k_gesv_chip(const bb_dev_batch d, int n0, int nrhs0, int64_t lda0, int64_t ldb0, int rowmajor)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    constexpr int LD = bb_chip_ld(T);
+    extern __shared__ __align__(16) double gs_sm[];
+    __shared__ int s_phys[CHIP_T]; /* the stored row at each position */
+    __shared__ int s_ipiv[CHIP_T];
+    __shared__ double s_dinv[CHIP_T];
+    __shared__ int s_info;
+    double *S = gs_sm;
+    const int tid = threadIdx.x, w = tid / 32, lane = tid % 32;
+    const unsigned Ss = (unsigned)__cvta_generic_to_shared(S);
+    for (int64_t pid = blockIdx.x; pid < d.count; pid += gridDim.x) {
+        if (d.info && d.info[pid] != 0) continue; /* the same for the whole block */
+        const bb_vdim z = bb_dims<VAR>(d, pid, 0, n0, 0, 0, lda0, 0, 0);
+        const int n = z.n;
+        if (n <= 0) {
+            if (tid == 0 && d.info) d.info[pid] = 0;
+            continue;
+        }
+        const int tn = (n + CHIP_B - 1) / CHIP_B * CHIP_B;
+        double *A = bb_dev_ptr<double>(d.opd[BB_A], pid);
+        const bool v16 = !rowmajor && gc_aligned16(A, z.lda);
+        gc_load<LD>(Ss, A, z.lda, n, n, tn, tn, rowmajor, v16, w, lane);
+        bb_cp_commit();
+        if (tid < CHIP_T) s_phys[tid] = tid;
+        bb_cp_wait<0>();
+        __syncthreads();
+        const int info0 = gc_lu<T>(S, n, n, 1, s_phys, s_ipiv);
+        if (tid == 0) s_info = info0;
+        gc_store<LD, true, false>(bb_launder(A), z.lda, S, s_phys, n, n, rowmajor, v16, w, lane);
+        if (tid < n) bb_dev_ptr<int>(d.opd[BB_IPIV], pid)[tid] = s_ipiv[tid];
+        __syncthreads(); /* s_info; S read out before it moves */
+        const int info = s_info;
+        if (info == 0) {
+            /* the sizes read again (held across the LU, they took registers
+               that it needs) */
+            const int64_t qid = bb_opaque(pid);
+            const bb_vdim y = bb_dims<VAR>(d, qid, 0, n0, 0, nrhs0, lda0, ldb0, 0);
+            if (y.nrhs > 0) {
+                gc_rows_in_order<LD>(S, s_phys, y.n, tn);
+                if (tid < CHIP_T) s_dinv[tid] = tid < y.n ? 1.0 / S[tid * (LD + 1)] : 1.0;
+                __syncthreads();
+                gc_diag_inv<LD, true>(S, s_dinv, tn, false);
+                const bb_vdim x = bb_dims<VAR>(d, bb_opaque(qid), 0, n0, 0, nrhs0, lda0, ldb0, 0);
+                gc_solve_rhs<T, SOLVE_GETRS>(S, bb_dev_ptr<double>(d.opd[BB_B], qid), x.ldb, rowmajor, x.n, x.nrhs,
+                                             s_phys, NULL, NULL, false);
+            }
+        }
+        if (tid == 0 && d.info) d.info[pid] = info;
+        __syncthreads(); /* S is free for the next problem */
     }
 #endif
 }
@@ -887,19 +1024,24 @@ cudaError_t bb_gecond_chip(bb_prec prec, const bb_problem &p, const bb_dev_batch
 
 namespace {
 
+/* A kernel of the factors on chip in one matrix of shared memory: 34 KiB
+   (six blocks an SM) or 20 KiB (eight), the largest carveout. */
+template <int T, typename K> cudaError_t chip_attrs(K k)
+{
+    cudaError_t e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bb_chip_smem(T));
+    if (e == cudaSuccess)
+        e = cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout, (int)cudaSharedmemCarveoutMaxShared);
+    return e;
+}
+
 template <int T, int OP, bool VAR>
 cudaError_t launch_solve(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int mode)
 {
-    /* the factors and X: 2 x 34 KiB (three blocks an SM) or 2 x 20 KiB
-       (four: the registers) */
-    const size_t smem = 2 * bb_chip_smem(T);
     auto k = k_solve_chip<T, OP, VAR>;
-    cudaError_t e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
-    if (e == cudaSuccess)
-        e = cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout, (int)cudaSharedmemCarveoutMaxShared);
+    cudaError_t e = chip_attrs<T>(k);
     if (e != cudaSuccess) return e;
-    k<<<bb_grid(d.count, 1), CHIP_THREADS, smem, q->stream>>>(d, p.n, p.nrhs, p.lda, p.ldb, p.rowmajor, p.rhs_right,
-                                                              mode);
+    k<<<bb_grid(d.count, 1), CHIP_THREADS, bb_chip_smem(T), q->stream>>>(d, p.n, p.nrhs, p.lda, p.ldb, p.rowmajor,
+                                                                         p.rhs_right, mode);
     return cudaGetLastError();
 }
 
@@ -908,6 +1050,16 @@ cudaError_t launch_solve_T(const bb_problem &p, const bb_dev_batch &d, batchblas
 {
     if (p.n <= 48) return d.vdim ? launch_solve<48, OP, true>(p, d, q, mode) : launch_solve<48, OP, false>(p, d, q, mode);
     return d.vdim ? launch_solve<CHIP_T, OP, true>(p, d, q, mode) : launch_solve<CHIP_T, OP, false>(p, d, q, mode);
+}
+
+template <int T, bool VAR>
+cudaError_t launch_gesv(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q)
+{
+    auto k = k_gesv_chip<T, VAR>;
+    cudaError_t e = chip_attrs<T>(k);
+    if (e != cudaSuccess) return e;
+    k<<<bb_grid(d.count, 1), CHIP_THREADS, bb_chip_smem(T), q->stream>>>(d, p.n, p.nrhs, p.lda, p.ldb, p.rowmajor);
+    return cudaGetLastError();
 }
 
 } // namespace
@@ -934,4 +1086,14 @@ cudaError_t bb_potrs_chip(bb_prec prec, const bb_problem &p, const bb_dev_batch 
     if (!x || p.n < 1 || p.n > x || p.nrhs < 0) return cudaErrorNotSupported;
     if (d.count <= 0) return cudaSuccess;
     return launch_solve_T<SOLVE_POTRS>(p, d, q, p.uplo == BblasUpper);
+}
+
+cudaError_t bb_gesv_chip(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q)
+{
+    const int x = bb_mid_max(BB_OP_GESV, prec); /* the LU, the solve and their fusion on */
+    if (!x || p.n < 1 || p.n > x || p.nrhs < 0) return cudaErrorNotSupported;
+    if (!d.opd[BB_IPIV].ptr && !d.opd[BB_IPIV].base) return cudaErrorNotSupported;
+    if (d.count <= 0) return cudaSuccess;
+    if (p.n <= 48) return d.vdim ? launch_gesv<48, true>(p, d, q) : launch_gesv<48, false>(p, d, q);
+    return d.vdim ? launch_gesv<CHIP_T, true>(p, d, q) : launch_gesv<CHIP_T, false>(p, d, q);
 }

@@ -215,6 +215,7 @@ static choice decide(bb_op op, bb_prec prec, const bb_problem &p, batchblas_queu
     case BB_OP_GETRS: case BB_OP_GESV:
         if (p.n < 1 || p.nrhs < 0) return USE_GENERIC;
         if (p.n <= SMALL_MAX) return USE_SMALL;
+        if (op == BB_OP_GESV && p.n <= mid_limit(op, prec)) return USE_MID; /* the LU and the solve in one kernel */
         return recursive_on() && blocked_lu_on() && blocked_ok ? USE_RECURSIVE : USE_GENERIC;
     case BB_OP_LANGE:
         return p.m >= 1 && p.n >= 1 ? USE_SMALL : USE_GENERIC;
@@ -264,6 +265,7 @@ static cudaError_t run_mid(bb_op op, bb_prec prec, const bb_problem &p, const bb
     case BB_OP_GETRI: return bb_getri_chip(prec, p, d, q, 0);
     case BB_OP_GETRI_OOP: return bb_getri_chip(prec, p, d, q, 1);
     case BB_OP_GETRS: return bb_getrs_chip(prec, p, d, q);
+    case BB_OP_GESV: return bb_gesv_chip(prec, p, d, q);
     case BB_OP_POTRS: return bb_potrs_chip(prec, p, d, q);
     case BB_OP_POSV: { /* the failed factorisations (info) are skipped by the solve */
         cudaError_t e = bb_potrf_chip(prec, p, d, q);
@@ -452,7 +454,7 @@ int bb_cuda_var_class(bb_op op, bb_prec prec, const bb_problem &p)
     case BB_OP_GETRS: case BB_OP_GESV:
         if (p.nrhs < 0) return 0;
         if (in(p.n, SMALL_MAX)) return op == BB_OP_GETRS ? bb_small_bound(p.n) : bb_small_cols(p.n);
-        if (op == BB_OP_GETRS && in(p.n, mid_limit(op, prec))) return BB_VAR_MID;
+        if (in(p.n, mid_limit(op, prec))) return BB_VAR_MID;
         return in(p.n, BB_VAR_LU_ROWS) ? BB_VAR_DRIVER : 0;
     case BB_OP_GEMM: {
         if (p.m < 1 || p.n < 1 || p.k < 0) return 0;
@@ -592,16 +594,18 @@ static const int CHIP_MAX = 64;
 
 int bb_cuda_chip_max(bb_op op, bb_prec prec)
 {
-    static int v_potrf = BB_ENV_UNREAD, v_getrf = BB_ENV_UNREAD, v_gecond = BB_ENV_UNREAD, v_solve = BB_ENV_UNREAD;
+    static int v_potrf = BB_ENV_UNREAD, v_getrf = BB_ENV_UNREAD, v_gecond = BB_ENV_UNREAD, v_solve = BB_ENV_UNREAD,
+               v_gesv = BB_ENV_UNREAD;
     const char *name;
     int *cache;
     switch (op) {
     case BB_OP_POTRF: name = "BATCHBLAS_CUDA_POTRF_CHIP", cache = &v_potrf; break;
     case BB_OP_GETRF: case BB_OP_GETRFNP: name = "BATCHBLAS_CUDA_GETRF_CHIP", cache = &v_getrf; break;
     case BB_OP_GECOND: case BB_OP_GEINV: name = "BATCHBLAS_CUDA_GECOND_CHIP", cache = &v_gecond; break;
-    case BB_OP_GETRI: case BB_OP_GETRI_OOP: case BB_OP_GETRS: case BB_OP_GESV: case BB_OP_POTRS: case BB_OP_POSV:
+    case BB_OP_GETRI: case BB_OP_GETRI_OOP: case BB_OP_GETRS: case BB_OP_POTRS: case BB_OP_POSV:
         name = "BATCHBLAS_CUDA_SOLVE_CHIP", cache = &v_solve;
         break;
+    case BB_OP_GESV: name = "BATCHBLAS_CUDA_GESV_CHIP", cache = &v_gesv; break;
     default: return 0;
     }
     if (prec != BB_P_D || bb_env_int(name, 1, cache) == 0 || !bb_cuda_has_dmma()) return 0;

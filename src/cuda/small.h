@@ -147,26 +147,34 @@ cudaError_t bb_getrf_chip(bb_prec prec, const bb_problem &p, const bb_dev_batch 
 cudaError_t bb_gecond_chip(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int inv);
 /* getri (oop = 0) and getri_oop (oop = 1) on chip (getrf_chip.cu):
    double, order 1 .. bb_cuda_chip_max, both layouts, per-problem sizes
-   (d.vdim) taken; a block of four warps a problem, the factors and the
-   solution in shared memory, L and U solved on the FP64 tensor cores.
+   (d.vdim) taken; a block of four warps a problem, the factors in shared
+   memory, the solution in the warps' registers, L and U solved on the FP64
+   tensor cores.
    Info (the first zero U(k, k); then nothing written) and skipped
    problems as bb_small_getri.  cudaErrorNotSupported, before launching, if
    it does not fit. */
 cudaError_t bb_getri_chip(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int oop);
 /* getrs on chip (getrf_chip.cu): double, order 1 .. bb_cuda_chip_max, any
-   nrhs (blocks of up to 64 columns), every trans, both layouts,
+   nrhs (strips of 8 columns), every trans, both layouts,
    per-problem sizes (d.vdim) taken; as bb_getri_chip with B for the
    permutation.  No info written; problems flagged in d.info skipped (gesv's
    failed factorisations).  cudaErrorNotSupported, before launching, if it
    does not fit. */
 cudaError_t bb_getrs_chip(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q);
 /* potrs on chip (getrf_chip.cu): double, order 1 .. bb_cuda_chip_max, any
-   nrhs (blocks of up to 64 columns), both triangles, rhs_right (the
+   nrhs (strips of 8 columns), both triangles, rhs_right (the
    row-major form), per-problem sizes (d.vdim) taken; as bb_getrs_chip with
    the Cholesky factor.  No info written; problems flagged in d.info
    skipped (posv's failed factorisations).  cudaErrorNotSupported, before
    launching, if it does not fit. */
 cudaError_t bb_potrs_chip(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q);
+/* gesv on chip (getrf_chip.cu): double, order 1 .. bb_cuda_chip_max of
+   both gesv and getrf, any nrhs, both layouts, per-problem sizes (d.vdim)
+   taken; the LU on chip and the solve in one kernel, the factors never
+   read back.  A, ipiv and info as bb_getrf_chip's; B solved unless info
+   (then left as it was); problems flagged in d.info skipped.
+   cudaErrorNotSupported, before launching, if it does not fit. */
+cudaError_t bb_gesv_chip(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q);
 /* its kernel alone (no checks): d holds A, B and in C each problem's
    inverted diagonal blocks of A (32 x 32 apart, as the register trtri
    writes them out of place); order t <= 256 and free dimension f, or with
