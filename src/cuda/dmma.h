@@ -1,7 +1,8 @@
 /*
  * The FP64 tensor-core step and the asynchronous copies shared by the
  * kernels that multiply double blocks with mma.sync: k_vgemm_tc
- * (vardriver.cu) and k_trsm_panel (trsm_panel.cu).  Device code only;
+ * (vardriver.cu), k_trsm_panel (trsm_panel.cu) and the kernels on chip
+ * (potrf_chip.cu, getrf_chip.cu).  Device code only;
  * callers test the compute capability (8.0 or later) before they launch.
  */
 #pragma once
@@ -32,26 +33,6 @@ __device__ __forceinline__ void bb_dmma16(double (&c0)[2], double (&c1)[2], cons
             : "d"(a1[q]), "d"(b[q]));
     }
 #endif
-}
-
-/* The 16 x 8 tile (cu, cl as bb_dmma16's) += the sum over k in [k0, k1),
-   k1 - k0 a multiple of 8, of A(r, k) B(k, c): a(r, k) gives A's element
-   in the tile's row r (0..15), b(k) B's in this lane's column (lane / 4);
-   g = lane / 4, h = lane % 4. */
-template <typename FA, typename FB>
-__device__ __forceinline__ void bb_dmma_acc(double (&cu)[2], double (&cl)[2], int k0, int k1, int g, int h, FA a, FB b)
-{
-    for (int k = k0; k < k1; k += 8) {
-        double a0[2], a1[2], bk[2];
-#pragma unroll
-        for (int q = 0; q < 2; q++) {
-            const int kk = k + h + 4 * q;
-            a0[q] = a(g, kk);
-            a1[q] = a(8 + g, kk);
-            bk[q] = b(kk);
-        }
-        bb_dmma16(cu, cl, a0, a1, bk);
-    }
 }
 
 /* 8 bytes from global memory to shared address sa, asynchronously

@@ -38,6 +38,13 @@
  * multipliers unscaled); ipiv 1-based; pivot = 0: getrfnp (the row at
  * position k is the pivot).  p.rowmajor honoured.  Per-problem sizes
  * (d.vdim, VAR): a class launch of a variable batch.
+ *
+ * The file's kernels, all on the same matrix in shared memory:
+ *   k_getrf_chip   getrf, getrfnp (gc_lu: the steps above);
+ *   k_gecond_chip  gecond, geinv: Gauss-Jordan with the same panel;
+ *   k_solve_chip   getri, getrs, potrs: the factors loaded, the solution
+ *                  in the warps' registers (gc_solve_rhs);
+ *   k_gesv_chip    gesv: gc_lu, then gc_solve_rhs on the factors in place.
  */
 #include "small.h"
 #include "dmma.h"
@@ -342,7 +349,7 @@ __global__ void __launch_bounds__(CHIP_THREADS, T <= 48 ? 8 : 6)
     for (int64_t pid = blockIdx.x; pid < d.count; pid += gridDim.x) {
         if (d.info && d.info[pid] != 0) continue; /* the same for the whole block */
         const bb_vdim z = bb_dims<VAR>(d, pid, m0, n0, 0, 0, lda0, 0, 0);
-        const int m = z.m, n = z.n, mn = m < n ? m : n;
+        const int m = m0 < 0 ? z.n : z.m, n = z.n, mn = m < n ? m : n; /* m0 < 0: square (gesv's) */
         if (mn <= 0) {
             if (tid == 0 && d.info) d.info[pid] = 0;
             continue;
@@ -720,6 +727,12 @@ __device__ __forceinline__ void gc_diag_inv(double *S, const double *dinv, int t
     __syncthreads();
 }
 
+/* Element (r, c)'s offset in a column-major (rowmajor: row-major) matrix. */
+__device__ __forceinline__ int64_t gc_at(int r, int c, int64_t ld, int rowmajor)
+{
+    return rowmajor ? (int64_t)r * ld + c : (int64_t)c * ld + r;
+}
+
 enum { SOLVE_GETRI, SOLVE_GETRS, SOLVE_POTRS };
 
 /* The solve's right-hand sides, strip by strip (warp w's columns c0 = 8 w,
@@ -731,20 +744,51 @@ enum { SOLVE_GETRI, SOLVE_GETRS, SOLVE_POTRS };
    the upper factor, U^T U).  The reads are unconditional (an element
    outside the matrix reads B(0, 0) and takes 0) and the writes' addresses
    are computed anew (laundered strides), so that no address is held in
-   registers across the solve. */
+   registers across the solve.  stage (8 x LD doubles of shared memory,
+   the warp's own; NULL: none) takes getrs's gathered rows in and its
+   scattered rows out: read straight into the fragments, a gathered row
+   costs a 32-byte sector for each 8-byte element (the H200's L1 was 77%
+   busy with them, session 43); through the stage the lanes run along B's
+   stored lines. */
 template <int T, int OP>
 __device__ __forceinline__ void gc_solve_rhs(const double *S, double *B, int64_t ldb, int rmb, int n, int nrhs,
-                                             const int *sel, const int *scat, const int *sig, bool tr)
+                                             const int *sel, const int *scat, const int *sig, bool tr,
+                                             double *stage)
 {
     constexpr int LD = bb_chip_ld(T), NB = T / CHIP_B;
     const int tid = threadIdx.x, w = tid / 32, lane = tid % 32, g = lane / 4, h = lane % 4;
     const int nb = (n + CHIP_B - 1) / CHIP_B;
+    /* the stage's elements a lane moves: the lanes along B's stored lines
+       (a column's rows, or a row's 8 columns) */
+    auto st_at = [&](int e, int &p, int &cc) {
+        if (rmb) p = e / 8, cc = e % 8;
+        else p = e % T, cc = e / T;
+    };
 #pragma unroll 1
     for (int c0 = 8 * w; c0 < nrhs; c0 += 8 * (CHIP_THREADS / 32)) {
         const int c = c0 + g;
         const bool cin = c < nrhs;
         double x[NB][2][2];
-        {
+        if (stage && sel) { /* gathered through the stage: every copy in flight at once */
+            const unsigned sa = (unsigned)__cvta_generic_to_shared(stage);
+#pragma unroll 4
+            for (int e = lane; e < 8 * T; e += 32) {
+                int p, cc;
+                st_at(e, p, cc);
+                const bool in = p < n && c0 + cc < nrhs;
+                bb_cp8(sa + (unsigned)(cc * LD + p) * 8u, in ? B + gc_at(sel[p], c0 + cc, ldb, rmb) : B, in);
+            }
+            bb_cp_commit();
+            bb_cp_wait<0>();
+            __syncwarp();
+#pragma unroll
+            for (int i = 0; i < NB; i++)
+#pragma unroll
+                for (int kb = 0; kb < 2; kb++)
+#pragma unroll
+                    for (int q = 0; q < 2; q++) x[i][kb][q] = stage[g * LD + CHIP_B * i + 8 * kb + h + 4 * q];
+            __syncwarp(); /* every lane's fragments read before the stage is written again */
+        } else {
             const int64_t rs = rmb ? ldb : 1, cs = rmb ? 1 : ldb;
             const double *Bc = B + (cin ? c : 0) * cs;
 #pragma unroll
@@ -767,7 +811,23 @@ __device__ __forceinline__ void gc_solve_rhs(const double *S, double *B, int64_t
         else if (OP != SOLVE_POTRS) gc_strip_solve<LD, NB, true, false, true, true>(S, x, nb, g, h);
         else if (!tr) gc_strip_solve<LD, NB, false, false, true, false>(S, x, nb, g, h);
         else gc_strip_solve<LD, NB, true, false, false, false>(S, x, nb, g, h);
-        {
+        if (stage && scat) { /* scattered through the stage */
+#pragma unroll
+            for (int i = 0; i < NB; i++)
+#pragma unroll
+                for (int kb = 0; kb < 2; kb++)
+#pragma unroll
+                    for (int q = 0; q < 2; q++) stage[g * LD + CHIP_B * i + 8 * kb + h + 4 * q] = x[i][kb][q];
+            __syncwarp();
+            double *Bo = bb_launder(B);
+#pragma unroll 4
+            for (int e = lane; e < 8 * T; e += 32) {
+                int p, cc;
+                st_at(e, p, cc);
+                if (p < n && c0 + cc < nrhs) Bo[gc_at(scat[p], c0 + cc, ldb, rmb)] = stage[cc * LD + p];
+            }
+            __syncwarp(); /* the stage read before the next strip's copies */
+        } else {
             const int64_t ld = bb_opaque(ldb), rs = rmb ? ld : 1, cs = rmb ? 1 : ld;
             double *Bc = bb_launder(B) + (cin ? c : 0) * cs;
 #pragma unroll
@@ -870,7 +930,8 @@ __global__ void __launch_bounds__(CHIP_THREADS, 4)
             double *B = bb_dev_ptr<double>(d.opd[RHS || mode ? BB_B : BB_A], qid);
             const int rmb = LU ? rowmajor : rowmajor_b;
             gc_solve_rhs<T, OP>(S, B, RHS || mode ? y.ldb : y.lda, rmb, y.n, RHS ? y.nrhs : y.n,
-                                LU && !tr ? s_perm : NULL, LU && tr ? s_perm : NULL, s_sig, tr);
+                                LU && !tr ? s_perm : NULL, LU && tr ? s_perm : NULL, s_sig, tr,
+                                OP == SOLVE_GETRS ? S + T * LD + w * 8 * LD : NULL);
         }
         if (!RHS && tid == 0 && d.info) d.info[pid] = info;
         __syncthreads(); /* S is free for the next problem */
@@ -956,7 +1017,7 @@ __global__ void __launch_bounds__(CHIP_THREADS, VAR ? 4 : 6)
                 gc_diag_inv<LD, true>(S, s_dinv, tn, false);
                 const bb_vdim x = bb_dims<VAR>(d, bb_opaque(qid), 0, n0, 0, nrhs0, lda0, ldb0, 0);
                 gc_solve_rhs<T, SOLVE_GETRS>(S, bb_dev_ptr<double>(d.opd[BB_B], qid), x.ldb, rowmajor, x.n, x.nrhs,
-                                             s_phys, NULL, NULL, false);
+                                             s_phys, NULL, NULL, false, NULL);
             }
         }
         if (tid == 0 && d.info) d.info[pid] = info;
@@ -966,16 +1027,26 @@ __global__ void __launch_bounds__(CHIP_THREADS, VAR ? 4 : 6)
 }
 
 template <int T, bool VAR>
-cudaError_t launch(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int pivot)
+cudaError_t launch(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int pivot, int m0)
 {
     /* the largest shared-memory carveout: blocks of 20 KiB (T = 48: eight
        an SM, as the 64 registers allow) or 34 KiB (six) */
     cudaError_t e = cudaFuncSetAttribute(k_getrf_chip<T, VAR>, cudaFuncAttributePreferredSharedMemoryCarveout,
                                          (int)cudaSharedmemCarveoutMaxShared);
     if (e != cudaSuccess) return e;
-    k_getrf_chip<T, VAR><<<bb_grid(d.count, 1), CHIP_THREADS, bb_chip_smem(T), q->stream>>>(d, p.m, p.n, p.lda, p.rowmajor,
+    k_getrf_chip<T, VAR><<<bb_grid(d.count, 1), CHIP_THREADS, bb_chip_smem(T), q->stream>>>(d, m0, p.n, p.lda, p.rowmajor,
                                                                                pivot);
     return cudaGetLastError();
+}
+
+/* The LU on chip of every problem of the launch (m0 < 0: m = n), the
+   smaller matrix on chip where every problem fits in it (p: the sizes,
+   or for a class launch of a variable batch the class's bound). */
+cudaError_t launch_lu(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int pivot, int m0)
+{
+    if ((m0 < 0 ? p.n : m0) <= 48 && p.n <= 48)
+        return d.vdim ? launch<48, true>(p, d, q, pivot, m0) : launch<48, false>(p, d, q, pivot, m0);
+    return d.vdim ? launch<CHIP_T, true>(p, d, q, pivot, m0) : launch<CHIP_T, false>(p, d, q, pivot, m0);
 }
 
 } // namespace
@@ -987,8 +1058,7 @@ cudaError_t bb_getrf_chip(bb_prec prec, const bb_problem &p, const bb_dev_batch 
     if (d.count <= 0) return cudaSuccess;
     /* the smaller matrix on chip where every problem fits in it (p: the
        sizes, or for a class launch of a variable batch the class's bound) */
-    if (p.m <= 48 && p.n <= 48) return d.vdim ? launch<48, true>(p, d, q, pivot) : launch<48, false>(p, d, q, pivot);
-    return d.vdim ? launch<CHIP_T, true>(p, d, q, pivot) : launch<CHIP_T, false>(p, d, q, pivot);
+    return launch_lu(p, d, q, pivot, p.m);
 }
 
 namespace {
@@ -1024,11 +1094,11 @@ cudaError_t bb_gecond_chip(bb_prec prec, const bb_problem &p, const bb_dev_batch
 
 namespace {
 
-/* A kernel of the factors on chip in one matrix of shared memory: 34 KiB
-   (six blocks an SM) or 20 KiB (eight), the largest carveout. */
-template <int T, typename K> cudaError_t chip_attrs(K k)
+/* A kernel on chip's dynamic shared memory (up to smem) and the largest
+   carveout. */
+template <typename K> cudaError_t chip_attrs(K k, size_t smem)
 {
-    cudaError_t e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bb_chip_smem(T));
+    cudaError_t e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
     if (e == cudaSuccess)
         e = cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout, (int)cudaSharedmemCarveoutMaxShared);
     return e;
@@ -1037,11 +1107,14 @@ template <int T, typename K> cudaError_t chip_attrs(K k)
 template <int T, int OP, bool VAR>
 cudaError_t launch_solve(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int mode)
 {
+    /* getrs: the warps' stages beside the factors (four blocks an SM, as
+       the registers allow anyway) */
+    const size_t smem = bb_chip_smem(T) + (OP == SOLVE_GETRS ? (CHIP_THREADS / 32) * 8 * bb_chip_ld(T) * sizeof(double) : 0);
     auto k = k_solve_chip<T, OP, VAR>;
-    cudaError_t e = chip_attrs<T>(k);
+    cudaError_t e = chip_attrs(k, smem);
     if (e != cudaSuccess) return e;
-    k<<<bb_grid(d.count, 1), CHIP_THREADS, bb_chip_smem(T), q->stream>>>(d, p.n, p.nrhs, p.lda, p.ldb, p.rowmajor,
-                                                                         p.rhs_right, mode);
+    k<<<bb_grid(d.count, 1), CHIP_THREADS, smem, q->stream>>>(d, p.n, p.nrhs, p.lda, p.ldb, p.rowmajor, p.rhs_right,
+                                                              mode);
     return cudaGetLastError();
 }
 
@@ -1056,7 +1129,7 @@ template <int T, bool VAR>
 cudaError_t launch_gesv(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q)
 {
     auto k = k_gesv_chip<T, VAR>;
-    cudaError_t e = chip_attrs<T>(k);
+    cudaError_t e = chip_attrs(k, bb_chip_smem(T));
     if (e != cudaSuccess) return e;
     k<<<bb_grid(d.count, 1), CHIP_THREADS, bb_chip_smem(T), q->stream>>>(d, p.n, p.nrhs, p.lda, p.ldb, p.rowmajor);
     return cudaGetLastError();
@@ -1090,10 +1163,14 @@ cudaError_t bb_potrs_chip(bb_prec prec, const bb_problem &p, const bb_dev_batch 
 
 cudaError_t bb_gesv_chip(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q)
 {
-    const int x = bb_mid_max(BB_OP_GESV, prec); /* the LU, the solve and their fusion on */
+    const int x = bb_mid_max(BB_OP_GESV, prec); /* the LU and the solve on chip on */
     if (!x || p.n < 1 || p.n > x || p.nrhs < 0) return cudaErrorNotSupported;
     if (!d.opd[BB_IPIV].ptr && !d.opd[BB_IPIV].base) return cudaErrorNotSupported;
     if (d.count <= 0) return cudaSuccess;
+    if (p.n > bb_cuda_gesv_fused_max(prec)) { /* two launches; the solve skips the failed factorisations */
+        cudaError_t e = launch_lu(p, d, q, 1, -1);
+        return e == cudaSuccess ? launch_solve_T<SOLVE_GETRS>(p, d, q, 0) : e;
+    }
     if (p.n <= 48) return d.vdim ? launch_gesv<48, true>(p, d, q) : launch_gesv<48, false>(p, d, q);
     return d.vdim ? launch_gesv<CHIP_T, true>(p, d, q) : launch_gesv<CHIP_T, false>(p, d, q);
 }

@@ -31,7 +31,9 @@
  *                                  solve on chip (getrf_chip.cu), which
  *                                  the recursive and blocked drivers also
  *                                  call for d getrs and potrs up to 64
- *                                  (gesv's and posv's solves); the
+ *                                  (posv's solve); d gesv up to 64: the
+ *                                  LU and the solve in one kernel
+ *                                  (getrf_chip.cu); the
  *                                  blocked drivers use them inside posv
  *                                  (the policy: bb_cuda_chip_max below)
  *   recursive driver (recursive.cu) the same routines above the register
@@ -580,16 +582,20 @@ int bb_cuda_trsm_panel_max(bb_prec prec)
                      64 steps of 64-wide rows (BATCHBLAS_CUDA_GECOND_CHIP=0:
                      that kernel);
      getrf_chip.cu   the solves of order 33 .. 64: getri and getri_oop,
-                     getrs (and gesv's solve) and potrs (and posv's) with
-                     any number of right-hand sides, fixed and variable
-                     (posv's class after the Cholesky on chip; gesv's
-                     variable class stays in the driver): the factors and
-                     the solution in shared
-                     memory, the diagonal blocks inverted, each warp
-                     solving its own columns through both factors on the
-                     tensor cores, where the blocked and recursive drivers
-                     run a permutation and two trsm launches
-                     (BATCHBLAS_CUDA_SOLVE_CHIP=0: those drivers). */
+                     getrs and potrs (and posv's) with any number of
+                     right-hand sides, fixed and variable (posv's class
+                     after the Cholesky on chip): the factors in shared
+                     memory, the solution in the warps' registers (8
+                     columns a warp at a time), the diagonal blocks
+                     inverted, each warp solving its own columns through
+                     both factors on the tensor cores, where the blocked
+                     and recursive drivers run a permutation and two trsm
+                     launches (BATCHBLAS_CUDA_SOLVE_CHIP=0: those drivers);
+     getrf_chip.cu   gesv of order 33 .. 64, fixed and variable, where the
+                     LU and the solve on chip are both on: one kernel up to
+                     GESV_FUSED_MAX (below), the two as two launches above
+                     (BATCHBLAS_CUDA_GESV_CHIP=0: two launches at every
+                     order). */
 static const int CHIP_MAX = 64;
 
 int bb_cuda_chip_max(bb_op op, bb_prec prec)
@@ -610,6 +616,22 @@ int bb_cuda_chip_max(bb_op op, bb_prec prec)
     }
     if (prec != BB_P_D || bb_env_int(name, 1, cache) == 0 || !bb_cuda_has_dmma()) return 0;
     return CHIP_MAX;
+}
+
+/* gesv of order 33 .. GESV_FUSED_MAX in one kernel (bb_gesv_chip: the LU
+   on chip, then the solve on the factors as they lie), above it the LU and
+   the solve on chip as two launches.  Measured on the H200 (session 43, d,
+   10240 problems, nrhs = n, ms fused / two): n = 33 0.577 / 0.613, 40
+   0.617 / 0.652, 48 0.738 / 0.730, 56 1.031 / 0.982, 64 1.180 / 1.080.
+   The fused kernel saves the factors' second read and a launch, but its
+   solve gathers B's rows straight into registers (no shared memory left
+   for getrs's stage at six blocks an SM), which costs more than that
+   from 48 up.  BATCHBLAS_CUDA_GESV_CHIP=0: two launches at every order. */
+static const int GESV_FUSED_MAX = 40;
+
+int bb_cuda_gesv_fused_max(bb_prec prec)
+{
+    return bb_cuda_chip_max(BB_OP_GESV, prec) ? GESV_FUSED_MAX : 0;
 }
 
 /* The fixed-size trsm's ranges on chip: above this order the blocked trsm

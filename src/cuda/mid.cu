@@ -428,11 +428,10 @@ int bb_mid_max(bb_op op, bb_prec prec)
        chip before it */
     case BB_OP_GETRI: case BB_OP_GETRI_OOP: case BB_OP_GETRS: case BB_OP_POTRS: return bb_cuda_chip_max(op, prec);
     case BB_OP_POSV: return bb_cuda_chip_max(BB_OP_POTRF, prec) ? bb_cuda_chip_max(op, prec) : 0;
-    /* gesv: the LU and the solve on chip in one kernel (getrf_chip.cu),
-       where both are on */
+    /* gesv: the LU and the solve on chip (getrf_chip.cu), in one kernel
+       up to bb_cuda_gesv_fused_max, where both are on */
     case BB_OP_GESV:
-        return bb_cuda_chip_max(BB_OP_GETRF, prec) && bb_cuda_chip_max(BB_OP_GETRS, prec) ? bb_cuda_chip_max(op, prec)
-                                                                                           : 0;
+        return bb_cuda_chip_max(BB_OP_GETRF, prec) ? bb_cuda_chip_max(BB_OP_GETRS, prec) : 0;
     default: return 0;
     }
 }

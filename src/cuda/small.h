@@ -171,10 +171,14 @@ cudaError_t bb_potrs_chip(bb_prec prec, const bb_problem &p, const bb_dev_batch 
 /* gesv on chip (getrf_chip.cu): double, order 1 .. bb_cuda_chip_max of
    both gesv and getrf, any nrhs, both layouts, per-problem sizes (d.vdim)
    taken; the LU on chip and the solve in one kernel, the factors never
-   read back.  A, ipiv and info as bb_getrf_chip's; B solved unless info
+   read back, up to bb_cuda_gesv_fused_max; above, the two kernels as two
+   launches.  A, ipiv and info as bb_getrf_chip's; B solved unless info
    (then left as it was); problems flagged in d.info skipped.
    cudaErrorNotSupported, before launching, if it does not fit. */
 cudaError_t bb_gesv_chip(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q);
+/* The largest order of gesv that takes bb_gesv_chip (launch.cu); 0: none.
+   Above it, up to bb_mid_max, getrf and getrs on chip as two launches. */
+int bb_cuda_gesv_fused_max(bb_prec prec);
 /* its kernel alone (no checks): d holds A, B and in C each problem's
    inverted diagonal blocks of A (32 x 32 apart, as the register trtri
    writes them out of place); order t <= 256 and free dimension f, or with
