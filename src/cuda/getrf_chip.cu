@@ -594,8 +594,9 @@ __global__ void __launch_bounds__(CHIP_THREADS, T <= 48 ? 8 : 6)
    x[i][kb][q] = X(16 i + 8 kb + h + 4 q, c0 + g) for the block rows i,
    the B fragments of the tensor-core step (bb_dmma16), so that a block
    row once solved is an operand of the next ones as it lies.  Only the
-   factors take shared memory (one matrix: six blocks an SM at T = 64,
-   where factors and X took two and three). */
+   factors take shared memory (one matrix, 34 KiB at T = 64; the strip's
+   128 registers a thread leave four blocks an SM, where factors and X in
+   shared memory left three; session 43). */
 
 /* The C fragments of a 16 x 8 tile (bb_dmma16's cu, cl) as B fragments:
    b[kb][q] = the tile's (8 kb + h + 4 q, g), which lane 4 (h + 4 q) + g / 2
