@@ -27,15 +27,16 @@
  *                                  the LU on chip (getrf_chip.cu, the
  *                                  same shape); d gecond, geinv:
  *                                  Gauss-Jordan on chip (getrf_chip.cu);
- *                                  d getri, getri_oop up to 64: the
- *                                  solve on chip (getrf_chip.cu), which
- *                                  the recursive and blocked drivers also
- *                                  call for d getrs and potrs up to 64
- *                                  (posv's solve); d gesv up to 64: the
- *                                  LU and the solve in one kernel
- *                                  (getrf_chip.cu); the
- *                                  blocked drivers use them inside posv
- *                                  (the policy: bb_cuda_chip_max below)
+ *                                  d getri, getri_oop, getrs, potrs up
+ *                                  to 64: the solve on chip
+ *                                  (getrf_chip.cu); d posv: the Cholesky
+ *                                  and the solve on chip; d gesv: the LU
+ *                                  and the solve on chip (one kernel up
+ *                                  to GESV_FUSED_MAX); the blocked and
+ *                                  recursive drivers call them too
+ *                                  (diagonal blocks; getrs, potrs with
+ *                                  BATCHBLAS_CUDA_MID=0) (the policy:
+ *                                  bb_cuda_chip_max below)
  *   recursive driver (recursive.cu) the same routines above the register
  *                                  bound: seed 004's recursion down to the
  *                                  register kernels, GEMM off the diagonal
@@ -182,6 +183,7 @@ static choice decide(bb_op op, bb_prec prec, const bb_problem &p, batchblas_queu
         return blocked_on() && p.n >= 1 && blocked_ok ? USE_BLOCKED : USE_GENERIC;
     case BB_OP_POTRS: case BB_OP_POSV:
         if (in_small(p.n) && p.nrhs >= 0) return USE_SMALL;
+        if (p.n >= 1 && p.nrhs >= 0 && p.n <= mid_limit(op, prec)) return USE_MID; /* the solve on chip */
         return blocked_on() && p.n >= 1 && p.nrhs >= 0 && blocked_ok ? USE_BLOCKED : USE_GENERIC;
     case BB_OP_GEMM: {
         if (p.m < 1 || p.n < 1) return USE_GENERIC;
@@ -217,7 +219,7 @@ static choice decide(bb_op op, bb_prec prec, const bb_problem &p, batchblas_queu
     case BB_OP_GETRS: case BB_OP_GESV:
         if (p.n < 1 || p.nrhs < 0) return USE_GENERIC;
         if (p.n <= SMALL_MAX) return USE_SMALL;
-        if (op == BB_OP_GESV && p.n <= mid_limit(op, prec)) return USE_MID; /* the LU and the solve in one kernel */
+        if (p.n <= mid_limit(op, prec)) return USE_MID; /* the solve on chip (gesv: after the LU on chip) */
         return recursive_on() && blocked_lu_on() && blocked_ok ? USE_RECURSIVE : USE_GENERIC;
     case BB_OP_LANGE:
         return p.m >= 1 && p.n >= 1 ? USE_SMALL : USE_GENERIC;

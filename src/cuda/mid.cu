@@ -423,9 +423,9 @@ int bb_mid_max(bb_op op, bb_prec prec)
         return bb_cuda_chip_max(BB_OP_POTRF, prec) ? bb_cuda_chip_max(BB_OP_POTRF, prec) : 48;
     case BB_OP_GETRF: case BB_OP_GETRFNP: return 64;
     case BB_OP_GECOND: case BB_OP_GEINV: return 64;
-    /* getri, and the class of 33..64 of a variable getrs, potrs or posv:
-       the solve on chip (getrf_chip.cu) only; posv with the Cholesky on
-       chip before it */
+    /* getri, getrs, potrs and posv, fixed and the class of 33..64 of a
+       variable batch: the solve on chip (getrf_chip.cu) only; posv with
+       the Cholesky on chip before it */
     case BB_OP_GETRI: case BB_OP_GETRI_OOP: case BB_OP_GETRS: case BB_OP_POTRS: return bb_cuda_chip_max(op, prec);
     case BB_OP_POSV: return bb_cuda_chip_max(BB_OP_POTRF, prec) ? bb_cuda_chip_max(op, prec) : 0;
     /* gesv: the LU and the solve on chip (getrf_chip.cu), in one kernel
