@@ -1018,6 +1018,72 @@ START_TEST(test_var_big)
 }
 END_TEST
 
+/* An Inf in B reaches only the rows solved after it, as BLAS solves
+   (reference dtrsm): left trsm, lower (forward) and upper (backward),
+   unit and non-unit, orders that cross the GPU's blocks of 16 and 32
+   (its on-chip trsm multiplies by inverted diagonal blocks, whose zeros
+   would turn the Inf into NaN in the rows solved before it, and the LU's
+   update would take that for a NaN pivot: test_isolation); column-major,
+   strided, three problems, 5 right-hand sides, the Inf in column 2 at a
+   row that ends, starts or sits inside a block.  The rows solved before
+   it must match a plain substitution, the rest must not be finite. */
+START_TEST(test_trsm_inf_rhs)
+{
+    static const int orders[] = {40, 64, 100, 129};
+    const int m = orders[_i % 4], lower = _i / 4 % 2, unit = _i / 8, n = 5, cnt = 3, lda = m + 3, ldb = m + 1;
+    const int at[] = {m - 1, 31, 47, m / 2 + 1};
+    tu_seed(6000 + 13 * (uint64_t)_i + 101 * TU_PREC_ID);
+    const int64_t sa = (int64_t)lda * m, sb = (int64_t)ldb * n;
+    T *A = malloc(sa * cnt * sizeof(T)), *B = malloc(sb * cnt * sizeof(T)), *B0 = malloc(sb * cnt * sizeof(T));
+    ck_assert(A && B && B0);
+    for (int64_t e = 0; e < sa * cnt; e++) A[e] = tu_rand_T();
+    for (int p = 0; p < cnt; p++)
+        for (int i = 0; i < m; i++) A[p * sa + i + (int64_t)i * lda] = tu_T(m + tu_rand());
+    for (int64_t e = 0; e < sb * cnt; e++) B[e] = tu_rand_T();
+    for (int p = 0; p < cnt; p++) {
+        const int r = at[(p + _i) % 4] % m;
+        B[p * sb + r + 2 * ldb] = tu_T(INFINITY);
+    }
+    memcpy(B0, B, sb * cnt * sizeof(T));
+    int info[1] = {BblasErrorsReportAny};
+    BB_PUB(blas, trsm, batch_strided)(BblasColMajor, BblasLeft, lower ? BblasLower : BblasUpper, BblasNoTrans,
+                                      unit ? BblasUnit : BblasNonUnit, m, n, tu_T(1.0), A, lda, sa, B, ldb, sb,
+                                      cnt, info);
+    ck_assert_int_eq(info[0], 0);
+    const double tol = TU_PREC_ID % 2 ? 1e-11 : 1e-4;
+    zd *x = malloc(m * sizeof *x);
+    for (int p = 0; p < cnt; p++) {
+        const int r = at[(p + _i) % 4] % m;
+        const T *a = A + p * sa, *b0 = B0 + p * sb, *b = B + p * sb;
+        for (int j = 0; j < n; j++) {
+            /* the rows solved before the Inf (all of them outside column 2) */
+            const int lo = j != 2 ? 0 : lower ? 0 : r + 1, hi = j != 2 ? m : lower ? r : m;
+            double big = 0.0, err = 0.0;
+            for (int s2 = 0; s2 < hi - lo; s2++) {
+                const int i = lower ? lo + s2 : hi - 1 - s2;
+                zd v = tu_z(b0[i + j * ldb]);
+                for (int k = lower ? lo : i + 1; k < (lower ? i : hi); k++) v -= tu_z(a[i + (int64_t)k * lda]) * x[k];
+                x[i] = unit ? v : v / tu_z(a[i + (int64_t)i * lda]);
+                big = fmax(big, cabs(x[i]));
+                err = fmax(err, cabs(tu_z(b[i + j * ldb]) - x[i]));
+            }
+            ck_assert_msg(err <= tol * (1.0 + big), "%s trsm m %d %s %s problem %d column %d: rows before the Inf "
+                          "off by %g", TU_PNAME, m, lower ? "lower" : "upper", unit ? "unit" : "non-unit", p, j, err);
+            if (j == 2)
+                for (int i = lower ? r : 0; i < (lower ? m : r + 1); i++) {
+                    const zd v = tu_z(b[i + j * ldb]);
+                    ck_assert_msg(!(isfinite(creal(v)) && isfinite(cimag(v))), "%s trsm m %d: row %d after the Inf "
+                                  "(row %d) finite", TU_PNAME, m, i, r);
+                }
+        }
+    }
+    free(x);
+    free(A);
+    free(B);
+    free(B0);
+}
+END_TEST
+
 void X(add_blas3_tests)(Suite *s)
 {
     TCase *tc = tcase_create(TU_PNAME "blas3");
@@ -1030,6 +1096,7 @@ void X(add_blas3_tests)(Suite *s)
     BB_ADD_LOOP(tc, test_empty_batch, 0, NOPS_PREC);
     BB_ADD_LOOP(tc, test_trsm_across, 0, 4);
     BB_ADD_LOOP(tc, test_syrk_trmm_across, 0, 8);
+    BB_ADD_LOOP(tc, test_trsm_inf_rhs, 0, 16);
     suite_add_tcase(s, tc);
     TCase *vb = tcase_create("blas3_var_big_" TU_PNAME); /* its own case: a sanitizer run can take it alone */
     tcase_set_timeout(vb, 120);

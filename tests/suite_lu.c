@@ -764,16 +764,17 @@ END_TEST
 /*
  * Fixed-size batches at the blocked LU's recursion bounds (the GPU's
  * getrf_core, src/cuda/blocked.cu: panels of 32 columns, complex 16,
- * split at powers of two, interchanges deferred up to 1024 rows): n = 127,
- * 128, 129, 255, 256, 257 and, for getrf / getrfnp, shapes with m > n and
- * m < n (a wide matrix's last update, a panel of more than 256 rows); three
- * problems a size, the middle one singular.
+ * split at powers of two, interchanges deferred up to 1024 rows; double:
+ * panels of 64 columns on chip up to 128 rows): n = 65, 100, 127, 128,
+ * 129, 255, 256, 257 and, for getrf / getrfnp, shapes with m > n and m < n
+ * (a wide matrix's last update, a panel of more than 256 rows, panels on
+ * chip of 120 and 90 rows); three problems a size, the middle one singular.
  */
 static void fixed_big(int op, int form, int layout)
 {
-    static const int ns[] = {127, 128, 129, 255, 256, 257};
-    static const int shp[][2] = {{300, 129}, {129, 300}, {257, 100}, {100, 257}, {520, 70}};
-    const int nsq = (int)(sizeof ns / sizeof ns[0]), nsh = op == OP_GETRF || op == OP_GETRFNP ? 5 : 0;
+    static const int ns[] = {65, 100, 127, 128, 129, 255, 256, 257};
+    static const int shp[][2] = {{300, 129}, {129, 300}, {257, 100}, {100, 257}, {520, 70}, {120, 90}, {90, 120}};
+    const int nsq = (int)(sizeof ns / sizeof ns[0]), nsh = op == OP_GETRF || op == OP_GETRFNP ? 7 : 0;
     for (int s = 0; s < nsq + nsh; s++) {
         const int m = s < nsq ? ns[s] : shp[s - nsq][0], n = s < nsq ? ns[s] : shp[s - nsq][1];
         pset p = make_pset(op, layout, m, n, s, s);

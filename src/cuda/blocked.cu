@@ -59,6 +59,7 @@
  */
 #include <string.h>
 #include "small.h"
+#include "dmma.h"
 #include "generic.h"
 #include "views.h"
 
@@ -410,6 +411,15 @@ cudaError_t potrs(const ctx &c, const bb_problem &p, const bb_dev_batch &d)
    left half at the end.  In column-major storage a panel's own swaps touch
    one 32-byte sector per element of every other column (H200, getrf d 256:
    33 of the panels' 39 GB); deferred, 18 GB in all.
+   Panels on chip (double, where bb_cuda_lu_panel_chip_rows, launch.cu,
+   says; session 44): the walk's leaves are 64 columns wide, and a leaf
+   of at most that many rows is factored by the LU on chip
+   (bb_lu_panel_chip: the panel read once into shared memory, its 64
+   steps there, written once), every interchange deferred; a taller leaf
+   walks on over register panels of L columns.  At n = 128: one 128 x 64
+   panel on chip, one trsm and GEMM of 64, one 64 x 64 panel on chip, and
+   two permutations, where the register panels took four panels, three
+   trsm and three GEMMs.
    A wide matrix's columns past min(m, n) get one last update.
    As LAPACK, a zero pivot does not stop the factorisation: the steps skip
    only the problems flagged with argument errors (negative codes, kept in
@@ -469,6 +479,7 @@ struct lu_run {
     int pivot;
     int *t;
     bool defer; /* interchanges on the other columns by lu_perm, not by the panel */
+    int chip;   /* panels of up to this many rows (and CHIP_T columns) on chip; 0: none */
 };
 
 /* The panel of columns [j, j + jb), jb <= L, rows j..m. */
@@ -488,10 +499,14 @@ cudaError_t lu_panel(const lu_run &r, int j, int jb)
         else pd.opd[BB_IPIV].base += (size_t)j * sizeof(int);
     }
     /* the register panel applies the interchanges to the other columns
-       itself; the generic kernel (panels too tall for it) does not */
+       itself; the panel on chip (r.chip: only where they are deferred)
+       and the generic kernel (panels too tall for the others) do not */
     bool swapped = true;
-    cudaError_t e = r.defer ? bb_panel_getrf(c.prec, pp, pd, c.q, r.pivot, jb, 0)
-                            : bb_panel_getrf(c.prec, pp, pd, c.q, r.pivot, r.p.n, j);
+    cudaError_t e = cudaErrorNotSupported;
+    if (r.chip && pp.m <= r.chip && (r.defer || !r.pivot)) e = bb_lu_panel_chip(c.prec, pp, pd, c.q, r.pivot);
+    if (e == cudaErrorNotSupported)
+        e = r.defer ? bb_panel_getrf(c.prec, pp, pd, c.q, r.pivot, jb, 0)
+                    : bb_panel_getrf(c.prec, pp, pd, c.q, r.pivot, r.p.n, j);
     if (e == cudaErrorNotSupported) {
         swapped = false;
         e = bb_generic_launch(r.pivot ? BB_OP_GETRF : BB_OP_GETRFNP, c.prec, pp, pd, c.q);
@@ -538,11 +553,17 @@ cudaError_t lu_perm(const lu_run &r, int j, int w, int c0, int c1)
     return bb_lu_perm(r.c.prec, pd, r.t, r.p.m, j, w, c0, c1, r.p.lda, 0, r.c.q);
 }
 
-/* The steps of bb_lu_walk (small.h) on this LU. */
+/* The steps of bb_lu_walk (small.h) on this LU.  With panels on chip the
+   walk's leaves are CHIP_T columns wide; a leaf taller than the chip's
+   panel walks on in register panels of c.L columns. */
 template <typename T>
 struct lu_steps {
     const lu_run &r;
-    cudaError_t panel(int j, int w) const { return lu_panel<T>(r, j, w); }
+    cudaError_t panel(int j, int w) const
+    {
+        if (w > r.c.L && !(r.chip && r.p.m - j <= r.chip)) return bb_lu_walk(*this, r.c.L, j, w);
+        return lu_panel<T>(r, j, w);
+    }
     cudaError_t perm(int j, int w, int c0, int c1) const { return lu_perm<T>(r, j, w, c0, c1); }
     cudaError_t update(int j, int w1, int c1) const { return lu_update(r, j, w1, j + w1, c1); }
 };
@@ -556,11 +577,21 @@ cudaError_t getrf_core(const ctx &c, const bb_problem &p, const bb_dev_batch &d,
     if (m <= mid(c, BB_OP_GETRF) && n <= mid(c, BB_OP_GETRF)) return bb_mid_getrf(c.prec, p, d, c.q, pivot);
     k_lu_flags<<<bb_grid(d.count, 256), 256, 0, c.q->stream>>>(d.info, t, d.count);
     cudaError_t e = cudaGetLastError();
-    lu_run r = {c, p, d, d, pivot, t, false};
+    lu_run r = {c, p, d, d, pivot, t, false, 0};
     r.s.info = t; /* the steps skip only argument errors */
     r.s.masked = 1;
     if (e != cudaSuccess) return e;
     const int mode = bb_lu_rec_mode();
+    /* panels on chip (bb_cuda_lu_panel_chip_rows, launch.cu): the walk
+       over panels of CHIP_T columns, every interchange deferred */
+    const int chip = mode == 1 && (!pivot || m <= BB_LU_PERM_ROWS) ? bb_cuda_lu_panel_chip_rows(c.prec) : 0;
+    if (chip && (mn > CHIP_T || m <= chip)) {
+        r.chip = chip;
+        r.defer = pivot != 0;
+        e = bb_lu_walk(lu_steps<T>{r}, CHIP_T, 0, mn);
+        if (e == cudaSuccess) e = lu_perm<T>(r, 0, mn, mn, n);
+        return e == cudaSuccess ? lu_update(r, 0, mn, mn, n) : e;
+    }
     if (bb_lu_recursive(mode, mn, L)) {
         r.defer = bb_lu_deferred(mode, pivot, m, mn, L);
         e = bb_lu_walk(lu_steps<T>{r}, L, 0, mn);

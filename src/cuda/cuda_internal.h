@@ -168,6 +168,8 @@ int bb_cuda_trsm_panel_max(bb_prec prec);
    (BATCHBLAS_CUDA_POTRF_CHIP, _GETRF_CHIP, _GECOND_CHIP, _SOLVE_CHIP), or
    no FP64 tensor cores */
 int bb_cuda_chip_max(bb_op op, bb_prec prec);
+/* The blocked LU's panels on chip (launch.cu): their largest height (0: off). */
+int bb_cuda_lu_panel_chip_rows(bb_prec prec);
 /* launch.cu: the fixed-size trsm above this order recurses, each range of
    at most this order on chip (<= bb_cuda_trsm_panel_max; 0: none;
    BATCHBLAS_CUDA_TRSM_SPLIT) */

@@ -102,19 +102,24 @@ template <int LD>
 __device__ __forceinline__ void gc_load(unsigned Ss, const double *A, int64_t lda, int m, int n, int tm, int tn,
                                         int rowmajor, bool v16, int w, int lane)
 {
-    if (v16) {
-        const int i = 2 * lane;
-        const double *a = A + w * lda + i;
-        unsigned sa = Ss + (unsigned)(w * LD + i) * 8u;
-        const int bytes = i + 1 < m ? 16 : i < m ? 8 : 0;
+    constexpr int TM = LD - 4; /* the rows S holds (bb_chip_ld) */
+    if (v16) { /* a lane two rows of each 64 */
+#pragma unroll
+        for (int i0 = 0; i0 < TM; i0 += 64) {
+            const int i = i0 + 2 * lane;
+            const double *a = A + w * lda + i;
+            unsigned sa = Ss + (unsigned)(w * LD + i) * 8u;
+            const int bytes = i + 1 < m ? 16 : i < m ? 8 : 0;
 #pragma unroll 4
-        for (int c = w; c < tn; c += CHIP_THREADS / 32) {
-            const int b = c < n ? bytes : 0;
-            if (i < tm) bb_cp16(sa, b ? a : A, b);
-            a += 4 * lda;
-            sa += 4u * LD * 8u;
+            for (int c = w; c < tn; c += CHIP_THREADS / 32) {
+                const int b = c < n ? bytes : 0;
+                if (i < tm) bb_cp16(sa, b ? a : A, b);
+                a += 4 * lda;
+                sa += 4u * LD * 8u;
+            }
         }
-    } else { /* a warp a stored line (a column, or a row), a lane two of its elements */
+    } else { /* a warp a stored line (a column, or a row), a lane every 32nd of its elements */
+        constexpr int EH = ((TM > CHIP_T ? TM : CHIP_T) + 31) / 32; /* elements of a line / 32, at most */
         const int nl = rowmajor ? tm : tn, ne = rowmajor ? tn : tm; /* lines and elements read */
         const int ml = rowmajor ? m : n, me = rowmajor ? n : m;     /* those inside the matrix */
         const unsigned sl = rowmajor ? 1u : (unsigned)LD, se = rowmajor ? (unsigned)LD : 1u;
@@ -122,7 +127,7 @@ __device__ __forceinline__ void gc_load(unsigned Ss, const double *A, int64_t ld
 #pragma unroll 4
         for (int l = w; l < nl; l += CHIP_THREADS / 32) {
 #pragma unroll
-            for (int hh = 0; hh < 2; hh++) {
+            for (int hh = 0; hh < EH; hh++) {
                 const int e = lane + 32 * hh;
                 const bool in = l < ml && e < me;
                 if (e < ne) bb_cp8(Ss + ((unsigned)l * sl + (unsigned)e * se) * 8u, in ? a + e : A, in);
@@ -143,26 +148,32 @@ template <int LD, bool PR, bool PC>
 __device__ __forceinline__ void gc_store(double *B, int64_t ldb, const double *S, const int *phys, int m, int n,
                                          int rowmajor, bool v16, int w, int lane)
 {
+    constexpr int TM = LD - 4; /* the rows S holds (bb_chip_ld) */
     if (v16) {
-        const int i = 2 * lane;
-        const int p0 = PR ? phys[i] : i, p1 = PR ? phys[i + 1] : i + 1;
-        double *a = B + w * ldb + i;
+#pragma unroll
+        for (int i0 = 0; i0 < TM; i0 += 64) {
+            const int i = i0 + 2 * lane;
+            const int p0 = PR && i < TM ? phys[i] : i, p1 = PR && i + 1 < TM ? phys[i + 1] : i + 1;
+            double *a = B + w * ldb + i;
 #pragma unroll 4
-        for (int c = w; c < n; c += CHIP_THREADS / 32) {
-            double *b = PC ? B + phys[c] * ldb + i : a;
-            if (i + 1 < m) *(double2 *)b = make_double2(S[c * LD + p0], S[c * LD + p1]);
-            else if (i < m) *b = S[c * LD + p0];
-            a += 4 * ldb;
+            for (int c = w; c < n; c += CHIP_THREADS / 32) {
+                double *b = PC ? B + phys[c] * ldb + i : a;
+                if (i + 1 < m) *(double2 *)b = make_double2(S[c * LD + p0], S[c * LD + p1]);
+                else if (i < m) *b = S[c * LD + p0];
+                a += 4 * ldb;
+            }
         }
     } else if (!rowmajor) {
-        const int p0 = PR ? phys[lane] : lane, p1 = PR ? phys[lane + 32] : lane + 32;
-        double *a = B + w * ldb;
+#pragma unroll
+        for (int i = lane; i < TM; i += 32) {
+            const int p0 = PR ? phys[i] : i;
+            double *a = B + w * ldb;
 #pragma unroll 4
-        for (int c = w; c < n; c += CHIP_THREADS / 32) {
-            double *b = PC ? B + phys[c] * ldb : a;
-            if (lane < m) b[lane] = S[c * LD + p0];
-            if (lane + 32 < m) b[lane + 32] = S[c * LD + p1];
-            a += 4 * ldb;
+            for (int c = w; c < n; c += CHIP_THREADS / 32) {
+                double *b = PC ? B + phys[c] * ldb : a;
+                if (i < m) b[i] = S[c * LD + p0];
+                a += 4 * ldb;
+            }
         }
     } else {
         double *a = B + w * ldb;
@@ -176,23 +187,114 @@ __device__ __forceinline__ void gc_store(double *B, int64_t ldb, const double *S
     }
 }
 
-/* A step's barrier (barrier 1 of the whole block: warps 2 and 3 reach it
-   from their own loop, below). */
+/* A step's barrier (barrier 1 of the whole block: the warps outside the
+   panel reach it from their own loop, below). */
 __device__ __forceinline__ void gc_bar_panel() { asm volatile("bar.sync 1, %0;\n" ::"n"(CHIP_THREADS) : "memory"); }
 
-/* The LU of the m x n matrix in S (zeros past it up to the next multiples
-   of 16), by the whole block (the steps above): rows never moved, s_phys[t]
-   the stored row at position t (the identity on entry), s_ipiv[k] the
-   1-based pivot (with pivot = 0, getrfnp: untouched).  Returns info (k + 1
-   for the first zero or NaN pivot) in warps 0 and 1; S and s_phys are
-   complete in every thread on return. */
-template <int T>
+/* The panel warps' exchange at each step, in shared memory after the
+   matrix (the kernels' dynamic shared memory, bb_chip_lu_smem): for each
+   step parity and each panel warp, a slot of GC_X doubles, its candidate
+   row (CHIP_B doubles), then {|a|, key and a != 0} (16 bytes, the record
+   every thread reads first) and 1 / a. */
+constexpr int GC_X = CHIP_B + 4;
+__host__ __device__ constexpr int gc_panel_warps(int tm) { return (tm + 31) / 32; }
+__host__ __device__ constexpr size_t bb_chip_lu_smem(int tm, int tn)
+{
+    return (size_t)tn * bb_chip_ld(tm) * sizeof(double) + (size_t)2 * gc_panel_warps(tm) * GC_X * sizeof(double);
+}
+
+/* 1 / a by the reciprocal's approximation and two Newton steps on the
+   FMAs, without a branch: the sequence of the compiler's 1.0 / a, the
+   same bits, where 2^-1000 < |a| < 2^1000 (gc_recip_in); outside it the
+   caller takes 1.0 / a.  Branch-free, so that the scheduler can overlap
+   it with the pivot search. */
+__device__ __forceinline__ double gc_recip_fast(double a)
+{
+    double y;
+    asm("rcp.approx.ftz.f64 %0, %1;" : "=d"(y) : "d"(a));
+    double e = fma(-a, y, 1.0);
+    e = fma(e, e, e);
+    y = fma(y, e, y);
+    e = fma(-a, y, 1.0);
+    return fma(y, e, y);
+}
+__device__ __forceinline__ bool gc_recip_in(double a)
+{
+    const unsigned ex = ((unsigned)__double2hiint(a) >> 20) & 0x7ffu; /* biased exponent */
+    return ex > 1023u - 1000u && ex < 1023u + 1000u;
+}
+
+/* A step's pivot, as the panel's steps (the LU's, Gauss-Jordan's) take it */
+struct gc_piv {
+    const double2 *row; /* the pivot row's CHIP_B entries (from column k on, or all with GJ) */
+    double inv;         /* 1 / a (a = 0 or NaN: 1, or 0 with GJ) */
+    int ppos;           /* the pivot row's position */
+    bool nz;            /* a != 0 and not NaN */
+};
+
+/* Step k (column K = R + k) of a panel: the NW panel warps, stored row tid
+   a thread (r its panel columns, pos its position, real: inside the
+   matrix), find the pivot (pivot: the first NaN, else the first largest
+   |a| by position among the rows not yet pivoted, as bb_getrf_rows;
+   pivot = 0: the row at position K), whose lane puts its row and record
+   in its warp's slot; after one barrier every thread reads all the warps'
+   records at once, takes the better, then reads its row and 1 / a.  The
+   pivot lane's 1 / a is computed before the search, branch-free. */
+template <int NW, bool GJ>
+__device__ __forceinline__ gc_piv gc_pivot(double *P, const double (&r)[CHIP_B], int k, int K, int pos, bool real,
+                                           int pivot, int tid)
+{
+    const int w = tid / 32, lane = tid % 32;
+    const double a = r[k];
+    const double fast = gc_recip_fast(a);
+    double v = 0.0;
+    int key = pos, pl = K & 31;
+    if (pivot) {
+        gc_cand(a, pos, real, K, v, key);
+        pl = gc_argmax(v, key);
+    }
+    double *x = P + (k & 1) * NW * GC_X;
+    if (pivot ? lane == pl : tid == K) {
+        double *mine = x + w * GC_X;
+        const bool nz = fabs(a) > 0.0; /* false for 0 and NaN */
+        gc_put(mine, r, GJ ? 0 : k);
+        mine[CHIP_B] = v;
+        *(int2 *)(mine + CHIP_B + 1) = make_int2(key, nz);
+        mine[CHIP_B + 2] = !nz ? (GJ ? 0.0 : 1.0) : gc_recip_in(a) ? fast : 1.0 / a;
+    }
+    gc_bar_panel();
+    int pw = 0;
+    double bv = x[CHIP_B];
+    int2 bk = *(const int2 *)(x + CHIP_B + 1);
+#pragma unroll
+    for (int u = 1; u < NW; u++) {
+        const double cv = x[u * GC_X + CHIP_B];
+        const int2 ck = *(const int2 *)(x + u * GC_X + CHIP_B + 1);
+        const bool better = pivot ? cv > bv || (cv == bv && ck.x < bk.x) : u == (K >> 5);
+        if (better) pw = u, bv = cv, bk = ck;
+    }
+    gc_piv p;
+    p.row = (const double2 *)(x + pw * GC_X);
+    p.inv = x[pw * GC_X + CHIP_B + 2];
+    p.ppos = bk.x < 0 ? bk.x + BB_NAN_FIRST : bk.x;
+    p.nz = bk.y != 0;
+    return p;
+}
+
+/* The LU of the m x n matrix in S (TN columns of bb_chip_ld(TM) doubles;
+   zeros past it up to the next multiples of 16), by the whole block (the
+   steps above): rows never moved, s_phys[t] the stored row at position t
+   (the identity on entry), s_ipiv[k] the 1-based pivot (with pivot = 0,
+   getrfnp: untouched).  The panel is the first TM / 32 warps' (two for
+   the square forms, all four for the tall panels of 128 rows); the panel
+   exchange slots follow S (bb_chip_lu_smem).  Returns info (k + 1 for the
+   first zero or NaN pivot) in the panel warps; S and s_phys are complete
+   in every thread on return. */
+template <int TM, int TN>
 __device__ __forceinline__ int gc_lu(double *S, int m, int n, int pivot, int *s_phys, int *s_ipiv)
 {
-    constexpr int LD = bb_chip_ld(T);
-    __shared__ __align__(16) double s_prow[2][2][CHIP_B]; /* [step & 1][warp]: each warp's candidate row */
-    __shared__ double2 s_cv[2][2]; /* [step & 1][warp]: |a| (the search's value), 1 / a */
-    __shared__ int2 s_ck[2][2];    /* its position (the search's key), a != 0 */
+    constexpr int LD = bb_chip_ld(TM), NW = gc_panel_warps(TM);
+    double *P = S + TN * LD;
     const int tid = threadIdx.x, w = tid / 32, lane = tid % 32, g = lane / 4, h = lane % 4;
     const int mn = m < n ? m : n;
     const int tm = (m + CHIP_B - 1) / CHIP_B * CHIP_B, tn = (n + CHIP_B - 1) / CHIP_B * CHIP_B;
@@ -202,53 +304,26 @@ __device__ __forceinline__ int gc_lu(double *S, int m, int n, int pivot, int *s_
     const int nbj = (mn + CHIP_B - 1) / CHIP_B;
     for (int J = 0; J < nbj; J++) {
         const int R = J * CHIP_B;
-        if (w < 2) { /* the panel: warps 0 and 1, stored row tid a thread */
+        if (w < NW) { /* the panel: stored row tid a thread */
             double r[CHIP_B];
 #pragma unroll
-            for (int c = 0; c < CHIP_B; c++) r[c] = tid < T ? S[(R + c) * LD + tid] : 0.0;
+            for (int c = 0; c < CHIP_B; c++) r[c] = tid < TM ? S[(R + c) * LD + tid] : 0.0;
             const bool real = tid < m;
 #pragma unroll
             for (int k = 0; k < CHIP_B; k++) {
                 const int K = R + k;
                 if (K < mn) { /* the same in every thread */
-                    /* each warp's candidate row to its buffer with its
-                       pivot's reciprocal (taken before the barrier), then
-                       the better of the two */
-                    int key = pos, pl = K & 31;
-                    if (pivot) {
-                        double v;
-                        gc_cand(r[k], pos, real, K, v, key);
-                        pl = gc_argmax(v, key);
-                        if (lane == pl) s_cv[k & 1][w].x = v;
-                    }
-                    if (pivot ? lane == pl : tid == K) {
-                        const double a = r[k];
-                        const bool nz = fabs(a) > 0.0; /* false for 0 and NaN */
-                        gc_put(s_prow[k & 1][w], r, k);
-                        s_cv[k & 1][w].y = nz ? 1.0 / a : 1.0;
-                        s_ck[k & 1][w] = make_int2(key, nz);
-                    }
-                    gc_bar_panel();
-                    int pw = K >> 5;
-                    if (pivot) {
-                        const double v0 = s_cv[k & 1][0].x, v1 = s_cv[k & 1][1].x;
-                        const int k0 = s_ck[k & 1][0].x, k1 = s_ck[k & 1][1].x;
-                        pw = (v1 > v0 || (v1 == v0 && k1 < k0)) ? 1 : 0;
-                    }
-                    const int2 ck = s_ck[k & 1][pw];
-                    const double inv = s_cv[k & 1][pw].y;
-                    const int ppos = ck.x < 0 ? ck.x + BB_NAN_FIRST : ck.x;
-                    const double2 *b2 = (const double2 *)s_prow[k & 1][pw];
-                    if (!ck.y && info == 0) info = K + 1;
-                    if (tid == 0) s_ipiv[K] = ppos + 1;
+                    const gc_piv pv = gc_pivot<NW, false>(P, r, k, K, pos, real, pivot, tid);
+                    if (!pv.nz && info == 0) info = K + 1;
+                    if (tid == 0) s_ipiv[K] = pv.ppos + 1;
                     /* the row at K goes to ppos, the pivot row to K */
-                    pos = pos == ppos ? K : pos == K ? ppos : pos;
+                    pos = pos == pv.ppos ? K : pos == K ? pv.ppos : pos;
                     if (pos > K && real) {
-                        const double l = r[k] * inv;
+                        const double l = r[k] * pv.inv;
                         r[k] = l;
 #pragma unroll
                         for (int c = (k + 1) & ~1; c < CHIP_B; c += 2) {
-                            const double2 u = b2[c / 2];
+                            const double2 u = pv.row[c / 2];
                             if (c > k) r[c] = fma(-l, u.x, r[c]);
                             r[c + 1] = fma(-l, u.y, r[c + 1]);
                         }
@@ -261,33 +336,31 @@ __device__ __forceinline__ int gc_lu(double *S, int m, int n, int pivot, int *s_
 #pragma unroll
                 for (int c = 0; c < CHIP_B; c++) S[(R + c) * LD + tid] = r[c];
             }
-            s_phys[pos] = tid;
-        } else { /* warps 2 and 3: the steps' barriers */
+            if (tid < TM) s_phys[pos] = tid;
+        } else { /* the other warps: the steps' barriers */
             for (int K = R; K < R + CHIP_B && K < mn; K++) gc_bar_panel();
         }
         __syncthreads();
         const int c1 = R + CHIP_B; /* the first column right of the panel */
         if (c1 >= n) break;      /* nothing right of it: done */
         /* U12 = L11^-1 A12, a column a thread (L11 unit lower) */
-        {
-            const int j = c1 + tid;
-            if (j < n) {
-                int ph[CHIP_B];
-                double x[CHIP_B];
+        const int j = c1 + tid; /* n - c1 < CHIP_THREADS */
+        if (j < n) {
+            int ph[CHIP_B];
+            double x[CHIP_B];
 #pragma unroll
-                for (int k = 0; k < CHIP_B; k++) {
-                    ph[k] = s_phys[R + k];
-                    x[k] = S[j * LD + ph[k]];
-                }
-#pragma unroll
-                for (int k2 = 0; k2 < CHIP_B; k2++) {
-                    const double *l = S + (R + k2) * LD;
-#pragma unroll
-                    for (int k = k2 + 1; k < CHIP_B; k++) x[k] = fma(-x[k2], l[ph[k]], x[k]);
-                }
-#pragma unroll
-                for (int k = 0; k < CHIP_B; k++) S[j * LD + ph[k]] = x[k];
+            for (int k = 0; k < CHIP_B; k++) {
+                ph[k] = s_phys[R + k];
+                x[k] = S[j * LD + ph[k]];
             }
+#pragma unroll
+            for (int k2 = 0; k2 < CHIP_B; k2++) {
+                const double *l = S + (R + k2) * LD;
+#pragma unroll
+                for (int k = k2 + 1; k < CHIP_B; k++) x[k] = fma(-x[k2], l[ph[k]], x[k]);
+            }
+#pragma unroll
+            for (int k = 0; k < CHIP_B; k++) S[j * LD + ph[k]] = x[k];
         }
         const int nr = (tm - c1) / CHIP_B, nc = (tn - c1) / 8; /* tiles of the trailing matrix */
         if (nr <= 0) continue; /* no rows under the panel: the solve was the last step */
@@ -334,15 +407,17 @@ __device__ __forceinline__ int gc_lu(double *S, int m, int n, int pivot, int *s_
     return info;
 }
 
-template <int T, bool VAR>
-__global__ void __launch_bounds__(CHIP_THREADS, T <= 48 ? 8 : 6)
+/* The LU on chip of each problem: TM x TN at most (48 x 48, 64 x 64, or
+   the blocked LU's tall panels, 128 x 64: 68 KiB, three blocks an SM). */
+template <int TM, int TN, bool VAR>
+__global__ void __launch_bounds__(CHIP_THREADS, TM <= 48 ? 8 : TM <= 64 ? 6 : 3)
     k_getrf_chip(const bb_dev_batch d, int m0, int n0, int64_t lda0, int rowmajor, int pivot)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    constexpr int LD = bb_chip_ld(T);
+    constexpr int LD = bb_chip_ld(TM);
     extern __shared__ __align__(16) double gc_sm[];
-    __shared__ int s_phys[CHIP_T];                     /* the stored row at each position */
-    __shared__ int s_ipiv[CHIP_T];
+    __shared__ int s_phys[TM]; /* the stored row at each position */
+    __shared__ int s_ipiv[TN];
     double *S = gc_sm;
     const int tid = threadIdx.x, w = tid / 32, lane = tid % 32;
     const unsigned Ss = (unsigned)__cvta_generic_to_shared(S);
@@ -362,10 +437,10 @@ __global__ void __launch_bounds__(CHIP_THREADS, T <= 48 ? 8 : 6)
         const bool v16 = !rowmajor && gc_aligned16(A, lda);
         gc_load<LD>(Ss, A, lda, m, n, tm, tn, rowmajor, v16, w, lane);
         bb_cp_commit();
-        if (tid < CHIP_T) s_phys[tid] = tid;
+        if (tid < TM) s_phys[tid] = tid;
         bb_cp_wait<0>();
         __syncthreads();
-        const int info = gc_lu<T>(S, m, n, pivot, s_phys, s_ipiv);
+        const int info = gc_lu<TM, TN>(S, m, n, pivot, s_phys, s_ipiv);
         /* the matrix out, each row to its position (the store's addresses
            recomputed) */
         gc_store<LD, true, false>(bb_launder(A), lda, S, s_phys, m, n, rowmajor, v16, w, lane);
@@ -433,13 +508,10 @@ __global__ void __launch_bounds__(CHIP_THREADS, T <= 48 ? 8 : 6)
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     constexpr int LD = bb_chip_ld(T);
     extern __shared__ __align__(16) double gj_sm[];
-    __shared__ __align__(16) double s_prow[2][2][CHIP_B]; /* [step & 1][warp]: each warp's candidate row */
-    __shared__ double2 s_cv[2][2]; /* [step & 1][warp]: |a| (the search's value), 1 / a */
-    __shared__ int2 s_ck[2][2];    /* its position (the search's key), a != 0 */
     __shared__ int s_phys[CHIP_T]; /* the stored row at each position */
     __shared__ int s_info;
     __shared__ double s_part[INV ? 1 : CHIP_THREADS], s_red[2];
-    double *S = gj_sm;
+    double *S = gj_sm, *P = S + T * LD; /* the panel's exchange slots after the matrix */
     const int tid = threadIdx.x, w = tid / 32, lane = tid % 32, g = lane / 4, h = lane % 4;
     const unsigned Ss = (unsigned)__cvta_generic_to_shared(S);
     for (int64_t pid = blockIdx.x; pid < d.count; pid += gridDim.x) {
@@ -473,26 +545,11 @@ __global__ void __launch_bounds__(CHIP_THREADS, T <= 48 ? 8 : 6)
                 for (int k = 0; k < CHIP_B; k++) {
                     const int K = R + k;
                     if (K < n) { /* the same in every thread */
-                        double v;
-                        int key;
-                        gc_cand(r[k], pos, real, K, v, key);
-                        const int pl = gc_argmax(v, key);
-                        if (lane == pl) {
-                            const double a = r[k];
-                            const bool nz = fabs(a) > 0.0; /* false for 0 and NaN */
-                            gc_put(s_prow[k & 1][w], r, 0);
-                            s_cv[k & 1][w] = make_double2(v, nz ? 1.0 / a : 0.0);
-                            s_ck[k & 1][w] = make_int2(key, nz);
-                        }
-                        gc_bar_panel();
-                        const double v0 = s_cv[k & 1][0].x, v1 = s_cv[k & 1][1].x;
-                        const int k0 = s_ck[k & 1][0].x, k1 = s_ck[k & 1][1].x;
-                        const int pw = (v1 > v0 || (v1 == v0 && k1 < k0)) ? 1 : 0;
-                        const int2 ck = s_ck[k & 1][pw];
-                        const double inv = s_cv[k & 1][pw].y;
-                        const int ppos = ck.x < 0 ? ck.x + BB_NAN_FIRST : ck.x;
-                        const double2 *b2 = (const double2 *)s_prow[k & 1][pw];
-                        if (!ck.y && info == 0) info = K + 1;
+                        const gc_piv pv = gc_pivot<2, true>(P, r, k, K, pos, real, 1, tid);
+                        const int ppos = pv.ppos;
+                        const double inv = pv.inv;
+                        const double2 *b2 = pv.row;
+                        if (!pv.nz && info == 0) info = K + 1;
                         const bool isp = pos == ppos;
                         /* the row at K goes to ppos, the pivot row to K */
                         pos = isp ? K : pos == K ? ppos : pos;
@@ -1000,7 +1057,7 @@ __global__ void __launch_bounds__(CHIP_THREADS, VAR ? 4 : 6)
         if (tid < CHIP_T) s_phys[tid] = tid;
         bb_cp_wait<0>();
         __syncthreads();
-        const int info0 = gc_lu<T>(S, n, n, 1, s_phys, s_ipiv);
+        const int info0 = gc_lu<T, T>(S, n, n, 1, s_phys, s_ipiv);
         if (tid == 0) s_info = info0;
         gc_store<LD, true, false>(bb_launder(A), z.lda, S, s_phys, n, n, rowmajor, v16, w, lane);
         if (tid < n) bb_dev_ptr<int>(d.opd[BB_IPIV], pid)[tid] = s_ipiv[tid];
@@ -1027,16 +1084,27 @@ __global__ void __launch_bounds__(CHIP_THREADS, VAR ? 4 : 6)
 #endif
 }
 
-template <int T, bool VAR>
+/* A kernel on chip's dynamic shared memory (up to smem) and the largest
+   carveout. */
+template <typename K> cudaError_t chip_attrs(K k, size_t smem)
+{
+    cudaError_t e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+    if (e == cudaSuccess)
+        e = cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout, (int)cudaSharedmemCarveoutMaxShared);
+    return e;
+}
+
+template <int TM, int TN, bool VAR>
 cudaError_t launch(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int pivot, int m0)
 {
-    /* the largest shared-memory carveout: blocks of 20 KiB (T = 48: eight
-       an SM, as the 64 registers allow) or 34 KiB (six) */
-    cudaError_t e = cudaFuncSetAttribute(k_getrf_chip<T, VAR>, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                         (int)cudaSharedmemCarveoutMaxShared);
+    /* the largest shared-memory carveout: blocks of 21 KiB (48 x 48:
+       eight an SM, as the 64 registers allow), 35 KiB (64 x 64: six) or
+       68 KiB (128 x 64: three) */
+    const size_t smem = bb_chip_lu_smem(TM, TN);
+    cudaError_t e = chip_attrs(k_getrf_chip<TM, TN, VAR>, smem);
     if (e != cudaSuccess) return e;
-    k_getrf_chip<T, VAR><<<bb_grid(d.count, 1), CHIP_THREADS, bb_chip_smem(T), q->stream>>>(d, m0, p.n, p.lda, p.rowmajor,
-                                                                               pivot);
+    k_getrf_chip<TM, TN, VAR><<<bb_grid(d.count, 1), CHIP_THREADS, smem, q->stream>>>(d, m0, p.n, p.lda, p.rowmajor,
+                                                                                    pivot);
     return cudaGetLastError();
 }
 
@@ -1046,11 +1114,21 @@ cudaError_t launch(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *
 cudaError_t launch_lu(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int pivot, int m0)
 {
     if ((m0 < 0 ? p.n : m0) <= 48 && p.n <= 48)
-        return d.vdim ? launch<48, true>(p, d, q, pivot, m0) : launch<48, false>(p, d, q, pivot, m0);
-    return d.vdim ? launch<CHIP_T, true>(p, d, q, pivot, m0) : launch<CHIP_T, false>(p, d, q, pivot, m0);
+        return d.vdim ? launch<48, 48, true>(p, d, q, pivot, m0) : launch<48, 48, false>(p, d, q, pivot, m0);
+    return d.vdim ? launch<CHIP_T, CHIP_T, true>(p, d, q, pivot, m0) : launch<CHIP_T, CHIP_T, false>(p, d, q, pivot, m0);
 }
 
 } // namespace
+
+cudaError_t bb_lu_panel_chip(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int pivot)
+{
+    const int rows = bb_cuda_lu_panel_chip_rows(prec);
+    if (!rows || p.rowmajor || d.vdim || p.m < 1 || p.n < 1 || p.m > rows || p.n > CHIP_T || p.m < p.n)
+        return cudaErrorNotSupported;
+    if (d.count <= 0) return cudaSuccess;
+    if (p.m <= CHIP_T) return launch_lu(p, d, q, pivot, p.m);
+    return launch<2 * CHIP_T, CHIP_T, false>(p, d, q, pivot, p.m);
+}
 
 cudaError_t bb_getrf_chip(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int pivot)
 {
@@ -1067,10 +1145,10 @@ namespace {
 template <int T, bool INV, bool VAR>
 cudaError_t launch_gecond(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q)
 {
-    cudaError_t e = cudaFuncSetAttribute(k_gecond_chip<T, INV, VAR>, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                         (int)cudaSharedmemCarveoutMaxShared);
+    const size_t smem = bb_chip_lu_smem(T, T); /* the matrix and the panel's exchange slots */
+    cudaError_t e = chip_attrs(k_gecond_chip<T, INV, VAR>, smem);
     if (e != cudaSuccess) return e;
-    k_gecond_chip<T, INV, VAR><<<bb_grid(d.count, 1), CHIP_THREADS, bb_chip_smem(T), q->stream>>>(
+    k_gecond_chip<T, INV, VAR><<<bb_grid(d.count, 1), CHIP_THREADS, smem, q->stream>>>(
         d, p.n, p.lda, p.ldb, p.norm == BblasInfNorm);
     return cudaGetLastError();
 }
@@ -1094,16 +1172,6 @@ cudaError_t bb_gecond_chip(bb_prec prec, const bb_problem &p, const bb_dev_batch
 }
 
 namespace {
-
-/* A kernel on chip's dynamic shared memory (up to smem) and the largest
-   carveout. */
-template <typename K> cudaError_t chip_attrs(K k, size_t smem)
-{
-    cudaError_t e = cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
-    if (e == cudaSuccess)
-        e = cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout, (int)cudaSharedmemCarveoutMaxShared);
-    return e;
-}
 
 template <int T, int OP, bool VAR>
 cudaError_t launch_solve(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int mode)
@@ -1130,9 +1198,10 @@ template <int T, bool VAR>
 cudaError_t launch_gesv(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q)
 {
     auto k = k_gesv_chip<T, VAR>;
-    cudaError_t e = chip_attrs(k, bb_chip_smem(T));
+    const size_t smem = bb_chip_lu_smem(T, T); /* the matrix and gc_lu's exchange slots */
+    cudaError_t e = chip_attrs(k, smem);
     if (e != cudaSuccess) return e;
-    k<<<bb_grid(d.count, 1), CHIP_THREADS, bb_chip_smem(T), q->stream>>>(d, p.n, p.nrhs, p.lda, p.ldb, p.rowmajor);
+    k<<<bb_grid(d.count, 1), CHIP_THREADS, smem, q->stream>>>(d, p.n, p.nrhs, p.lda, p.ldb, p.rowmajor);
     return cudaGetLastError();
 }
 

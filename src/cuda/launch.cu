@@ -620,6 +620,22 @@ int bb_cuda_chip_max(bb_op op, bb_prec prec)
     return CHIP_MAX;
 }
 
+/* The blocked LU's panels on chip (blocked.cu, getrf_core): above the
+   LU on chip's order the recursive LU walks panels of 64 columns, and
+   each panel of at most LU_PANEL_CHIP_ROWS rows is factored on chip
+   (bb_lu_panel_chip: one read, one write, 128 x 64 doubles in shared
+   memory), its interchanges deferred to the other columns (bb_lu_perm);
+   taller panels split into register panels of 32 columns as before.
+   BATCHBLAS_CUDA_LU_PANEL_CHIP=0: the register panels everywhere. */
+static const int LU_PANEL_CHIP_ROWS = 128;
+
+int bb_cuda_lu_panel_chip_rows(bb_prec prec)
+{
+    static int v = BB_ENV_UNREAD;
+    if (!bb_cuda_chip_max(BB_OP_GETRF, prec) || bb_env_int("BATCHBLAS_CUDA_LU_PANEL_CHIP", 1, &v) == 0) return 0;
+    return LU_PANEL_CHIP_ROWS;
+}
+
 /* gesv of order 33 .. GESV_FUSED_MAX in one kernel (bb_gesv_chip: the LU
    on chip, then the solve on the factors as they lie), above it the LU and
    the solve on chip as two launches.  Measured on the H200 (session 43, d,

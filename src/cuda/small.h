@@ -138,6 +138,14 @@ cudaError_t bb_potrf_chip(bb_prec prec, const bb_problem &p, const bb_dev_batch 
    problems as bb_mid_getrf, whose double problems it takes.
    cudaErrorNotSupported, before launching, if it does not fit. */
 cudaError_t bb_getrf_chip(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int pivot);
+/* The blocked LU's panel on chip (getrf_chip.cu, the same kernel as
+   bb_getrf_chip's): double, column-major, fixed sizes, m x n with n <= m,
+   n <= 64, m <= bb_cuda_lu_panel_chip_rows (128 x 64: 68 KiB, three blocks
+   an SM); the panel's interchanges on its own columns only (the caller
+   defers them on the others), pivots and info relative to the panel's top
+   (as bb_panel_getrf's).  cudaErrorNotSupported, before launching, if it
+   does not fit. */
+cudaError_t bb_lu_panel_chip(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int pivot);
 /* gecond (inv = 0) and geinv (inv = 1) on chip (getrf_chip.cu): double,
    order 1 .. bb_cuda_chip_max, column-major, per-problem sizes (d.vdim)
    taken; a block of four warps a problem, Gauss-Jordan by block columns of

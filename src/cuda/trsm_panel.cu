@@ -35,6 +35,11 @@
  * 32 NB + 4: the fragments' loads are conflict-free), rows past the order
  * zero, so every product runs over whole 8 x 8 steps; it is read with
  * cp.async, every copy in flight at once.
+ *
+ * A block row whose Y holds an Inf or NaN is solved by substitution
+ * instead (tp_subst, a column a thread), as BLAS solves it: multiplied
+ * by the inverse, an Inf at row r would make NaN of rows R..r-1 through
+ * the inverse's zeros (0 * Inf), which the LU would take for a NaN pivot.
  */
 #include "small.h"
 #include "dmma.h"
@@ -91,6 +96,29 @@ template <int KF> struct tp_frag {
             }
     }
 };
+
+/* Block row R of the solve by substitution, as reference BLAS does it
+   (a row's value, divided by M's diagonal entry unless unit, taken off
+   the rows after it where it is not zero), on one column y of the panel
+   (Y = alpha B - the solved rows' products; X on return): where Y holds
+   an Inf, the inverted block's structural zeros would make NaN of the
+   rows solved before it, where BLAS keeps them finite.  The rows in the
+   solve's order (forward when lower), those of the order t only. */
+__device__ __noinline__ void tp_subst(double *y, const double *A, int64_t lda, int tr, int t, int R, int lower, int unit)
+{
+    const int n = min(TP_L, t - R);
+    for (int s = 0; s < n; s++) {
+        const int i = lower ? s : n - 1 - s;
+        double x = y[i];
+        if (!unit) x /= tp_m(A, lda, tr, t, R + i, R + i);
+        y[i] = x;
+        if (x == 0.0) continue;
+        for (int s2 = s + 1; s2 < n; s2++) {
+            const int k = lower ? s2 : n - 1 - s2;
+            y[k] -= x * tp_m(A, lda, tr, t, R + k, R + i);
+        }
+    }
+}
 
 /* d: A (order t) and B, and in C the inverted diagonal blocks of A,
    32 x 32 apart (column-major, the inverse of A's block as the register
@@ -198,6 +226,7 @@ __global__ void __launch_bounds__(TP_THREADS, tp_shape<NB>::minb(VAR))
             }
             /* Y = alpha P(R_s) - acc, in place (no other warp reads these
                rows in this phase) */
+            double z = 0.0; /* NaN if this thread's part of Y holds an Inf or NaN */
 #pragma unroll
             for (int c = 0; c < 2; c++)
 #pragma unroll
@@ -206,10 +235,18 @@ __global__ void __launch_bounds__(TP_THREADS, tp_shape<NB>::minb(VAR))
                     for (int e = 0; e < 2; e++) {
                         double *y = P + (cw0 + 8 * c + 2 * h + e) * LD + rw + 8 * u + g;
                         *y = alpha * *y - acc[c][u][e];
+                        z = fma(*y, 0.0, z);
                         acc[c][u][e] = 0.0;
                     }
             bb_cp_wait<0>(); /* D */
-            __syncthreads();
+            if (__syncthreads_or(z != z)) {
+                /* Y not finite: the block by substitution, a column a
+                   thread (tp_subst: the inverse's zeros would turn an Inf
+                   into NaN in the rows solved before it) */
+                if (tid < TP_CW) tp_subst(P + tid * LD + R, A, lda, tr, t, R, lower, unit);
+                __syncthreads();
+                continue;
+            }
             /* X_s = inv(M(R_s, R_s)) Y; inv(M) = D, or D^T when tr */
 #pragma unroll
             for (int kk = 0; kk < 4; kk++) {
