@@ -784,11 +784,11 @@ static void fixed_big(int op, int form, int layout)
     }
 }
 
-/* loop index: op (getrf, getrfnp, gesv, getri, geinv) x form (fixed,
-   strided) x layout */
+/* loop index: op (getrf, getrfnp, gesv, getri, geinv, getrs: the GPU's
+   getrs on chip, trsm_panel.cu) x form (fixed, strided) x layout */
 START_TEST(t_fixed_big)
 {
-    static const int ops[5] = {OP_GETRF, OP_GETRFNP, OP_GESV, OP_GETRI, OP_GEINV};
+    static const int ops[6] = {OP_GETRF, OP_GETRFNP, OP_GESV, OP_GETRI, OP_GEINV, OP_GETRS};
     tu_seed(7300 + (uint64_t)_i);
     fixed_big(ops[_i / 4], (_i / 2) % 2 ? F_STRIDED : F_FIXED, _i % 2 ? BblasRowMajor : BblasColMajor);
 }
@@ -1191,6 +1191,6 @@ void X(add_lu_tests)(Suite *s)
     TCase *vb = tcase_create("lu_var_big_" TU_PNAME); /* its own case: a sanitizer run can take it alone */
     tcase_set_timeout(vb, 60);
     BB_ADD_LOOP(vb, t_var_big, 0, 16);
-    BB_ADD_LOOP(vb, t_fixed_big, 0, 20);
+    BB_ADD_LOOP(vb, t_fixed_big, 0, 24);
     suite_add_tcase(s, vb);
 }

@@ -545,6 +545,8 @@ cudaError_t getrs(const rctx &c, const bb_problem &p, const bb_dev_batch &d)
     const bb_dev_opd &A = d.opd[BB_A], &B = d.opd[BB_B];
     cudaError_t e;
     if (p.trans == BblasNoTrans) {
+        /* on chip (trsm_panel.cu): the three steps on one read of B */
+        if ((e = bb_getrs_panel(c.prec, p, d, c.q)) != cudaErrorNotSupported) return e;
         e = swap_rows(c, p, d, 1);
         if (e == cudaSuccess)
             e = tri_op(c, BB_OP_TRSM, d, BblasLeft, BblasLower, BblasNoTrans, BblasUnit, 1.0, A, p.lda, B, p.ldb, n,

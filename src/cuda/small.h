@@ -195,6 +195,14 @@ int bb_cuda_gesv_fused_max(bb_prec prec);
    lda and ldb.  p gives side, uplo, trans, diag, alpha (and lda, ldb
    without d.vdim). */
 cudaError_t bb_trsm_panel_run(const bb_problem &p, const bb_dev_batch &d, int t, int f, batchblas_queue *q);
+/* getrs on chip (trsm_panel.cu): double, column-major, no transpose,
+   fixed sizes, order 33 .. bb_cuda_trsm_panel_max, any nrhs: B = U^-1
+   L^-1 P B in one launch a panel of 32 right-hand sides (the permutation
+   as the panel is read, both solves on it), after the register trtri of
+   both triangles' diagonal blocks.  Problems flagged in d.info skipped.
+   BATCHBLAS_CUDA_GETRS_PANEL=0 turns it off.  cudaErrorNotSupported,
+   before launching, if it does not fit. */
+cudaError_t bb_getrs_panel(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q);
 /* gemm: m, n, k <= 32 */
 cudaError_t bb_small_gemm(bb_prec prec, const bb_problem &p, const bb_dev_batch &d,
                           batchblas_queue *q);

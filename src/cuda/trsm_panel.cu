@@ -36,6 +36,12 @@
  * zero, so every product runs over whole 8 x 8 steps; it is read with
  * cp.async, every copy in flight at once.
  *
+ * getrs (bb_getrs_panel; LU = true): P, L and U on one read of B, the
+ * panel's rows gathered through the pivots' permutation as it is read,
+ * then the unit lower solve and the upper one over the same panel, the
+ * inverted blocks of U after those of L; where three passes over B
+ * (swap_rows and two trsm, recursive.cu) took it before.
+ *
  * A block row whose Y holds an Inf or NaN is solved by substitution
  * instead (tp_subst, a column a thread), as BLAS solves it: multiplied
  * by the inverse, an Inf at row r would make NaN of rows R..r-1 through
@@ -130,16 +136,17 @@ __device__ __noinline__ void tp_subst(double *y, const double *A, int64_t lda, i
    inverses) are lower.  nch panels a problem, of 32 of the f right-hand
    sides.  Shared memory: the panel P, then the block's inverse D (32 x
    LY). */
-template <int NB, bool VAR>
+template <int NB, bool VAR, bool LU>
 __global__ void __launch_bounds__(TP_THREADS, tp_shape<NB>::minb(VAR))
-    k_trsm_panel(const bb_dev_batch d, int t0, int f0_, int64_t lda0, int64_t ldb0, int left, int tr, int lower,
-                 int wlower, int unit, double alpha, int64_t nch)
+    k_trsm_panel(const bb_dev_batch d, int t0, int f0_, int64_t lda0, int64_t ldb0, int left, int tr0, int lower0,
+                 int wlower0, int unit0, double alpha, int64_t nch)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     typedef tp_shape<NB> S;
     constexpr int T = S::T, LD = S::LD, LY = S::LY;
     extern __shared__ __align__(16) double tp_sm[];
     double *P = tp_sm, *D = tp_sm + TP_CW * LD;
+    __shared__ int s_perm[LU ? T : 1]; /* LU: the row of B at each position (P B) */
     const int tid = threadIdx.x, w = tid / 32, lane = tid % 32, g = lane / 4, h = lane % 4;
     const int mt = w & 1, nt = w >> 1; /* the warp's 16 x 16 tile of a 32 x 32 block */
     const int cw0 = 16 * nt;
@@ -165,24 +172,51 @@ __global__ void __launch_bounds__(TP_THREADS, tp_shape<NB>::minb(VAR))
         /* the inverted blocks: a step slot's pointer (VAR), or packed */
         const double *Wp = VAR ? (const double *)d.opd[BB_C].ptr[pid]
                                : (const double *)d.opd[BB_C].base + pid * d.opd[BB_C].stride;
+        if (LU) { /* P from the pivots, as swap_rows (recursive.cu): out of range, no interchange */
+            int *s_ip = (int *)D; /* the pivots, 0-based: D is free until the first block's inverse */
+            const int *ip = bb_dev_ptr<int>(d.opd[BB_IPIV], pid);
+            for (int i = tid; i < T; i += TP_THREADS) {
+                s_perm[i] = i;
+                if (i < t) s_ip[i] = ip[i] - 1;
+            }
+            __syncthreads();
+            if (tid == 0) {
+                for (int k = 0; k < t; k++) {
+                    int r = s_ip[k];
+                    if (r < 0 || r >= t) r = k;
+                    const int x = s_perm[k];
+                    s_perm[k] = s_perm[r];
+                    s_perm[r] = x;
+                }
+            }
+            __syncthreads();
+        }
         /* the panel in (as stored: alpha is applied as each block row is
-           solved), every copy in flight at once; zeros past the order and
-           the chunk up to the problem's last block (no step reads below
-           it); coalesced along B's stored columns */
+           solved; LU: row r of P B at r), every copy in flight at once;
+           zeros past the order and the chunk up to the problem's last
+           block (no step reads below it); coalesced along B's stored
+           columns */
 #pragma unroll 8
         for (int e = tid; e < TP_CW * T; e += TP_THREADS) {
             const int r = left ? e % T : e / TP_CW, j = left ? e / T : e % TP_CW;
             if (r >= nb * TP_L) continue;
             const bool in = r < t && j < len;
-            bb_cp8(Ps + (unsigned)(j * LD + r) * 8u, in ? B + r * bi + j * bj : B, in);
+            const int rs = LU && in ? s_perm[r] : r;
+            bb_cp8(Ps + (unsigned)(j * LD + r) * 8u, in ? B + rs * bi + j * bj : B, in);
         }
         bb_cp_commit();
+        /* LU (getrs): two solves on the panel, L (unit lower, forward)
+           then U (upper), the inverted blocks of U after those of L */
+        for (int pass = 0; pass < (LU ? 2 : 1); pass++) {
+        const int lower = LU ? pass == 0 : lower0, wlower = LU ? pass == 0 : wlower0;
+        const int unit = LU ? pass == 0 : unit0, tr = LU ? 0 : tr0;
+        const double *Wq = Wp + (LU && pass ? (int64_t)nb * TP_L * TP_L : 0);
         for (int s = 0; s < nb; s++) {
             const int b = lower ? s : nb - 1 - s; /* the block row solved now */
             const int R = b * TP_L;
             /* its inverse into D, in flight during the update: the
                triangle, 1 on a unit diagonal, zeros elsewhere */
-            const double *Wb = Wp + (int64_t)b * TP_L * TP_L;
+            const double *Wb = Wq + (int64_t)b * TP_L * TP_L;
 #pragma unroll
             for (int e = tid; e < TP_L * TP_L; e += TP_THREADS) {
                 const int i = e % TP_L, k = e / TP_L;
@@ -271,6 +305,7 @@ __global__ void __launch_bounds__(TP_THREADS, tp_shape<NB>::minb(VAR))
                     for (int e = 0; e < 2; e++) P[(cw0 + 8 * c + 2 * h + e) * LD + rw + 8 * u + g] = acc[c][u][e];
             __syncthreads(); /* X_s is read by the next steps */
         }
+        }
         /* the panel out */
 #pragma unroll 8
         for (int e = tid; e < TP_CW * T; e += TP_THREADS) {
@@ -282,32 +317,33 @@ __global__ void __launch_bounds__(TP_THREADS, tp_shape<NB>::minb(VAR))
 #endif
 }
 
-template <int NB, bool VAR>
+template <int NB, bool VAR, bool LU>
 cudaError_t launch_panel(const bb_dev_batch &d, int t, int f, const bb_problem &p, batchblas_queue *q)
 {
     const size_t smem = tp_shape<NB>::smem;
     /* the opt-in above 48 KiB, on every call: it holds for the current
        device only, and the batch may be spread over several */
-    const cudaError_t e = cudaFuncSetAttribute(k_trsm_panel<NB, VAR>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+    const cudaError_t e = cudaFuncSetAttribute(k_trsm_panel<NB, VAR, LU>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
     if (e != cudaSuccess) return e;
     const int left = p.side == BblasLeft, tr = p.trans != BblasNoTrans;
     /* the unified left solve: M(r, k) = A(k, r) when tr_eff */
     const int tr_eff = left ? tr : !tr;
     const int lower = (p.uplo == BblasLower) != (tr_eff != 0);
     const int64_t nch = (f + TP_CW - 1) / TP_CW;
-    k_trsm_panel<NB, VAR><<<bb_grid(d.count * nch, 1), TP_THREADS, smem, q->stream>>>(
+    k_trsm_panel<NB, VAR, LU><<<bb_grid(d.count * nch, 1), TP_THREADS, smem, q->stream>>>(
         d, t, f, p.lda, p.ldb, left, tr_eff, lower, p.uplo == BblasLower, p.diag == BblasUnit, p.alpha[0], nch);
     return cudaGetLastError();
 }
 
-/* the kernel of the order's number of blocks of 32 */
-template <bool VAR>
+/* the kernel of the order's number of blocks of 32 (LU: getrs's, fixed
+   sizes only) */
+template <bool VAR, bool LU>
 cudaError_t launch_order(const bb_dev_batch &d, int t, int f, const bb_problem &p, batchblas_queue *q)
 {
     const int nb = (t + TP_L - 1) / TP_L;
-    if (nb <= 2) return launch_panel<2, VAR>(d, t, f, p, q);
-    if (nb <= 4) return launch_panel<4, VAR>(d, t, f, p, q);
-    return launch_panel<8, VAR>(d, t, f, p, q);
+    if (nb <= 2) return launch_panel<2, VAR, LU>(d, t, f, p, q);
+    if (nb <= 4) return launch_panel<4, VAR, LU>(d, t, f, p, q);
+    return launch_panel<8, VAR, LU>(d, t, f, p, q);
 }
 
 } // namespace
@@ -316,7 +352,7 @@ cudaError_t bb_trsm_panel_run(const bb_problem &p, const bb_dev_batch &d, int t,
 {
     if (d.count <= 0 || t <= 0 || f <= 0) return cudaSuccess;
     if (t > 8 * TP_L) return cudaErrorNotSupported;
-    return d.vdim ? launch_order<true>(d, t, f, p, q) : launch_order<false>(d, t, f, p, q);
+    return d.vdim ? launch_order<true, false>(d, t, f, p, q) : launch_order<false, false>(d, t, f, p, q);
 }
 
 cudaError_t bb_trsm_panel(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q)
@@ -340,6 +376,47 @@ cudaError_t bb_trsm_panel(bb_prec prec, const bb_problem &p, const bb_dev_batch 
         s.opd[BB_C] = bb_workspace_opd(W, (int64_t)nb * TP_L * TP_L);
         e = bb_trsm_panel_run(p, s, t, f, q);
         if (e != cudaSuccess) return e;
+    }
+    return cudaSuccess;
+}
+
+cudaError_t bb_getrs_panel(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q)
+{
+    static int on = BB_ENV_UNREAD;
+    const int t = p.n, f = p.nrhs;
+    if (!bb_env_int("BATCHBLAS_CUDA_GETRS_PANEL", 1, &on) || d.vdim || p.rowmajor || p.trans != BblasNoTrans || t <= TP_L || t > bb_cuda_trsm_panel_max(prec) ||
+        (!d.opd[BB_IPIV].ptr && !d.opd[BB_IPIV].base))
+        return cudaErrorNotSupported;
+    if (f <= 0 || d.count <= 0) return cudaSuccess;
+    const int nb = (t + TP_L - 1) / TP_L;
+    const int64_t lblk = (int64_t)nb * TP_L * TP_L; /* one triangle's inverted blocks, elements */
+    const size_t per = 2 * (size_t)lblk * sizeof(double);
+    int64_t chunk = (int64_t)(BB_CUDA_DINV_BYTES / per);
+    if (chunk > d.count) chunk = d.count;
+    if (chunk < 1) chunk = 1;
+    double *W = (double *)bb_cuda_workspace3(q, (size_t)chunk * per);
+    if (!W) return cudaErrorMemoryAllocation;
+    bb_problem lp = p; /* the solve as the kernel sees it: left, L unit lower first */
+    lp.side = BblasLeft;
+    lp.m = t;
+    lp.n = f;
+    lp.uplo = BblasLower;
+    lp.diag = BblasUnit;
+    lp.trans = BblasNoTrans;
+    lp.alpha[0] = 1.0;
+    lp.alpha[1] = 0.0;
+    bb_problem up = lp;
+    up.uplo = BblasUpper;
+    up.diag = BblasNonUnit;
+    for (int64_t first = 0; first < d.count; first += chunk) {
+        const int64_t cnt = d.count - first < chunk ? d.count - first : chunk;
+        bb_dev_batch s = bb_slice(d, first, cnt, prec);
+        /* L's and U's diagonal blocks inverted into W, U's after L's */
+        cudaError_t e = bb_small_trtri_blocks(prec, lp, s, t, TP_L, W, 2 * lblk, q);
+        if (e == cudaSuccess) e = bb_small_trtri_blocks(prec, up, s, t, TP_L, W + lblk, 2 * lblk, q);
+        if (e != cudaSuccess) return e;
+        s.opd[BB_C] = bb_workspace_opd(W, 2 * lblk);
+        if ((e = launch_order<false, true>(s, t, f, lp, q)) != cudaSuccess) return e;
     }
     return cudaSuccess;
 }
