@@ -582,19 +582,22 @@ cudaError_t getrf_core(const ctx &c, const bb_problem &p, const bb_dev_batch &d,
     r.s.masked = 1;
     if (e != cudaSuccess) return e;
     const int mode = bb_lu_rec_mode();
-    /* panels on chip (bb_cuda_lu_panel_chip_rows, launch.cu): the walk
-       over panels of CHIP_T columns, every interchange deferred */
+    /* the recursive walk: over leaves of CHIP_T columns with panels on
+       chip (bb_cuda_lu_panel_chip_rows, launch.cu; every interchange
+       deferred), else over register panels of L where bb_lu_recursive
+       says */
     const int chip = mode == 1 && (!pivot || m <= BB_LU_PERM_ROWS) ? bb_cuda_lu_panel_chip_rows(c.prec) : 0;
+    int leaf = 0;
     if (chip && (mn > CHIP_T || m <= chip)) {
         r.chip = chip;
         r.defer = pivot != 0;
-        e = bb_lu_walk(lu_steps<T>{r}, CHIP_T, 0, mn);
-        if (e == cudaSuccess) e = lu_perm<T>(r, 0, mn, mn, n);
-        return e == cudaSuccess ? lu_update(r, 0, mn, mn, n) : e;
-    }
-    if (bb_lu_recursive(mode, mn, L)) {
+        leaf = CHIP_T;
+    } else if (bb_lu_recursive(mode, mn, L)) {
         r.defer = bb_lu_deferred(mode, pivot, m, mn, L);
-        e = bb_lu_walk(lu_steps<T>{r}, L, 0, mn);
+        leaf = L;
+    }
+    if (leaf) {
+        e = bb_lu_walk(lu_steps<T>{r}, leaf, 0, mn);
         if (e == cudaSuccess) e = lu_perm<T>(r, 0, mn, mn, n);
         return e == cudaSuccess ? lu_update(r, 0, mn, mn, n) : e;
     }

@@ -355,68 +355,61 @@ cudaError_t bb_trsm_panel_run(const bb_problem &p, const bb_dev_batch &d, int t,
     return d.vdim ? launch_order<true, false>(d, t, f, p, q) : launch_order<false, false>(d, t, f, p, q);
 }
 
+namespace {
+
+/* The solve of d (order t, free dimension f, p as bb_trsm_panel_run
+   takes it) over slices whose inverted diagonal blocks fit in
+   BB_CUDA_DINV_BYTES of the queue's third workspace: for each slice the
+   register trtri of the blocks of each triangle tri[0 .. ntri) (uplo,
+   diag, lda), one set after another for each problem, then the kernel
+   (lu: getrs's, both triangles; else the trsm of p). */
+cudaError_t tp_solve(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int t, int f,
+                     const bb_problem *tri, int ntri, bool lu)
+{
+    if (d.count <= 0) return cudaSuccess;
+    const int64_t blk = (int64_t)((t + TP_L - 1) / TP_L) * TP_L * TP_L; /* one triangle's blocks, elements */
+    const size_t per = (size_t)ntri * blk * sizeof(double);
+    int64_t chunk = (int64_t)(BB_CUDA_DINV_BYTES / per);
+    if (chunk > d.count) chunk = d.count;
+    if (chunk < 1) chunk = 1;
+    double *W = (double *)bb_cuda_workspace3(q, (size_t)chunk * per);
+    if (!W) return cudaErrorMemoryAllocation;
+    for (int64_t first = 0; first < d.count; first += chunk) {
+        const int64_t cnt = d.count - first < chunk ? d.count - first : chunk;
+        bb_dev_batch s = bb_slice(d, first, cnt, prec);
+        cudaError_t e = cudaSuccess;
+        for (int k = 0; k < ntri && e == cudaSuccess; k++)
+            e = bb_small_trtri_blocks(prec, tri[k], s, t, TP_L, W + k * blk, ntri * blk, q);
+        if (e != cudaSuccess) return e;
+        s.opd[BB_C] = bb_workspace_opd(W, ntri * blk);
+        e = lu ? launch_order<false, true>(s, t, f, p, q) : bb_trsm_panel_run(p, s, t, f, q);
+        if (e != cudaSuccess) return e;
+    }
+    return cudaSuccess;
+}
+
+} // namespace
+
 cudaError_t bb_trsm_panel(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q)
 {
     const bool left = p.side == BblasLeft;
     const int t = left ? p.m : p.n, f = left ? p.n : p.m;
     if (d.vdim || t <= TP_L || t > bb_cuda_trsm_panel_max(prec)) return cudaErrorNotSupported;
     if (f <= 0) return cudaSuccess;
-    const int nb = (t + TP_L - 1) / TP_L;
-    const size_t blk = (size_t)TP_L * TP_L * sizeof(double), per = nb * blk;
-    int64_t chunk = (int64_t)(BB_CUDA_DINV_BYTES / per);
-    if (chunk > d.count) chunk = d.count;
-    double *W = (double *)bb_cuda_workspace3(q, (size_t)chunk * per);
-    if (!W) return cudaErrorMemoryAllocation;
-    for (int64_t first = 0; first < d.count; first += chunk) {
-        const int64_t cnt = d.count - first < chunk ? d.count - first : chunk;
-        bb_dev_batch s = bb_slice(d, first, cnt, prec);
-        /* the diagonal blocks of A inverted into W */
-        cudaError_t e = bb_small_trtri_blocks(prec, p, s, t, TP_L, W, (int64_t)nb * TP_L * TP_L, q);
-        if (e != cudaSuccess) return e;
-        s.opd[BB_C] = bb_workspace_opd(W, (int64_t)nb * TP_L * TP_L);
-        e = bb_trsm_panel_run(p, s, t, f, q);
-        if (e != cudaSuccess) return e;
-    }
-    return cudaSuccess;
+    return tp_solve(prec, p, d, q, t, f, &p, 1, false);
 }
 
 cudaError_t bb_getrs_panel(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q)
 {
     static int on = BB_ENV_UNREAD;
     const int t = p.n, f = p.nrhs;
-    if (!bb_env_int("BATCHBLAS_CUDA_GETRS_PANEL", 1, &on) || d.vdim || p.rowmajor || p.trans != BblasNoTrans || t <= TP_L || t > bb_cuda_trsm_panel_max(prec) ||
-        (!d.opd[BB_IPIV].ptr && !d.opd[BB_IPIV].base))
+    if (!bb_env_int("BATCHBLAS_CUDA_GETRS_PANEL", 1, &on) || d.vdim || p.rowmajor || p.trans != BblasNoTrans ||
+        t <= TP_L || t > bb_cuda_trsm_panel_max(prec) || (!d.opd[BB_IPIV].ptr && !d.opd[BB_IPIV].base))
         return cudaErrorNotSupported;
-    if (f <= 0 || d.count <= 0) return cudaSuccess;
-    const int nb = (t + TP_L - 1) / TP_L;
-    const int64_t lblk = (int64_t)nb * TP_L * TP_L; /* one triangle's inverted blocks, elements */
-    const size_t per = 2 * (size_t)lblk * sizeof(double);
-    int64_t chunk = (int64_t)(BB_CUDA_DINV_BYTES / per);
-    if (chunk > d.count) chunk = d.count;
-    if (chunk < 1) chunk = 1;
-    double *W = (double *)bb_cuda_workspace3(q, (size_t)chunk * per);
-    if (!W) return cudaErrorMemoryAllocation;
-    bb_problem lp = p; /* the solve as the kernel sees it: left, L unit lower first */
-    lp.side = BblasLeft;
-    lp.m = t;
-    lp.n = f;
-    lp.uplo = BblasLower;
-    lp.diag = BblasUnit;
-    lp.trans = BblasNoTrans;
-    lp.alpha[0] = 1.0;
-    lp.alpha[1] = 0.0;
-    bb_problem up = lp;
-    up.uplo = BblasUpper;
-    up.diag = BblasNonUnit;
-    for (int64_t first = 0; first < d.count; first += chunk) {
-        const int64_t cnt = d.count - first < chunk ? d.count - first : chunk;
-        bb_dev_batch s = bb_slice(d, first, cnt, prec);
-        /* L's and U's diagonal blocks inverted into W, U's after L's */
-        cudaError_t e = bb_small_trtri_blocks(prec, lp, s, t, TP_L, W, 2 * lblk, q);
-        if (e == cudaSuccess) e = bb_small_trtri_blocks(prec, up, s, t, TP_L, W + lblk, 2 * lblk, q);
-        if (e != cudaSuccess) return e;
-        s.opd[BB_C] = bb_workspace_opd(W, 2 * lblk);
-        if ((e = launch_order<false, true>(s, t, f, lp, q)) != cudaSuccess) return e;
-    }
-    return cudaSuccess;
+    if (f <= 0) return cudaSuccess;
+    /* the solves as the kernel sees them: L (unit lower) first, then U */
+    const bb_problem tri[2] = {
+        bb_tri_problem(BblasLeft, BblasLower, BblasNoTrans, BblasUnit, t, f, p.lda, p.ldb, 1.0),
+        bb_tri_problem(BblasLeft, BblasUpper, BblasNoTrans, BblasNonUnit, t, f, p.lda, p.ldb, 1.0)};
+    return tp_solve(prec, tri[0], d, q, t, f, tri, 2, true);
 }
