@@ -480,6 +480,8 @@ struct lu_run {
     int *t;
     bool defer; /* interchanges on the other columns by lu_perm, not by the panel */
     int chip;   /* panels of up to this many rows (and CHIP_T columns) on chip; 0: none */
+    /* the leaf at column j goes on chip (its interchanges deferred: chip is set only so) */
+    bool chip_leaf(int j) const { return chip && p.m - j <= chip; }
 };
 
 /* The panel of columns [j, j + jb), jb <= L, rows j..m. */
@@ -503,7 +505,7 @@ cudaError_t lu_panel(const lu_run &r, int j, int jb)
        and the generic kernel (panels too tall for the others) do not */
     bool swapped = true;
     cudaError_t e = cudaErrorNotSupported;
-    if (r.chip && pp.m <= r.chip && (r.defer || !r.pivot)) e = bb_lu_panel_chip(c.prec, pp, pd, c.q, r.pivot);
+    if (r.chip_leaf(j)) e = bb_lu_panel_chip(c.prec, pp, pd, c.q, r.pivot);
     if (e == cudaErrorNotSupported)
         e = r.defer ? bb_panel_getrf(c.prec, pp, pd, c.q, r.pivot, jb, 0)
                     : bb_panel_getrf(c.prec, pp, pd, c.q, r.pivot, r.p.n, j);
@@ -561,7 +563,7 @@ struct lu_steps {
     const lu_run &r;
     cudaError_t panel(int j, int w) const
     {
-        if (w > r.c.L && !(r.chip && r.p.m - j <= r.chip)) return bb_lu_walk(*this, r.c.L, j, w);
+        if (w > r.c.L && !r.chip_leaf(j)) return bb_lu_walk(*this, r.c.L, j, w);
         return lu_panel<T>(r, j, w);
     }
     cudaError_t perm(int j, int w, int c0, int c1) const { return lu_perm<T>(r, j, w, c0, c1); }
