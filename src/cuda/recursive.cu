@@ -491,14 +491,7 @@ __global__ void __launch_bounds__(PERM_THREADS) k_permute_rows(const bb_dev_batc
         if (threadIdx.x == 0) {
             const int *ip = bb_dev_ptr<int>(d.opd[BB_IPIV], i);
             for (int r = 0; r < n; r++) perm[r] = r;
-            for (int s = 0; s < n; s++) {
-                const int k = forward ? s : n - 1 - s;
-                int r = ip[k] - 1;
-                if (r < 0 || r >= n) r = k; /* a pivot out of range: no interchange */
-                const int t = perm[k];
-                perm[k] = perm[r];
-                perm[r] = t;
-            }
+            bb_swaps_to_perm(perm, ip, n, n, 1, !forward);
         }
         __syncthreads();
         for (int j0 = 0; j0 < nrhs; j0 += cols) {

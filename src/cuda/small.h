@@ -401,6 +401,24 @@ __device__ __forceinline__ bool bb_is_zero(double a) { return a == 0.; }
 __device__ __forceinline__ bool bb_is_zero(cuFloatComplex a) { return a.x == 0.f && a.y == 0.f; }
 __device__ __forceinline__ bool bb_is_zero(cuDoubleComplex a) { return a.x == 0. && a.y == 0.; }
 
+/* A list of row interchanges as one permutation (one thread; perm holds
+   the identity on entry): swap k exchanges rows k and ip[k] - base, taken
+   in order (backward: last first, the inverse); a pivot outside [0, R) is
+   no interchange, as the drivers' swaps.  On return perm[r] is the row
+   whose content ends in row r.  ip may be global or shared memory.  The
+   LU's gathers (k_lu_perm, k_permute_rows, getrs on chip) build it so. */
+__device__ __forceinline__ void bb_swaps_to_perm(int *perm, const int *ip, int w, int R, int base, bool backward)
+{
+    for (int s = 0; s < w; s++) {
+        const int k = backward ? w - 1 - s : s;
+        int r = ip[k] - base;
+        if (r < 0 || r >= R) r = k;
+        const int x = perm[k];
+        perm[k] = perm[r];
+        perm[r] = x;
+    }
+}
+
 /* warp shuffles (full warp; width = group size) */
 __device__ __forceinline__ float bb_shfl(float v, int src, int w) { return __shfl_sync(0xffffffffu, v, src, w); }
 __device__ __forceinline__ double bb_shfl(double v, int src, int w) { return __shfl_sync(0xffffffffu, v, src, w); }

@@ -474,15 +474,7 @@ __global__ void __launch_bounds__(256) k_lu_perm(const bb_dev_batch d, const int
         for (int i = tid; i < R; i += nt) src[i] = i;
         for (int i = tid; i < w; i += nt) piv[i] = ip[i] - 1 - j;
         __syncthreads();
-        if (tid == 0)
-            for (int k = 0; k < w; k++) {
-                const int p = piv[k];
-                if (p != k && p >= 0 && p < R) {
-                    const int x = src[k];
-                    src[k] = src[p];
-                    src[p] = x;
-                }
-            }
+        if (tid == 0) bb_swaps_to_perm(src, piv, w, R, 0, false);
         __syncthreads();
         int from[RPT]; /* the rows that change are also the rows read */
 #pragma unroll

@@ -180,15 +180,7 @@ __global__ void __launch_bounds__(TP_THREADS, tp_shape<NB>::minb(VAR))
                 if (i < t) s_ip[i] = ip[i] - 1;
             }
             __syncthreads();
-            if (tid == 0) {
-                for (int k = 0; k < t; k++) {
-                    int r = s_ip[k];
-                    if (r < 0 || r >= t) r = k;
-                    const int x = s_perm[k];
-                    s_perm[k] = s_perm[r];
-                    s_perm[r] = x;
-                }
-            }
+            if (tid == 0) bb_swaps_to_perm(s_perm, s_ip, t, t, 0, false);
             __syncthreads();
         }
         /* the panel in (as stored: alpha is applied as each block row is
