@@ -832,6 +832,58 @@ static void unpack(const R *buf, shape s, int cols, R *const *ap, int64_t ld, co
 
 /* ---- Cholesky ----------------------------------------------------------- */
 
+/* ---- register columns --------------------------------------------------- */
+
+/* The solves with one right-hand side held in registers through the whole
+   substitution (x[] below: n elements, no store until the end), where n is
+   a compile-time constant: each solve has one instance per n = 1 .. RN
+   (REG_N_CASES), reached through a table by n.  The instance unrolls every
+   loop, so x[] lives in vector registers and each step of a substitution
+   is one load of the factor and one multiply-add; the same operations in
+   the same order as the loops over memory, so the same bits.  RN: as many
+   elements as leave registers for the factor's operands (AVX-512: 32
+   vector registers, 16 real elements; AVX2: 16 registers, 8; complex
+   elements take two). */
+#if ACROSS_VB == 64 && !BB_COMPLEX
+#  define RN 16
+#  define REG_N_CASES(F) F(1) F(2) F(3) F(4) F(5) F(6) F(7) F(8) F(9) F(10) F(11) F(12) F(13) F(14) F(15) F(16)
+#elif ACROSS_VB == 64 || (ACROSS_VB == 32 && !BB_COMPLEX)
+#  define RN 8
+#  define REG_N_CASES(F) F(1) F(2) F(3) F(4) F(5) F(6) F(7) F(8)
+#elif ACROSS_VB == 32
+#  define RN 4
+#  define REG_N_CASES(F) F(1) F(2) F(3) F(4)
+#else
+#  define RN 0
+#  define REG_N_CASES(F)
+#endif
+#define RUNROLL _Pragma("GCC unroll 16")
+
+INL void rcol_load(int n, E *x, const E *src)
+{
+    RUNROLL for (int i = 0; i < n; i++) x[i] = src[i];
+}
+INL void rcol_store(int n, const E *x, E *dst)
+{
+    RUNROLL for (int i = 0; i < n; i++) dst[i] = x[i];
+}
+/* x = M^-1 x by columns of M (trsm_across's order: x_k = x_k d_k final,
+   then subtracted from the rows still to come) */
+INL void rcol_tri(int n, E *x, const E *M, const E *d, const int lower)
+{
+    RUNROLL for (int q = 0; q < n; q++) {
+        const int k = lower ? q : n - 1 - q;
+        const E *m = M + (size_t)k * n;
+        const E xk = emul(x[k], d[k]);
+        x[k] = xk;
+        if (lower) {
+            RUNROLL for (int i = k + 1; i < n; i++) x[i] = emsub(x[i], m[i], xk);
+        } else {
+            RUNROLL for (int i = 0; i < k; i++) x[i] = emsub(x[i], m[i], xk);
+        }
+    }
+}
+
 /* L L^H of V interleaved lower triangles in place, left-looking (column j:
    its pivot from the row j of the earlier columns, then the rest of the
    column, scaled by the pivot's reciprocal).  fail[l]: the 1-based failing
@@ -871,12 +923,41 @@ static void potrf_across(int n, R *buf, int *fail, R *piv)
 /* L L^H X = B for V interleaved factors (lower, as potrf_across leaves
    them) and right-hand sides: forward, then backward substitution, one
    column of B at a time. */
+INL void potrs_reg(int n, int nrhs, const E *L, const vec *inv, E *B)
+{
+    for (int c = 0; c < nrhs; c++) {
+        E x[RN + 1];
+        rcol_load(n, x, B + (size_t)c * n);
+        RUNROLL for (int i = 0; i < n; i++) { /* L y = b */
+            E y = x[i];
+            RUNROLL for (int k = 0; k < i; k++) y = emsub(y, L[(size_t)k * n + i], x[k]);
+            x[i] = escale(y, inv[i]);
+        }
+        RUNROLL for (int i = n - 1; i >= 0; i--) { /* L^H x = y */
+            E y = x[i];
+            RUNROLL for (int k = i + 1; k < n; k++) y = emsubc(y, L[(size_t)i * n + k], x[k]);
+            x[i] = escale(y, inv[i]);
+        }
+        rcol_store(n, x, B + (size_t)c * n);
+    }
+}
+typedef void (*potrs_reg_fn)(int, const E *, const vec *, E *);
+#define POTRS_REG(N)                                                                                          \
+    static void potrs_reg_##N(int nrhs, const E *L, const vec *inv, E *B) { potrs_reg(N, nrhs, L, inv, B); }
+REG_N_CASES(POTRS_REG)
+#define POTRS_REG_T(N) potrs_reg_##N,
+static const potrs_reg_fn potrs_reg_tab[RN + 1] = {NULL, REG_N_CASES(POTRS_REG_T)};
+
 static void potrs_across(int n, int nrhs, const R *lbuf, R *bbuf)
 {
     const E *L = (const E *)lbuf;
     E *B = (E *)bbuf;
     vec inv[NMAX]; /* the (real) diagonal's reciprocals, once */
     for (int i = 0; i < n; i++) inv[i] = 1 / ere(L[(size_t)i * n + i]);
+    if (n <= RN) { /* a column in registers */
+        potrs_reg_tab[n](nrhs, L, inv, B);
+        return;
+    }
     for (int c = 0; c < nrhs; c++) {
         E *x = B + (size_t)c * n;
         for (int i = 0; i < n; i++) { /* L y = b */
@@ -898,12 +979,37 @@ static void potrs_across(int n, int nrhs, const R *lbuf, R *bbuf)
    the diagonal is 1 and not read) and ka x nb right-hand sides X, in place:
    substitution by columns of M (x_k final, then subtracted from the rows
    still to come), two columns of X at a time. */
+/* trsm_across's solve of one order n (a constant in each instance): a
+   column of X in registers */
+INL void trsm_reg(int n, int nb, const E *M, const E *d, E *X, const int lower, E al)
+{
+    for (int c = 0; c < nb; c++) {
+        E x[RN + 1];
+        rcol_load(n, x, X + (size_t)c * n);
+        RUNROLL for (int i = 0; i < n; i++) x[i] = emul(x[i], al);
+        rcol_tri(n, x, M, d, lower);
+        rcol_store(n, x, X + (size_t)c * n);
+    }
+}
+typedef void (*trsm_reg_fn)(int, const E *, const E *, E *, E);
+#define TRSM_REG(N)                                                                                          \
+    static void trsm_reg_l##N(int nb, const E *M, const E *d, E *X, E al) { trsm_reg(N, nb, M, d, X, 1, al); } \
+    static void trsm_reg_u##N(int nb, const E *M, const E *d, E *X, E al) { trsm_reg(N, nb, M, d, X, 0, al); }
+REG_N_CASES(TRSM_REG)
+#define TRSM_REG_L(N) trsm_reg_l##N,
+#define TRSM_REG_U(N) trsm_reg_u##N,
+static const trsm_reg_fn trsm_reg_tab[2][RN + 1] = {{NULL, REG_N_CASES(TRSM_REG_U)}, {NULL, REG_N_CASES(TRSM_REG_L)}};
+
 static void trsm_across(int ka, int nb, const R *mbuf, R *xbuf, int lower, int unit, E al)
 {
     const E *M = (const E *)mbuf;
     E *X = (E *)xbuf;
     E d[NMAX];
     for (int i = 0; i < ka; i++) d[i] = unit ? ereal(splat(1)) : erecip(M[(size_t)i * ka + i]);
+    if (ka <= RN) {
+        trsm_reg_tab[lower != 0][ka](nb, M, d, X, al);
+        return;
+    }
     int c = 0;
     for (; c + 2 <= nb; c += 2) {
         E *x = X + (size_t)c * ka, *y = x + ka;
@@ -1086,6 +1192,85 @@ INL void getrs_t(int n, const E *A, const E *rd, E *x, const int cj)
     }
 }
 
+/* The interchange of row k with each lane's pivot row (at[i]: the lanes
+   whose pivot is i > k) on a column in registers (swap_rows' selects) */
+INL void rcol_swap(int n, E *x, int k, const ivec *at)
+{
+    const E t = x[k];
+    E nk = t;
+    RUNROLL for (int i = k + 1; i < n; i++) {
+        const E xi = x[i];
+        nk = esel(at[i], xi, nk);
+        x[i] = esel(at[i], t, xi);
+    }
+    x[k] = nk;
+}
+
+/* getrs_across's solve of one order n (a constant in each instance), a
+   column of X in registers: at[k * n + i], mv[k] the interchanges of step
+   k (pivot_masks) */
+INL void getrs_reg(int n, int nrhs, const E *A, const E *rd, const ivec *at, const int *mv, E *X, const int trans,
+                   const int cj)
+{
+    for (int c = 0; c < nrhs; c++) {
+        E x[RN + 1];
+        rcol_load(n, x, X + (size_t)c * n);
+        if (!trans) {
+            RUNROLL for (int k = 0; k < n; k++) if (mv[k]) rcol_swap(n, x, k, at + (size_t)k * n);
+            RUNROLL for (int k = 0; k < n; k++) { /* L y = P b */
+                const E *a = A + (size_t)k * n, xk = x[k];
+                RUNROLL for (int i = k + 1; i < n; i++) x[i] = emsub(x[i], a[i], xk);
+            }
+            RUNROLL for (int k = n - 1; k >= 0; k--) { /* U x = y */
+                const E *a = A + (size_t)k * n, xk = emul(x[k], rd[k]);
+                x[k] = xk;
+                RUNROLL for (int i = 0; i < k; i++) x[i] = emsub(x[i], a[i], xk);
+            }
+        } else { /* getrs_t, then P^T */
+            RUNROLL for (int k = 0; k < n; k++) {
+                const E xk = emul(x[k], rd[k]);
+                x[k] = xk;
+                RUNROLL for (int j = k + 1; j < n; j++)
+                    x[j] = cj ? emsubc(x[j], A[(size_t)j * n + k], xk) : emsub(x[j], A[(size_t)j * n + k], xk);
+            }
+            RUNROLL for (int k = n - 1; k >= 0; k--) {
+                const E xk = x[k];
+                RUNROLL for (int j = 0; j < k; j++)
+                    x[j] = cj ? emsubc(x[j], A[(size_t)j * n + k], xk) : emsub(x[j], A[(size_t)j * n + k], xk);
+            }
+            RUNROLL for (int k = n - 1; k >= 0; k--) if (mv[k]) rcol_swap(n, x, k, at + (size_t)k * n);
+        }
+        rcol_store(n, x, X + (size_t)c * n);
+    }
+}
+typedef void (*getrs_reg_fn)(int, const E *, const E *, const ivec *, const int *, E *);
+#define GETRS_REG(N)                                                                                          \
+    static void getrs_reg_n##N(int nrhs, const E *A, const E *rd, const ivec *at, const int *mv, E *X)       \
+    {                                                                                                        \
+        getrs_reg(N, nrhs, A, rd, at, mv, X, 0, 0);                                                          \
+    }                                                                                                        \
+    static void getrs_reg_t##N(int nrhs, const E *A, const E *rd, const ivec *at, const int *mv, E *X)       \
+    {                                                                                                        \
+        getrs_reg(N, nrhs, A, rd, at, mv, X, 1, 0);                                                          \
+    }                                                                                                        \
+    GETRS_REG_C(N)
+#if BB_COMPLEX
+#  define GETRS_REG_C(N)                                                                                      \
+    static void getrs_reg_c##N(int nrhs, const E *A, const E *rd, const ivec *at, const int *mv, E *X)       \
+    {                                                                                                        \
+        getrs_reg(N, nrhs, A, rd, at, mv, X, 1, 1);                                                          \
+    }
+#  define GETRS_REG_CT(N) getrs_reg_c##N,
+#else
+#  define GETRS_REG_C(N)
+#  define GETRS_REG_CT(N) getrs_reg_t##N,
+#endif
+REG_N_CASES(GETRS_REG)
+#define GETRS_REG_NT(N) getrs_reg_n##N,
+#define GETRS_REG_TT(N) getrs_reg_t##N,
+static const getrs_reg_fn getrs_reg_tab[3][RN + 1] = {
+    {NULL, REG_N_CASES(GETRS_REG_NT)}, {NULL, REG_N_CASES(GETRS_REG_TT)}, {NULL, REG_N_CASES(GETRS_REG_CT)}};
+
 /* op(A) X = B for V interleaved LU factors (as getrf_across leaves them),
    pivots pv and n x nrhs right-hand sides X, in place: NoTrans P, L, U;
    Trans U^T, L^T, then P^T (ConjTrans, cj: U^H, L^H); substitution by
@@ -1096,6 +1281,13 @@ static void getrs_across(int n, int nrhs, const R *abuf, const vec *pv, R *xbuf,
     E *X = (E *)xbuf;
     E rd[NMAX];
     for (int k = 0; k < n; k++) rd[k] = erecip(cj ? econj(A[(size_t)k * n + k]) : A[(size_t)k * n + k]);
+    if (n <= RN) { /* a column in registers */
+        ivec atr[RN * RN + 1];
+        int mv[RN + 1];
+        for (int k = 0; k < n; k++) mv[k] = pivot_masks(n, k, &pv[k], atr + (size_t)k * n);
+        getrs_reg_tab[trans ? 1 + (BB_COMPLEX && cj) : 0][n](nrhs, A, rd, atr, mv, X);
+        return;
+    }
     ivec at[NMAX];
     if (!trans)
         for (int k = 0; k < n; k++)
