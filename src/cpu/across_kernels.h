@@ -1393,10 +1393,46 @@ static void geinv_across(int n, R *buf, vec *pv, int *info, int cols)
    by columns of M, each x_k (still the input) added to the rows it reaches
    that are not final yet (lower: from the last column back), then scaled;
    two columns of X at a time. */
+/* trmm_across's product of one order n (a constant in each instance), a
+   column of X in registers; dg[k]: M(k,k), or 1 (unit: x * 1 is x, real
+   types) */
+INL void trmm_reg(int n, int nb, const E *M, const E *dg, E *X, const int lower, E al)
+{
+    for (int c = 0; c < nb; c++) {
+        E x[RN + 1];
+        rcol_load(n, x, X + (size_t)c * n);
+        RUNROLL for (int q = 0; q < n; q++) {
+            const int k = lower ? n - 1 - q : q;
+            const E *m = M + (size_t)k * n;
+            const E xk = emul(x[k], al);
+            if (lower) {
+                RUNROLL for (int i = k + 1; i < n; i++) x[i] = emadd(x[i], m[i], xk);
+            } else {
+                RUNROLL for (int i = 0; i < k; i++) x[i] = emadd(x[i], m[i], xk);
+            }
+            x[k] = emul(dg[k], xk);
+        }
+        rcol_store(n, x, X + (size_t)c * n);
+    }
+}
+#define TRMM_REG(N)                                                                                          \
+    static void trmm_reg_l##N(int nb, const E *M, const E *d, E *X, E al) { trmm_reg(N, nb, M, d, X, 1, al); } \
+    static void trmm_reg_u##N(int nb, const E *M, const E *d, E *X, E al) { trmm_reg(N, nb, M, d, X, 0, al); }
+REG_N_CASES(TRMM_REG)
+#define TRMM_REG_L(N) trmm_reg_l##N,
+#define TRMM_REG_U(N) trmm_reg_u##N,
+static const trsm_reg_fn trmm_reg_tab[2][RN + 1] = {{NULL, REG_N_CASES(TRMM_REG_U)}, {NULL, REG_N_CASES(TRMM_REG_L)}};
+
 static void trmm_across(int ka, int nb, const R *mbuf, R *xbuf, int lower, int unit, E al)
 {
     const E *M = (const E *)mbuf;
     E *X = (E *)xbuf;
+    if (ka <= RN && !(BB_COMPLEX && unit)) { /* a column in registers (complex unit: 1 x Inf would be NaN) */
+        E dg[RN + 1];
+        for (int k = 0; k < ka; k++) dg[k] = unit ? ereal(splat(1)) : M[(size_t)k * ka + k];
+        trmm_reg_tab[lower != 0][ka](nb, M, dg, X, al);
+        return;
+    }
     int c = 0;
     for (; c + 2 <= nb; c += 2) {
         E *x = X + (size_t)c * ka, *y = x + ka;
