@@ -846,17 +846,33 @@ static void unpack(const R *buf, shape s, int cols, R *const *ap, int64_t ld, co
    elements take two). */
 #if ACROSS_VB == 64 && !BB_COMPLEX
 #  define RN 16
-#  define REG_N_CASES(F) F(1) F(2) F(3) F(4) F(5) F(6) F(7) F(8) F(9) F(10) F(11) F(12) F(13) F(14) F(15) F(16)
+#  define REG_N_CASES_OF(F, f)                                                                               \
+      F(f, 1) F(f, 2) F(f, 3) F(f, 4) F(f, 5) F(f, 6) F(f, 7) F(f, 8) F(f, 9) F(f, 10) F(f, 11) F(f, 12)    \
+      F(f, 13) F(f, 14) F(f, 15) F(f, 16)
 #elif ACROSS_VB == 64 || (ACROSS_VB == 32 && !BB_COMPLEX)
 #  define RN 8
-#  define REG_N_CASES(F) F(1) F(2) F(3) F(4) F(5) F(6) F(7) F(8)
+#  define REG_N_CASES_OF(F, f) F(f, 1) F(f, 2) F(f, 3) F(f, 4) F(f, 5) F(f, 6) F(f, 7) F(f, 8)
 #elif ACROSS_VB == 32
 #  define RN 4
-#  define REG_N_CASES(F) F(1) F(2) F(3) F(4)
+#  define REG_N_CASES_OF(F, f) F(f, 1) F(f, 2) F(f, 3) F(f, 4)
 #else
 #  define RN 0
-#  define REG_N_CASES(F)
+#  define REG_N_CASES_OF(F, f)
 #endif
+#define REG_N_ONE(F, N) F(N)
+#define REG_N_CASES(F) REG_N_CASES_OF(REG_N_ONE, F)
+/* a triangle's column kernel f (trsm_reg, trmm_reg): its lower and upper
+   instances for each order, and their table [lower][n] */
+typedef void (*tri_reg_fn)(int, const E *, const E *, E *, E);
+#define TRI_REG_FNS(f, N)                                                                                    \
+    static void f##_l##N(int nb, const E *M, const E *d, E *X, E al) { f(N, nb, M, d, X, 1, al); }           \
+    static void f##_u##N(int nb, const E *M, const E *d, E *X, E al) { f(N, nb, M, d, X, 0, al); }
+#define TRI_REG_L(f, N) f##_l##N,
+#define TRI_REG_U(f, N) f##_u##N,
+#define TRI_REG_TABLE(f)                                                                                     \
+    REG_N_CASES_OF(TRI_REG_FNS, f)                                                                           \
+    static const tri_reg_fn f##_tab[2][RN + 1] = {{NULL, REG_N_CASES_OF(TRI_REG_U, f)},                      \
+                                                  {NULL, REG_N_CASES_OF(TRI_REG_L, f)}};
 #define RUNROLL _Pragma("GCC unroll 16")
 
 INL void rcol_load(int n, E *x, const E *src)
@@ -991,14 +1007,7 @@ INL void trsm_reg(int n, int nb, const E *M, const E *d, E *X, const int lower, 
         rcol_store(n, x, X + (size_t)c * n);
     }
 }
-typedef void (*trsm_reg_fn)(int, const E *, const E *, E *, E);
-#define TRSM_REG(N)                                                                                          \
-    static void trsm_reg_l##N(int nb, const E *M, const E *d, E *X, E al) { trsm_reg(N, nb, M, d, X, 1, al); } \
-    static void trsm_reg_u##N(int nb, const E *M, const E *d, E *X, E al) { trsm_reg(N, nb, M, d, X, 0, al); }
-REG_N_CASES(TRSM_REG)
-#define TRSM_REG_L(N) trsm_reg_l##N,
-#define TRSM_REG_U(N) trsm_reg_u##N,
-static const trsm_reg_fn trsm_reg_tab[2][RN + 1] = {{NULL, REG_N_CASES(TRSM_REG_U)}, {NULL, REG_N_CASES(TRSM_REG_L)}};
+TRI_REG_TABLE(trsm_reg)
 
 static void trsm_across(int ka, int nb, const R *mbuf, R *xbuf, int lower, int unit, E al)
 {
@@ -1415,13 +1424,7 @@ INL void trmm_reg(int n, int nb, const E *M, const E *dg, E *X, const int lower,
         rcol_store(n, x, X + (size_t)c * n);
     }
 }
-#define TRMM_REG(N)                                                                                          \
-    static void trmm_reg_l##N(int nb, const E *M, const E *d, E *X, E al) { trmm_reg(N, nb, M, d, X, 1, al); } \
-    static void trmm_reg_u##N(int nb, const E *M, const E *d, E *X, E al) { trmm_reg(N, nb, M, d, X, 0, al); }
-REG_N_CASES(TRMM_REG)
-#define TRMM_REG_L(N) trmm_reg_l##N,
-#define TRMM_REG_U(N) trmm_reg_u##N,
-static const trsm_reg_fn trmm_reg_tab[2][RN + 1] = {{NULL, REG_N_CASES(TRMM_REG_U)}, {NULL, REG_N_CASES(TRMM_REG_L)}};
+TRI_REG_TABLE(trmm_reg)
 
 static void trmm_across(int ka, int nb, const R *mbuf, R *xbuf, int lower, int unit, E al)
 {
