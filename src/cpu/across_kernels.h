@@ -830,8 +830,6 @@ static void unpack(const R *buf, shape s, int cols, R *const *ap, int64_t ld, co
     unpack_scalar(buf, s, cols, ap, ld);
 }
 
-/* ---- Cholesky ----------------------------------------------------------- */
-
 /* ---- register columns --------------------------------------------------- */
 
 /* The solves with one right-hand side held in registers through the whole
@@ -839,8 +837,11 @@ static void unpack(const R *buf, shape s, int cols, R *const *ap, int64_t ld, co
    a compile-time constant: each solve has one instance per n = 1 .. RN
    (REG_N_CASES), reached through a table by n.  The instance unrolls every
    loop, so x[] lives in vector registers and each step of a substitution
-   is one load of the factor and one multiply-add; the same operations in
-   the same order as the loops over memory, so the same bits.  RN: as many
+   is one load of the factor and one multiply-add.  One column body per
+   solve (rcol_tri, rcol_trmm, potrs_col, getrs_col, getrs_t) serves the
+   instances, on the column in registers, and the orders above RN, on the
+   column in place in the block: the same operations in the same order
+   either way, so the same bits.  RN: as many
    elements as leave registers for the factor's operands (AVX-512: 32
    vector registers, 16 real elements; AVX2: 16 registers, 8; complex
    elements take two). */
@@ -900,6 +901,8 @@ INL void rcol_tri(int n, E *x, const E *M, const E *d, const int lower)
     }
 }
 
+/* ---- Cholesky ----------------------------------------------------------- */
+
 /* L L^H of V interleaved lower triangles in place, left-looking (column j:
    its pivot from the row j of the earlier columns, then the rest of the
    column, scaled by the pivot's reciprocal).  fail[l]: the 1-based failing
@@ -936,24 +939,26 @@ static void potrf_across(int n, R *buf, int *fail, R *piv)
     }
 }
 
-/* L L^H X = B for V interleaved factors (lower, as potrf_across leaves
-   them) and right-hand sides: forward, then backward substitution, one
-   column of B at a time. */
+/* L L^H x = b on one column x: forward, then backward substitution */
+INL void potrs_col(int n, const E *L, const vec *inv, E *x)
+{
+    RUNROLL for (int i = 0; i < n; i++) { /* L y = b */
+        E y = x[i];
+        RUNROLL for (int k = 0; k < i; k++) y = emsub(y, L[(size_t)k * n + i], x[k]);
+        x[i] = escale(y, inv[i]);
+    }
+    RUNROLL for (int i = n - 1; i >= 0; i--) { /* L^H x = y */
+        E y = x[i];
+        RUNROLL for (int k = i + 1; k < n; k++) y = emsubc(y, L[(size_t)i * n + k], x[k]);
+        x[i] = escale(y, inv[i]);
+    }
+}
 INL void potrs_reg(int n, int nrhs, const E *L, const vec *inv, E *B)
 {
     for (int c = 0; c < nrhs; c++) {
         E x[RN + 1];
         rcol_load(n, x, B + (size_t)c * n);
-        RUNROLL for (int i = 0; i < n; i++) { /* L y = b */
-            E y = x[i];
-            RUNROLL for (int k = 0; k < i; k++) y = emsub(y, L[(size_t)k * n + i], x[k]);
-            x[i] = escale(y, inv[i]);
-        }
-        RUNROLL for (int i = n - 1; i >= 0; i--) { /* L^H x = y */
-            E y = x[i];
-            RUNROLL for (int k = i + 1; k < n; k++) y = emsubc(y, L[(size_t)i * n + k], x[k]);
-            x[i] = escale(y, inv[i]);
-        }
+        potrs_col(n, L, inv, x);
         rcol_store(n, x, B + (size_t)c * n);
     }
 }
@@ -964,6 +969,9 @@ REG_N_CASES(POTRS_REG)
 #define POTRS_REG_T(N) potrs_reg_##N,
 static const potrs_reg_fn potrs_reg_tab[RN + 1] = {NULL, REG_N_CASES(POTRS_REG_T)};
 
+/* L L^H X = B for V interleaved factors (lower, as potrf_across leaves
+   them) and right-hand sides, one column of B at a time (up to RN in
+   registers). */
 static void potrs_across(int n, int nrhs, const R *lbuf, R *bbuf)
 {
     const E *L = (const E *)lbuf;
@@ -974,27 +982,11 @@ static void potrs_across(int n, int nrhs, const R *lbuf, R *bbuf)
         potrs_reg_tab[n](nrhs, L, inv, B);
         return;
     }
-    for (int c = 0; c < nrhs; c++) {
-        E *x = B + (size_t)c * n;
-        for (int i = 0; i < n; i++) { /* L y = b */
-            E y = x[i];
-            for (int k = 0; k < i; k++) y = emsub(y, L[(size_t)k * n + i], x[k]);
-            x[i] = escale(y, inv[i]);
-        }
-        for (int i = n - 1; i >= 0; i--) { /* L^H x = y */
-            E y = x[i];
-            for (int k = i + 1; k < n; k++) y = emsubc(y, L[(size_t)i * n + k], x[k]);
-            x[i] = escale(y, inv[i]);
-        }
-    }
+    for (int c = 0; c < nrhs; c++) potrs_col(n, L, inv, B + (size_t)c * n);
 }
 
 /* ---- triangular solve --------------------------------------------------- */
 
-/* M X = alpha X for V interleaved ka x ka triangles M (lower or upper; unit:
-   the diagonal is 1 and not read) and ka x nb right-hand sides X, in place:
-   substitution by columns of M (x_k final, then subtracted from the rows
-   still to come), two columns of X at a time. */
 /* trsm_across's solve of one order n (a constant in each instance): a
    column of X in registers */
 INL void trsm_reg(int n, int nb, const E *M, const E *d, E *X, const int lower, E al)
@@ -1009,6 +1001,10 @@ INL void trsm_reg(int n, int nb, const E *M, const E *d, E *X, const int lower, 
 }
 TRI_REG_TABLE(trsm_reg)
 
+/* M X = alpha X for V interleaved ka x ka triangles M (lower or upper; unit:
+   the diagonal is 1 and not read) and ka x nb right-hand sides X, in place:
+   substitution by columns of M (x_k final, then subtracted from the rows
+   still to come), two columns of X at a time (one in registers up to RN). */
 static void trsm_across(int ka, int nb, const R *mbuf, R *xbuf, int lower, int unit, E al)
 {
     const E *M = (const E *)mbuf;
@@ -1041,13 +1037,7 @@ static void trsm_across(int ka, int nb, const R *mbuf, R *xbuf, int lower, int u
     for (; c < nb; c++) {
         E *x = X + (size_t)c * ka;
         for (int i = 0; i < ka; i++) x[i] = emul(x[i], al);
-        for (int q = 0; q < ka; q++) {
-            const int k = lower ? q : ka - 1 - q, i0 = lower ? k + 1 : 0, i1 = lower ? ka : k;
-            const E *m = M + (size_t)k * ka;
-            const E xk = emul(x[k], d[k]);
-            x[k] = xk;
-            for (int i = i0; i < i1; i++) x[i] = emsub(x[i], m[i], xk);
-        }
+        rcol_tri(ka, x, M, d, lower);
     }
 }
 
@@ -1188,16 +1178,31 @@ static void getrfnp_across(int n, R *buf, vec *pv, int *info) { lu_across(n, buf
    column x of getrs_across's right-hand sides; rd: 1 / op(U(k,k)) */
 INL void getrs_t(int n, const E *A, const E *rd, E *x, const int cj)
 {
-    for (int k = 0; k < n; k++) {
+    RUNROLL for (int k = 0; k < n; k++) {
         const E xk = emul(x[k], rd[k]);
         x[k] = xk;
-        for (int j = k + 1; j < n; j++)
+        RUNROLL for (int j = k + 1; j < n; j++)
             x[j] = cj ? emsubc(x[j], A[(size_t)j * n + k], xk) : emsub(x[j], A[(size_t)j * n + k], xk);
     }
-    for (int k = n - 1; k >= 0; k--) {
+    RUNROLL for (int k = n - 1; k >= 0; k--) {
         const E xk = x[k];
-        for (int j = 0; j < k; j++)
+        RUNROLL for (int j = 0; j < k; j++)
             x[j] = cj ? emsubc(x[j], A[(size_t)j * n + k], xk) : emsub(x[j], A[(size_t)j * n + k], xk);
+    }
+}
+
+/* L y = P b (P applied before), then U x = y, on one column x of
+   getrs_across's right-hand sides; rd: 1 / U(k,k) */
+INL void getrs_col(int n, const E *A, const E *rd, E *x)
+{
+    RUNROLL for (int k = 0; k < n; k++) { /* L y = P b */
+        const E *a = A + (size_t)k * n, xk = x[k];
+        RUNROLL for (int i = k + 1; i < n; i++) x[i] = emsub(x[i], a[i], xk);
+    }
+    RUNROLL for (int k = n - 1; k >= 0; k--) { /* U x = y */
+        const E *a = A + (size_t)k * n, xk = emul(x[k], rd[k]);
+        x[k] = xk;
+        RUNROLL for (int i = 0; i < k; i++) x[i] = emsub(x[i], a[i], xk);
     }
 }
 
@@ -1226,27 +1231,9 @@ INL void getrs_reg(int n, int nrhs, const E *A, const E *rd, const ivec *at, con
         rcol_load(n, x, X + (size_t)c * n);
         if (!trans) {
             RUNROLL for (int k = 0; k < n; k++) if (mv[k]) rcol_swap(n, x, k, at + (size_t)k * n);
-            RUNROLL for (int k = 0; k < n; k++) { /* L y = P b */
-                const E *a = A + (size_t)k * n, xk = x[k];
-                RUNROLL for (int i = k + 1; i < n; i++) x[i] = emsub(x[i], a[i], xk);
-            }
-            RUNROLL for (int k = n - 1; k >= 0; k--) { /* U x = y */
-                const E *a = A + (size_t)k * n, xk = emul(x[k], rd[k]);
-                x[k] = xk;
-                RUNROLL for (int i = 0; i < k; i++) x[i] = emsub(x[i], a[i], xk);
-            }
+            getrs_col(n, A, rd, x);
         } else { /* getrs_t, then P^T */
-            RUNROLL for (int k = 0; k < n; k++) {
-                const E xk = emul(x[k], rd[k]);
-                x[k] = xk;
-                RUNROLL for (int j = k + 1; j < n; j++)
-                    x[j] = cj ? emsubc(x[j], A[(size_t)j * n + k], xk) : emsub(x[j], A[(size_t)j * n + k], xk);
-            }
-            RUNROLL for (int k = n - 1; k >= 0; k--) {
-                const E xk = x[k];
-                RUNROLL for (int j = 0; j < k; j++)
-                    x[j] = cj ? emsubc(x[j], A[(size_t)j * n + k], xk) : emsub(x[j], A[(size_t)j * n + k], xk);
-            }
+            getrs_t(n, A, rd, x, cj);
             RUNROLL for (int k = n - 1; k >= 0; k--) if (mv[k]) rcol_swap(n, x, k, at + (size_t)k * n);
         }
         rcol_store(n, x, X + (size_t)c * n);
@@ -1304,15 +1291,7 @@ static void getrs_across(int n, int nrhs, const R *abuf, const vec *pv, R *xbuf,
     for (int c = 0; c < nrhs; c++) {
         E *x = X + (size_t)c * n;
         if (!trans) {
-            for (int k = 0; k < n; k++) { /* L y = P b */
-                const E *a = A + (size_t)k * n, xk = x[k];
-                for (int i = k + 1; i < n; i++) x[i] = emsub(x[i], a[i], xk);
-            }
-            for (int k = n - 1; k >= 0; k--) { /* U x = y */
-                const E *a = A + (size_t)k * n, xk = emul(x[k], rd[k]);
-                x[k] = xk;
-                for (int i = 0; i < k; i++) x[i] = emsub(x[i], a[i], xk);
-            }
+            getrs_col(n, A, rd, x);
         } else if (!BB_COMPLEX || !cj) { /* (real: one copy) */
             getrs_t(n, A, rd, x, 0);
         } else {
@@ -1397,43 +1376,45 @@ static void geinv_across(int n, R *buf, vec *pv, int *info, int cols)
 
 /* ---- triangular product, symmetric rank-k update ----------------------- */
 
-/* X = alpha M X for V interleaved ka x ka triangles M (lower or upper; unit:
-   the diagonal is 1 and not read) and ka x nb X, in place (BLAS's trmm):
-   by columns of M, each x_k (still the input) added to the rows it reaches
-   that are not final yet (lower: from the last column back), then scaled;
-   two columns of X at a time. */
+/* x = alpha M x on one column x (trmm_across's order) */
+INL void rcol_trmm(int n, E *x, const E *M, const int lower, const int unit, E al)
+{
+    RUNROLL for (int q = 0; q < n; q++) {
+        const int k = lower ? n - 1 - q : q;
+        const E *m = M + (size_t)k * n;
+        const E xk = emul(x[k], al);
+        if (lower) {
+            RUNROLL for (int i = k + 1; i < n; i++) x[i] = emadd(x[i], m[i], xk);
+        } else {
+            RUNROLL for (int i = 0; i < k; i++) x[i] = emadd(x[i], m[i], xk);
+        }
+        x[k] = unit ? xk : emul(m[k], xk);
+    }
+}
 /* trmm_across's product of one order n (a constant in each instance), a
-   column of X in registers; dg[k]: M(k,k), or 1 (unit: x * 1 is x, real
-   types) */
-INL void trmm_reg(int n, int nb, const E *M, const E *dg, E *X, const int lower, E al)
+   column of X in registers; unit: d == NULL (the table's signature) */
+INL void trmm_reg(int n, int nb, const E *M, const E *d, E *X, const int lower, E al)
 {
     for (int c = 0; c < nb; c++) {
         E x[RN + 1];
         rcol_load(n, x, X + (size_t)c * n);
-        RUNROLL for (int q = 0; q < n; q++) {
-            const int k = lower ? n - 1 - q : q;
-            const E *m = M + (size_t)k * n;
-            const E xk = emul(x[k], al);
-            if (lower) {
-                RUNROLL for (int i = k + 1; i < n; i++) x[i] = emadd(x[i], m[i], xk);
-            } else {
-                RUNROLL for (int i = 0; i < k; i++) x[i] = emadd(x[i], m[i], xk);
-            }
-            x[k] = emul(dg[k], xk);
-        }
+        rcol_trmm(n, x, M, lower, d == NULL, al);
         rcol_store(n, x, X + (size_t)c * n);
     }
 }
 TRI_REG_TABLE(trmm_reg)
 
+/* X = alpha M X for V interleaved ka x ka triangles M (lower or upper; unit:
+   the diagonal is 1 and not read) and ka x nb X, in place (BLAS's trmm):
+   by columns of M, each x_k (still the input) added to the rows it reaches
+   that are not final yet (lower: from the last column back), then scaled;
+   two columns of X at a time (one in registers up to RN). */
 static void trmm_across(int ka, int nb, const R *mbuf, R *xbuf, int lower, int unit, E al)
 {
     const E *M = (const E *)mbuf;
     E *X = (E *)xbuf;
-    if (ka <= RN && !(BB_COMPLEX && unit)) { /* a column in registers (complex unit: 1 x Inf would be NaN) */
-        E dg[RN + 1];
-        for (int k = 0; k < ka; k++) dg[k] = unit ? ereal(splat(1)) : M[(size_t)k * ka + k];
-        trmm_reg_tab[lower != 0][ka](nb, M, dg, X, al);
+    if (ka <= RN) {
+        trmm_reg_tab[lower != 0][ka](nb, M, unit ? NULL : M, X, al);
         return;
     }
     int c = 0;
@@ -1451,16 +1432,7 @@ static void trmm_across(int ka, int nb, const R *mbuf, R *xbuf, int lower, int u
             y[k] = unit ? yk : emul(m[k], yk);
         }
     }
-    for (; c < nb; c++) {
-        E *x = X + (size_t)c * ka;
-        for (int q = 0; q < ka; q++) {
-            const int k = lower ? ka - 1 - q : q, i0 = lower ? k + 1 : 0, i1 = lower ? ka : k;
-            const E *m = M + (size_t)k * ka;
-            const E xk = emul(x[k], al);
-            for (int i = i0; i < i1; i++) x[i] = emadd(x[i], m[i], xk);
-            x[k] = unit ? xk : emul(m[k], xk);
-        }
-    }
+    for (; c < nb; c++) rcol_trmm(ka, X + (size_t)c * ka, M, lower, unit, al);
 }
 
 /* The lower triangle of C = alpha P P^T + beta C for V interleaved n x k P
