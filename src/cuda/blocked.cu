@@ -32,7 +32,8 @@
  *          is never touched), A_>j,j -= A_>j,<j A_j,<j^H (gemm),
  *          A_>j,j = A_>j,j A_jj^-H (blocked trsm).  Upper mirrors it.
  *          Blocks of 64 in double where the Cholesky on chip runs
- *          (potrf_chip.cu, potrf_block; its trsm then on chip too), else L.
+ *          (potrf_chip.cu, potrf_block; its trsm then on chip too), else L;
+ *          a last block within the register bound by the register potrf.
  *          Info: a problem that fails in block j gets j's offset added; the
  *          later steps skip it (info != 0), as LAPACK stops at the failure.
  *   potrs  two blocked trsm (L then L^H, or U^H then U; right-hand storage
@@ -323,7 +324,10 @@ cudaError_t potrf_core(const ctx &c, const bb_problem &p, bb_dev_batch d, void *
             if (e != cudaSuccess) return e;
             ld.opd[BB_C] = wo;
         }
-        e = L > c.L ? bb_potrf_chip(c.prec, lp, ld, c.q) : bb_small_potrf(c.prec, lp, ld, c.q);
+        /* the Cholesky on chip for a block above the register bound, the
+           register kernel for one within it (the last block of an order
+           just above a multiple of L) */
+        e = bt > c.L ? bb_potrf_chip(c.prec, lp, ld, c.q) : bb_small_potrf(c.prec, lp, ld, c.q);
         if (e == cudaSuccess && c0 > 0) e = info_pass(c, d, 1, c0);
         if (e != cudaSuccess || c1 == n) return e;
         /* the panel beside the block: update with the finished part, then solve */

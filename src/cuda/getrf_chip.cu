@@ -408,9 +408,10 @@ __device__ __forceinline__ int gc_lu(double *S, int m, int n, int pivot, int *s_
 }
 
 /* The LU on chip of each problem: TM x TN at most (48 x 48, 64 x 64, or
-   the blocked LU's tall panels, 128 x 64: 68 KiB, three blocks an SM). */
+   the blocked LU's tall panels, 96 x 64: 51 KiB, four blocks an SM, and
+   128 x 64: 68 KiB, three). */
 template <int TM, int TN, bool VAR>
-__global__ void __launch_bounds__(CHIP_THREADS, TM <= 48 ? 8 : TM <= 64 ? 6 : 3)
+__global__ void __launch_bounds__(CHIP_THREADS, TM <= 48 ? 8 : TM <= 64 ? 6 : TM <= 96 ? 4 : 3)
     k_getrf_chip(const bb_dev_batch d, int m0, int n0, int64_t lda0, int rowmajor, int pivot)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
@@ -1098,8 +1099,8 @@ template <int TM, int TN, bool VAR>
 cudaError_t launch(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int pivot, int m0)
 {
     /* the largest shared-memory carveout: blocks of 21 KiB (48 x 48:
-       eight an SM, as the 64 registers allow), 35 KiB (64 x 64: six) or
-       68 KiB (128 x 64: three) */
+       eight an SM, as the 64 registers allow), 35 KiB (64 x 64: six),
+       51 KiB (96 x 64: four) or 68 KiB (128 x 64: three) */
     const size_t smem = bb_chip_lu_smem(TM, TN);
     cudaError_t e = chip_attrs(k_getrf_chip<TM, TN, VAR>, smem);
     if (e != cudaSuccess) return e;
@@ -1127,6 +1128,9 @@ cudaError_t bb_lu_panel_chip(bb_prec prec, const bb_problem &p, const bb_dev_bat
         return cudaErrorNotSupported;
     if (d.count <= 0) return cudaSuccess;
     if (p.m <= CHIP_T) return launch_lu(p, d, q, pivot, p.m);
+    /* 65 .. 96 rows: three panel warps, 51 KiB, four blocks an SM, where
+       the panel of 128 rows ran half empty at three */
+    if (p.m <= 3 * CHIP_T / 2) return launch<3 * CHIP_T / 2, CHIP_T, false>(p, d, q, pivot, p.m);
     return launch<2 * CHIP_T, CHIP_T, false>(p, d, q, pivot, p.m);
 }
 

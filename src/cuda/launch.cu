@@ -7,8 +7,9 @@
  *       getrf, getrfnp, getri, getri_oop, gecond, geinv, potrf, potrs, posv,
  *       trsm;
  *       gemm while max(m, n, k) < GEMM_CUBLAS_FROM, or min(m, n) <= GEMM_THIN
- *       (thin products: with k above the bound, on chunks of k: their
- *       bits must not depend on the batch, which cuBLAS does not promise);
+ *       (thin products with m, n within the bound and any k, the kernel
+ *       taking k in chunks of the bound of m and n: their bits must not
+ *       depend on the batch, which cuBLAS does not promise);
  *       every dimension <= SMALL_MAX, in each precision the kernel takes
  *       (small_blas3.cu, small_tri.cu, small_getrs.cu, small_norm.cu):
  *       symm, hemm, syrk, herk, syr2k, her2k, trmm, trtri, lauum, potri,
@@ -97,7 +98,7 @@ static void log_line(const char *msg)
     else fprintf(stderr, "batchblas: %s\n", msg);
 }
 
-enum choice { USE_GENERIC, USE_SMALL, USE_MID, USE_SMALL_KCHUNKS, USE_CUBLAS, USE_BLOCKED, USE_RECURSIVE };
+enum choice { USE_GENERIC, USE_SMALL, USE_MID, USE_CUBLAS, USE_BLOCKED, USE_RECURSIVE };
 
 /* Register-kernel bound for a precision: every dimension up to it. */
 static int small_limit(bb_prec prec)
@@ -194,10 +195,9 @@ static choice decide(bb_op op, bb_prec prec, const bb_problem &p, batchblas_queu
            them depending on the batch, which would make a problem's bits
            depend on its neighbours */
         const int thin = p.m < p.n ? p.m : p.n;
-        if ((s < GEMM_CUBLAS_FROM || thin <= GEMM_THIN) && s <= lim) return USE_SMALL;
+        /* (any k: the register kernel takes it in chunks of its bound) */
+        if ((s < GEMM_CUBLAS_FROM || thin <= GEMM_THIN) && p.m <= lim && p.n <= lim) return USE_SMALL;
         const bool alpha_zero = p.alpha[0] == 0 && p.alpha[1] == 0;
-        /* the same for a longer k: chunks of the bound accumulated in C */
-        if (thin <= GEMM_THIN && p.m <= lim && p.n <= lim && !alpha_zero && !p.swap_ab) return USE_SMALL_KCHUNKS;
         if (q->cublas && !alpha_zero && p.k > 0 && p.lda <= INT32_MAX && p.ldb <= INT32_MAX && p.ldc <= INT32_MAX)
             return USE_CUBLAS;
         return USE_GENERIC;
@@ -282,40 +282,19 @@ static cudaError_t run_mid(bb_op op, bb_prec prec, const bb_problem &p, const bb
 static void log_choice(bb_op op, bb_prec prec, const bb_problem &p, const bb_dev_batch &d, choice c)
 {
     if (!log_on()) return;
-    int s = p.m > p.n ? p.m : p.n;
-    if (op == BB_OP_GEMM && p.k > s) s = p.k;
+    int s = p.m > p.n ? p.m : p.n; /* gemm: its kernel's bound is that of m and n */
     if (op != BB_OP_GEMM && op != BB_OP_GETRF && op != BB_OP_GETRFNP && op != BB_OP_TRSM && op != BB_OP_TRMM &&
         op != BB_OP_SYMM && op != BB_OP_HEMM && op != BB_OP_LANGE)
         s = p.n;
     char what[48], line[200];
     if (c == USE_SMALL) snprintf(what, sizeof what, "register kernel (bound %d)", bb_small_bound(s));
     else if (c == USE_MID) snprintf(what, sizeof what, "on-chip kernel (bound %d)", bb_mid_max(op, prec));
-    else if (c == USE_SMALL_KCHUNKS) snprintf(what, sizeof what, "register gemm on chunks of k");
     else if (c == USE_BLOCKED) snprintf(what, sizeof what, "blocked driver (leaves of %d)", small_limit(prec));
     else if (c == USE_RECURSIVE) snprintf(what, sizeof what, "recursive driver (leaves of %d)", SMALL_MAX);
     else snprintf(what, sizeof what, "%s", c == USE_CUBLAS ? "cuBLAS" : "generic kernel");
     snprintf(line, sizeof line, "cuda launch: %c%s m=%d n=%d k=%d nrhs=%d, %lld problems -> %s", "sdcz"[prec],
              bb_op_info(op)->name, p.m, p.n, p.k, p.nrhs, (long long)d.count, what);
     log_line(line);
-}
-
-/* gemm with m, n within the register bound and a longer k: the register
-   gemm on chunks of at most L of k, C accumulating (beta, then 1). */
-static cudaError_t small_gemm_kchunks(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q,
-                                      int L)
-{
-    const size_t es = bb_elem_size(prec);
-    for (int k0 = 0; k0 < p.k; k0 += L) {
-        bb_problem cp = p;
-        cp.k = p.k - k0 < L ? p.k - k0 : L;
-        if (k0 > 0) cp.beta[0] = 1, cp.beta[1] = 0;
-        bb_dev_batch cd = d;
-        cd.opd[BB_A] = bb_view(d.opd[BB_A], p.trans == BblasNoTrans ? k0 * p.lda : k0, es);
-        cd.opd[BB_B] = bb_view(d.opd[BB_B], p.transb == BblasNoTrans ? k0 : k0 * p.ldb, es);
-        cudaError_t e = bb_small_gemm(prec, cp, cd, q);
-        if (e != cudaSuccess) return e;
-    }
-    return cudaSuccess;
 }
 
 static void log_fallback(bb_op op)
@@ -377,7 +356,6 @@ cudaError_t bb_cuda_launch(bb_op op, bb_prec prec, const bb_problem &p, const bb
         log_fallback(op);
         return bb_generic_launch(op, prec, p, d, q);
     }
-    if (c == USE_SMALL_KCHUNKS) return small_gemm_kchunks(prec, p, d, q, small_limit(prec));
     if (c == USE_CUBLAS) return bb_cublas_gemm(prec, p, d, q);
     if (c == USE_MID) {
         cudaError_t e = run_mid(op, prec, p, d, q);

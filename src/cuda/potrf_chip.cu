@@ -82,9 +82,41 @@ __global__ void __launch_bounds__(CHIP_THREADS, 6)
         bb_cp_commit();
         bb_cp_wait<0>();
         __syncthreads();
-        if (sub) { /* A - W, W's lower view (ld n) */
+        if (sub) {
+            /* A - W, W's lower view (ld n): this thread's elements of W
+               in pc_lower's order (its columns w + 4 k, at most two
+               elements each: m), in four parts, all loads of a part
+               issued together (a wait a part, where each load waited
+               alone: the blocked driver's second block of 64 took 428 us
+               at n = 128 against 271 for the first, session 40; larger
+               parts, or the first read while A's copies are in flight,
+               spill at the 80 registers of six blocks an SM) */
             const double *W = bb_dev_ptr<double>(d.opd[BB_C], pid);
-            pc_lower(n, upper, n, w, lane, [&](int, int64_t p, int o, int e) { S[e] -= W[p + o]; });
+            auto w_at = [&](int k, int m, int &e, int &o) -> bool { /* S[e] and W[o] */
+                const int c = w + 4 * k, r = upper ? lane + 32 * m : c + lane + 32 * m;
+                e = upper ? r * CHIP_LD + c : c * CHIP_LD + r;
+                o = c * n + r;
+                return c < n && (upper ? r <= c : r < n);
+            };
+            constexpr int NH = 4, KH = CHIP_T / 4 / NH; /* parts, and columns of a part */
+#pragma unroll
+            for (int h2 = 0; h2 < NH; h2++) {
+                double wv[KH][2];
+#pragma unroll
+                for (int k = 0; k < KH; k++)
+#pragma unroll
+                    for (int m = 0; m < 2; m++) {
+                        int e, o;
+                        wv[k][m] = w_at(k + h2 * KH, m, e, o) ? __ldg(W + o) : 0.0;
+                    }
+#pragma unroll
+                for (int k = 0; k < KH; k++)
+#pragma unroll
+                    for (int m = 0; m < 2; m++) {
+                        int e, o;
+                        if (w_at(k + h2 * KH, m, e, o)) S[e] -= wv[k][m];
+                    }
+            }
             __syncthreads();
         }
         int info = 0;

@@ -1,8 +1,12 @@
 /*
  * gemm: C = alpha op(A) op(B) + beta C.
- *   bb_small_gemm   register kernel for m, n, k <= 32: A and B staged in
- *                   shared memory (coalesced loads), thread i accumulates
- *                   row i of C in registers.
+ *   bb_small_gemm   register kernel for m, n <= 32 and any k: A and B
+ *                   staged in shared memory (coalesced loads) in chunks
+ *                   of the bound N of k, thread i accumulates row i of C
+ *                   in registers over every chunk (one launch, the sum in
+ *                   the order of k whatever N: a thin product with a long
+ *                   k, the blocked drivers' updates of a remainder block,
+ *                   runs at the bound of its m and n).
  *   bb_cublas_gemm  cuBLAS for the sizes where it is at the hardware limit:
  *                   gemmStridedBatched for strided batches, gemmBatched
  *                   with pointer arrays otherwise; batches are cut into
@@ -51,18 +55,26 @@ __global__ void __launch_bounds__(BS) k_gemm(const bb_dev_batch d, int cja, int 
         if (!alpha_zero) {
             const T *A = s.active ? bb_dev_ptr<T>(d.opd[BB_A], s.pid) : NULL;
             const T *B = s.active ? bb_dev_ptr<T>(d.opd[BB_B], s.pid) : NULL;
-            stage<T, N>(sm[g].a, A, i, TA ? k : m, TA ? m : k, lda, s.active);
-            stage<T, N>(sm[g].b, B, i, TB ? n : k, TB ? k : n, ldb, s.active);
-            __syncwarp();
+            /* k in chunks of N, staged one after another and accumulated
+               in the same registers in the order of k */
 #pragma unroll 1
-            for (int l = 0; l < k; l++) {
-                T a = TA ? Sa[l + i * LD] : Sa[i + l * LD];
-                if (TA && cja) a = bb_conj(a);
+            for (int k0 = 0; k0 < k; k0 += N) {
+                const int kc = k - k0 < N ? k - k0 : N;
+                if (k0 > 0) __syncwarp(); /* the previous chunk's reads done */
+                const T *Ak = s.active ? A + (TA ? k0 : k0 * lda) : A, *Bk = s.active ? B + (TB ? k0 * ldb : k0) : B;
+                stage<T, N>(sm[g].a, Ak, i, TA ? kc : m, TA ? m : kc, lda, s.active);
+                stage<T, N>(sm[g].b, Bk, i, TB ? n : kc, TB ? kc : n, ldb, s.active);
+                __syncwarp();
+#pragma unroll 1
+                for (int l = 0; l < kc; l++) {
+                    T a = TA ? Sa[l + i * LD] : Sa[i + l * LD];
+                    if (TA && cja) a = bb_conj(a);
 #pragma unroll
-                for (int j = 0; j < N; j++) {
-                    T b = TB ? Sb[j + l * LD] : Sb[l + j * LD];
-                    if (TB && cjb) b = bb_conj(b);
-                    acc[j] = acc[j] + a * b;
+                    for (int j = 0; j < N; j++) {
+                        T b = TB ? Sb[j + l * LD] : Sb[l + j * LD];
+                        if (TB && cjb) b = bb_conj(b);
+                        acc[j] = acc[j] + a * b;
+                    }
                 }
             }
         }
@@ -108,8 +120,10 @@ cudaError_t gemm_N(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *
 template <typename T>
 cudaError_t gemm_T(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q)
 {
+    /* the bound of C's shape: k goes through the kernel in chunks of it
+       (a variable batch's class bound covers every problem's k too) */
     int s = p.m > p.n ? p.m : p.n;
-    if (p.k > s) s = p.k;
+    if (d.vdim && p.k > s) s = p.k;
     BB_SMALL_BY_BOUND(s, (gemm_N<T, N>(p, d, q)));
 }
 
@@ -233,7 +247,9 @@ cudaError_t cublas_gemm_T(const bb_problem &p, const bb_dev_batch &d, batchblas_
 
 cudaError_t bb_small_gemm(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q)
 {
-    if (p.m > bb_small_max(prec) || p.n > bb_small_max(prec) || p.k > bb_small_max(prec)) return cudaErrorNotSupported;
+    /* any k for equal sizes; a variable batch's class bound covers k */
+    if (p.m > bb_small_max(prec) || p.n > bb_small_max(prec) || (d.vdim && p.k > bb_small_max(prec)))
+        return cudaErrorNotSupported;
     BB_SMALL_BY_PREC(prec, gemm_T<T>(p, d, q));
 }
 
