@@ -662,12 +662,13 @@ static void set_combo(int op, int c, spec *s)
    beyond 64 (the GPU's blocked trsm, blocks of 32 rows with a GEMM between
    two, runs several blocks and chunks there; 129 and 257 end on a block
    of one row).  Each of m, n and k crosses the register kernels' bounds:
-   1, 2, 4, 5, 8, 9, 16, 17, 31, 32, 33. */
+   1, 2, 4, 5, 8, 9, 16, 17, 31, 32, 33.  The last two: thin products with
+   a k of several chunks of the GPU register gemm's bound (small_gemm.cu). */
 static const int sizes[][3] = {
     {5, 3, 7}, {1, 1, 1}, {3, 5, 2}, {8, 8, 8}, {13, 7, 11}, {4, 9, 1}, {17, 16, 5}, {2, 33, 3},
     {37, 6, 40}, {24, 23, 24}, {9, 2, 31}, {1, 12, 6}, {11, 1, 9}, {6, 14, 13}, {31, 29, 4}, {40, 40, 2},
     {70, 45, 3}, {35, 97, 5}, {32, 32, 32}, {16, 4, 17}, {33, 31, 16}, {17, 32, 33}, {4, 17, 32},
-    {64, 63, 2}, {47, 64, 9}, {129, 70, 2}, {257, 9, 3},
+    {64, 63, 2}, {47, 64, 9}, {129, 70, 2}, {257, 9, 3}, {3, 20, 75}, {12, 5, 130},
 };
 #define NSIZES ((int)(sizeof sizes / sizeof sizes[0]))
 

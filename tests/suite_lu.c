@@ -772,7 +772,7 @@ END_TEST
  */
 static void fixed_big(int op, int form, int layout)
 {
-    static const int ns[] = {65, 100, 127, 128, 129, 255, 256, 257};
+    static const int ns[] = {65, 96, 97, 100, 127, 128, 129, 255, 256, 257};
     static const int shp[][2] = {{300, 129}, {129, 300}, {257, 100}, {100, 257}, {520, 70}, {120, 90}, {90, 120}};
     const int nsq = (int)(sizeof ns / sizeof ns[0]), nsh = op == OP_GETRF || op == OP_GETRFNP ? 7 : 0;
     for (int s = 0; s < nsq + nsh; s++) {
