@@ -697,6 +697,39 @@ START_TEST(t_var_big)
 }
 END_TEST
 
+/*
+ * The fixed form above the on-chip orders, where the GPU's blocked potrf
+ * takes its blocks of 64 with the columns left of them on chip and potrs
+ * solves both triangles on one read of B (trsm_panel.cu, up to 256): n =
+ * 96, 127 .. 129, 192, 255, 256, both triangles, lda padded by one, nrhs
+ * 1 or 33 (two panels of 32); three problems a batch, potrf and posv with
+ * a negative pivot in the second block of 64 (column 97) of the middle
+ * one.  Loop index: routine (potrf, potrs, posv) x layout.
+ */
+START_TEST(t_fixed_big)
+{
+    static const int ns[] = {96, 127, 128, 129, 192, 255, 256};
+    static const int ops[3] = {OP_POTRF, OP_POTRS, OP_POSV};
+    const int op = ops[_i / 2], layout = _i % 2 ? BblasRowMajor : BblasColMajor;
+    tu_seed(7300 + (uint64_t)_i);
+    for (size_t s = 0; s < sizeof ns / sizeof ns[0]; s++)
+        for (int u = 0; u < 2; u++) {
+            const int n = ns[s], three = 3;
+            pset p;
+            p.uplo = u ? BblasLower : BblasUpper;
+            p.diag = BblasNonUnit;
+            p.n = n;
+            p.nrhs = has_b(op) ? (s + u) % 2 ? 33 : 1 : 0;
+            p.lda = n + 1;
+            p.ldb = has_b(op) ? (layout == BblasColMajor ? n : p.nrhs) + 1 : 0;
+            defect d[3];
+            memset(d, 0, sizeof d);
+            if (op != OP_POTRS && n > 97) d[1] = (defect){BAD_NEGDIAG, 97};
+            run(op, F_FIXED, layout, 1, &three, &p, d);
+        }
+}
+END_TEST
+
 static const int fail_ops[5] = {OP_POTRF, OP_POSV, OP_POTI, OP_TRTRI, OP_POTRI};
 
 /* loop index i: routine i / 8, form (i / 2) % 4, layout i % 2 */
@@ -962,7 +995,7 @@ void X(add_chol_tests)(Suite *s)
         {PN("trtri"), t_trtri, 8}, {PN("lauum"), t_lauum, 8}, {PN("potri"), t_potri, 8},
         {PN("poti"), t_poti, 8},   {PN("chol_fail"), t_fail, 40}, {PN("chol_empty"), t_empty, 2},
         {PN("chol_zero_null"), t_zero_null, 2}, {PN("chol_across"), t_across, 16}, {PN("chol_across_bits"), t_across_bits, 12},
-        {PN("chol_var_big"), t_var_big, 16},
+        {PN("chol_var_big"), t_var_big, 16}, {PN("chol_fixed_big"), t_fixed_big, 6},
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         TCase *tc = tcase_create(cases[c].name);

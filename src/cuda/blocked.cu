@@ -37,7 +37,9 @@
  *          Info: a problem that fails in block j gets j's offset added; the
  *          later steps skip it (info != 0), as LAPACK stops at the failure.
  *   potrs  two blocked trsm (L then L^H, or U^H then U; right-hand storage
- *          of row-major B solves from the right).
+ *          of row-major B solves from the right); in double up to
+ *          bb_cuda_potrs_panel_max (224), both on one read of B
+ *          (bb_potrs_panel, trsm_panel.cu).
  *   posv   potrf, then potrs on the problems whose factorisation succeeded
  *          (the others keep B unchanged, as LAPACK).
  *   getri  X = P^T I, then the blocked trsm with L and U: inv(A) as the
@@ -377,6 +379,9 @@ cudaError_t potrs(const ctx &c, const bb_problem &p, const bb_dev_batch &d)
     /* the solve on chip (getrf_chip.cu) where the order fits it: one
        launch, any number of right-hand sides */
     if (p.n <= bb_cuda_chip_max(BB_OP_POTRS, c.prec)) return bb_potrs_chip(c.prec, p, d, c.q);
+    /* both solves on one read of B (trsm_panel.cu) where the order fits */
+    const cudaError_t ep = bb_potrs_panel(c.prec, p, d, c.q);
+    if (ep != cudaErrorNotSupported) return ep;
     const bool upper = p.uplo == BblasUpper, right = p.rhs_right != 0;
     /* first solve: the factor met first from the side of B */
     const bool conj_first = upper != right;

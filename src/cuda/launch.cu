@@ -651,6 +651,24 @@ int bb_cuda_trsm_panel_split(bb_prec prec)
     return x > 32 && x < mx ? x : mx;
 }
 
+/* potrs with both solves on one read of B (bb_potrs_panel, trsm_panel.cu)
+   up to this order; above it, two trsm (each in ranges of
+   bb_cuda_trsm_panel_split).  Measured on the H200 (session 48, d, 10240
+   problems, nrhs = n, potrs ms on chip / two trsm): n = 65 1.62 / 1.81,
+   128 3.58 / 4.09, 160 6.80 / 7.29, 192 10.39 / 10.77, 224 15.17 / 15.30
+   (posv 19.85 / 21.37), 256 21.93 / 20.17 (all 256 rows of a panel on
+   chip: three blocks an SM).  BATCHBLAS_CUDA_POTRS_PANEL=0 turns it off,
+   =N (33 .. 256) sets the order. */
+static const int POTRS_PANEL_MAX = 224;
+
+int bb_cuda_potrs_panel_max(bb_prec prec)
+{
+    static int v = BB_ENV_UNREAD;
+    const int x = bb_env_int("BATCHBLAS_CUDA_POTRS_PANEL", POTRS_PANEL_MAX, &v);
+    const int mx = bb_cuda_trsm_panel_max(prec);
+    return x <= 0 ? 0 : x > 32 && x < mx ? x : mx;
+}
+
 int bb_cuda_has_dmma(void)
 {
     static int cache = -1;

@@ -349,6 +349,138 @@ __global__ void __launch_bounds__(BS) k_tri(const bb_dev_batch d, int n0, int64_
     }
 }
 
+/*
+ * trtri out of place for the drivers' inverted diagonal blocks (real
+ * types, orders up to 32): X = inv(T) of the blocks of order L on the
+ * diagonal of each problem's A, block b (rows and columns b L ..) into B
+ * at column b L (the blocks side by side, ldb apart), every block of every problem in one launch, one warp a
+ * block.  k_tri above walks a chain of n dependent steps, each a row
+ * broadcast through shared memory and a __syncwarp, with one triangle a
+ * warp at 128 registers a thread; the trsm on chip waited on two to eight
+ * of those launches, each about 3x its own bytes' time (session 47, Nsight
+ * Compute on trsm n = 64).  Here lane j computes column j of X by column
+ * substitution on T held in shared memory: the triangle's columns are read
+ * at once (coalesced, all loads in flight), then at step k the lanes j <= k
+ * finish x_k = x_k / T(k,k) and take T(k+1.., k) x_k off the rows below,
+ * those values read as 16-byte broadcasts; the steps' dependent chain is a
+ * multiply and a multiply-add, no barrier.  Lanes j > k skip the step (a
+ * NaN in T reaches the columns that depend on it only: no 0 * NaN).  An
+ * upper triangle is the lower one with its rows and columns reversed (i ->
+ * n-1-i): the loads and stores reverse the indices, the sweep is the same.
+ * The result leaves through shared memory, so that the stores run along
+ * the columns of B (coalesced).  Only the triangle is written (not the
+ * diagonal when unit); where T(k,k) = 0 the inverse holds Inf and NaN, as
+ * k_tri's, and no code.  With d.vdim each problem is one block, its order
+ * and leading dimensions from its slot (the variable driver's steps).
+ */
+constexpr int TC_WARPS = 4;
+
+template <typename T> struct tc_geom {
+    static constexpr int E = bb_vec<T>::E;
+    static constexpr int LD = 32 + E; /* T's columns: 16-byte aligned */
+    static constexpr int LO = 33;     /* X's columns on the way out: no bank conflict */
+};
+
+template <typename T, bool VAR>
+__global__ void __launch_bounds__(TC_WARPS * 32, sizeof(T) == 8 ? 5 : 6) k_trtri_cols(const bb_dev_batch d, int t, int L, int nbk,
+                                                               int64_t lda0, int64_t ldb0, int upper, int unit)
+{
+    typedef tc_geom<T> G;
+    constexpr int E = G::E, LD = G::LD, LO = G::LO;
+    __shared__ __align__(16) T sm[TC_WARPS][32 * LD];
+    __shared__ T sdi[TC_WARPS][32];
+    const int lane = threadIdx.x % 32, w = threadIdx.x / 32;
+    T *S = sm[w], *dv = sdi[w];
+    const int64_t items = d.count * nbk;
+    for (int64_t it = (int64_t)blockIdx.x * TC_WARPS + w; it < items; it += (int64_t)gridDim.x * TC_WARPS) {
+        const int64_t pid = it / nbk;
+        const int b = (int)(it - pid * nbk);
+        if (d.info && d.info[pid]) continue; /* the same for the whole warp */
+        int n = min(L, t - b * L);
+        int64_t lda = lda0, ldb = ldb0;
+        if (VAR) {
+            const bb_vdim v = d.vdim[pid];
+            n = min(L, v.n), lda = v.lda, ldb = v.ldb;
+        }
+        if (n <= 0) continue;
+        lda = bb_opaque(lda);
+        const T *A = bb_dev_ptr<T>(d.opd[BB_A], pid) + (int64_t)b * L * (1 + lda);
+        T *O = bb_dev_ptr<T>(d.opd[BB_B], pid) + (int64_t)b * L * ldb; /* blocks side by side */
+        /* the sweep's lower triangle: S[k LD + i] = T'(i, k), T' = T (lower)
+           or T reversed (upper: T'(i, k) = T(n-1-i, n-1-k)); zeros outside,
+           1 / T'(i, i) into dv (one when unit) */
+        const int ri = upper ? n - 1 - lane : lane;
+        /* every load issued before the first store to S (a generic pointer
+           might alias S: stores between the loads would make each load
+           wait for the one before) */
+        T x[32];
+#pragma unroll
+        for (int k = 0; k < 32; k++) {
+            const int rk = upper ? n - 1 - k : k;
+            const bool in = k < n && lane < n && lane >= k && !(unit && lane == k);
+            x[k] = in ? __ldg(A + ri + (int64_t)rk * lda) : bb_zero<T>();
+        }
+        T dg = bb_one<T>();
+#pragma unroll
+        for (int k = 0; k < 32; k++) {
+            S[k * LD + lane] = x[k];
+            if (!unit && lane == k) dg = x[k];
+        }
+        dv[lane] = tri_inv(dg);
+        __syncwarp();
+        /* column j = lane of X' = inv(T') */
+#pragma unroll
+        for (int i = 0; i < 32; i++) x[i] = i == lane ? bb_one<T>() : bb_zero<T>();
+#pragma unroll
+        for (int k = 0; k < 32; k++) {
+            if (k < n && lane <= k) {
+                const T xk = x[k] * dv[k];
+                x[k] = xk;
+#pragma unroll
+                for (int i0 = (k + 1) / E * E; i0 < 32; i0 += E) {
+                    T l[E];
+                    tri_lds16(S + k * LD + i0, l);
+#pragma unroll
+                    for (int e = 0; e < E; e++)
+                        if (i0 + e > k) x[i0 + e] = tri_fma(-l[e], xk, x[i0 + e]);
+                }
+            }
+        }
+        __syncwarp(); /* every read of T' done */
+        /* X' out through S (column j at S[j LO ..]), then X = X' (lower)
+           or X' reversed (upper) along B's columns: lane = the row */
+#pragma unroll
+        for (int i = 0; i < 32; i++) S[lane * LO + i] = x[i];
+        __syncwarp();
+#pragma unroll
+        for (int k = 0; k < 32; k++) x[k] = S[k * LO + lane]; /* all read before the first store */
+#pragma unroll
+        for (int k = 0; k < 32; k++) {
+            const int rk = upper ? n - 1 - k : k;
+            if (k < n && lane < n && (unit ? lane > k : lane >= k)) O[ri + (int64_t)rk * ldb] = x[k];
+        }
+        __syncwarp(); /* S is free for the next block */
+    }
+}
+
+template <typename T>
+cudaError_t run_trtri_cols(const bb_problem &p, const bb_dev_batch &d, int t, int L, int nbk, batchblas_queue *q)
+{
+    const int up = p.uplo == BblasUpper, unit = p.diag == BblasUnit;
+    const unsigned grid = bb_grid(d.count * nbk, TC_WARPS);
+    if (d.vdim) k_trtri_cols<T, true><<<grid, TC_WARPS * 32, 0, q->stream>>>(d, t, L, nbk, p.lda, p.ldb, up, unit);
+    else k_trtri_cols<T, false><<<grid, TC_WARPS * 32, 0, q->stream>>>(d, t, L, nbk, p.lda, p.ldb, up, unit);
+    return cudaGetLastError();
+}
+
+/* the column kernel above for the drivers' inverted blocks (default on;
+   BATCHBLAS_CUDA_TRTRI_COLS=0: k_tri, for A/B runs) */
+static bool tc_on(void)
+{
+    static int on = BB_ENV_UNREAD;
+    return bb_env_int("BATCHBLAS_CUDA_TRTRI_COLS", 1, &on) != 0;
+}
+
 template <typename T, int N, int KIND>
 cudaError_t run_tri(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q)
 {
@@ -375,6 +507,8 @@ cudaError_t tri_T(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q
     case 8: return run_tri<T, 8, KIND>(p, d, q);
     case 16: return run_tri<T, 16, KIND>(p, d, q);
     default:
+        if constexpr (KIND == K_TRTRI && !tri_cplx<T>::value)
+            if ((d.opd[BB_B].ptr || d.opd[BB_B].base) && tc_on()) return run_trtri_cols<T>(p, d, p.n, 32, 1, q);
         if constexpr (tri_cap<T>::value >= 32) return run_tri<T, 32, KIND>(p, d, q);
         else return cudaErrorNotSupported;
     }
@@ -405,6 +539,19 @@ cudaError_t bb_small_trtri_blocks(bb_prec prec, const bb_problem &p, const bb_de
                                   int64_t stride, batchblas_queue *q)
 {
     const size_t es = bb_elem_size(prec);
+    if ((prec == BB_P_S || prec == BB_P_D) && L > 16 && L <= 32 && !d.vdim && tc_on()) {
+        /* every block in one launch: W as a matrix of L rows, block b at
+           column b L, one problem's blocks `stride` after the last's */
+        bb_problem tp = bb_blank_problem();
+        tp.uplo = p.uplo;
+        tp.diag = p.diag;
+        tp.lda = p.lda;
+        tp.ldb = L;
+        bb_dev_batch tb = d;
+        tb.opd[BB_B] = bb_workspace_opd(W, stride);
+        const int nbk = (t + L - 1) / L;
+        return prec == BB_P_S ? run_trtri_cols<float>(tp, tb, t, L, nbk, q) : run_trtri_cols<double>(tp, tb, t, L, nbk, q);
+    }
     for (int b = 0; b * L < t; b++) {
         bb_problem tp = bb_blank_problem();
         tp.uplo = p.uplo;

@@ -126,21 +126,44 @@ __device__ __noinline__ void tp_subst(double *y, const double *A, int64_t lda, i
     }
 }
 
+/* One solve of the panel in the unified left form: tr, M(r, k) = A(k, r);
+   lower, M is lower (the solve runs forward); wlower, A's blocks (so the
+   inverses) are lower; unit diagonal. */
+struct tp_pass {
+    int tr, lower, wlower, unit;
+};
+
+/* the kernel's forms: one solve; getrs (the rows of B permuted as read,
+   then L unit lower and U); two solves of p0, p1 (potrs) */
+enum { TP_TRSM, TP_GETRS, TP_POTRS };
+
+/* the solve of trsm problem p (side, uplo, trans, diag) as tp_pass */
+static tp_pass tp_pass_of(const bb_problem &p)
+{
+    const int left = p.side == BblasLeft, tr = p.trans != BblasNoTrans;
+    tp_pass q;
+    q.tr = left ? tr : !tr; /* the unified left solve: M(r, k) = A(k, r) when tr */
+    q.lower = (p.uplo == BblasLower) != (q.tr != 0);
+    q.wlower = p.uplo == BblasLower;
+    q.unit = p.diag == BblasUnit;
+    return q;
+}
+
 /* d: A (order t) and B, and in C the inverted diagonal blocks of A,
    32 x 32 apart (column-major, the inverse of A's block as the register
    trtri wrote it: its triangle only).  With d.vdim each problem has its
    own order, free dimension and leading dimensions there (left: m = t, n
    = f; right: n = t, m = f; at most T and 32 nch; VAR): the variable-size
-   driver's leaves, where a problem is a step slot.  tr: M(r, k) = A(k, r);
-   lower: M is lower (the solve runs forward); wlower: A's blocks (so the
-   inverses) are lower.  nch panels a problem, of 32 of the f right-hand
-   sides.  Shared memory: the panel P, then the block's inverse D (32 x
-   LY). */
-template <int NB, bool VAR, bool LU>
+   driver's leaves, where a problem is a step slot.  p0 (and p1 in
+   the potrs form): the solves (tp_pass).  nch panels a problem, of 32 of the f
+   right-hand sides.  Shared memory: the panel P, then the block's inverse
+   D (32 x LY). */
+template <int NB, bool VAR, int MODE>
 __global__ void __launch_bounds__(TP_THREADS, tp_shape<NB>::minb(VAR))
-    k_trsm_panel(const bb_dev_batch d, int t0, int f0_, int64_t lda0, int64_t ldb0, int left, int tr0, int lower0,
-                 int wlower0, int unit0, double alpha, int64_t nch)
+    k_trsm_panel(const bb_dev_batch d, int t0, int f0_, int64_t lda0, int64_t ldb0, int left, tp_pass p0, tp_pass p1,
+                 double alpha, int64_t nch)
 {
+    constexpr bool LU = MODE == TP_GETRS;
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     typedef tp_shape<NB> S;
     constexpr int T = S::T, LD = S::LD, LY = S::LY;
@@ -197,12 +220,16 @@ __global__ void __launch_bounds__(TP_THREADS, tp_shape<NB>::minb(VAR))
             bb_cp8(Ps + (unsigned)(j * LD + r) * 8u, in ? B + rs * bi + j * bj : B, in);
         }
         bb_cp_commit();
-        /* LU (getrs): two solves on the panel, L (unit lower, forward)
-           then U (upper), the inverted blocks of U after those of L */
-        for (int pass = 0; pass < (LU ? 2 : 1); pass++) {
-        const int lower = LU ? pass == 0 : lower0, wlower = LU ? pass == 0 : wlower0;
-        const int unit = LU ? pass == 0 : unit0, tr = LU ? 0 : tr0;
+        /* the solves on the panel: one (trsm, p0), or two (getrs: L, unit
+           lower, forward, then U, the inverted blocks of U after those of
+           L; potrs: p0 then p1, the factor then its transpose, on the same
+           inverted blocks); alpha applies in the first */
+        for (int pass = 0; pass < (MODE == TP_TRSM ? 1 : 2); pass++) {
+        const int lower = LU ? pass == 0 : pass ? p1.lower : p0.lower;
+        const int wlower = LU ? pass == 0 : pass ? p1.wlower : p0.wlower;
+        const int unit = LU ? pass == 0 : pass ? p1.unit : p0.unit, tr = LU ? 0 : pass ? p1.tr : p0.tr;
         const double *Wq = Wp + (LU && pass ? (int64_t)nb * TP_L * TP_L : 0);
+        const double al = pass ? 1.0 : alpha;
         for (int s = 0; s < nb; s++) {
             const int b = lower ? s : nb - 1 - s; /* the block row solved now */
             const int R = b * TP_L;
@@ -260,7 +287,7 @@ __global__ void __launch_bounds__(TP_THREADS, tp_shape<NB>::minb(VAR))
 #pragma unroll
                     for (int e = 0; e < 2; e++) {
                         double *y = P + (cw0 + 8 * c + 2 * h + e) * LD + rw + 8 * u + g;
-                        *y = alpha * *y - acc[c][u][e];
+                        *y = al * *y - acc[c][u][e];
                         z = fma(*y, 0.0, z);
                         acc[c][u][e] = 0.0;
                     }
@@ -309,21 +336,18 @@ __global__ void __launch_bounds__(TP_THREADS, tp_shape<NB>::minb(VAR))
 #endif
 }
 
-template <int NB, bool VAR, bool LU>
-cudaError_t launch_panel(const bb_dev_batch &d, int t, int f, const bb_problem &p, batchblas_queue *q)
+template <int NB, bool VAR, int MODE>
+cudaError_t launch_panel(const bb_dev_batch &d, int t, int f, const bb_problem &p, const tp_pass *ps,
+                         batchblas_queue *q)
 {
     const size_t smem = tp_shape<NB>::smem;
     /* the opt-in above 48 KiB, on every call: it holds for the current
        device only, and the batch may be spread over several */
-    const cudaError_t e = cudaFuncSetAttribute(k_trsm_panel<NB, VAR, LU>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+    const cudaError_t e = cudaFuncSetAttribute(k_trsm_panel<NB, VAR, MODE>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
     if (e != cudaSuccess) return e;
-    const int left = p.side == BblasLeft, tr = p.trans != BblasNoTrans;
-    /* the unified left solve: M(r, k) = A(k, r) when tr_eff */
-    const int tr_eff = left ? tr : !tr;
-    const int lower = (p.uplo == BblasLower) != (tr_eff != 0);
     const int64_t nch = (f + TP_CW - 1) / TP_CW;
-    k_trsm_panel<NB, VAR, LU><<<bb_grid(d.count * nch, 1), TP_THREADS, smem, q->stream>>>(
-        d, t, f, p.lda, p.ldb, left, tr_eff, lower, p.uplo == BblasLower, p.diag == BblasUnit, p.alpha[0], nch);
+    k_trsm_panel<NB, VAR, MODE><<<bb_grid(d.count * nch, 1), TP_THREADS, smem, q->stream>>>(
+        d, t, f, p.lda, p.ldb, p.side == BblasLeft, ps[0], ps[MODE == TP_TRSM ? 0 : 1], p.alpha[0], nch);
     return cudaGetLastError();
 }
 
@@ -331,14 +355,15 @@ cudaError_t launch_panel(const bb_dev_batch &d, int t, int f, const bb_problem &
    sizes only): 2, 3, 4 or 8.  Three has its own instance: in the one of
    four an order of 65 .. 96 ran at five blocks an SM with a quarter of
    its panel's shared memory empty (34 KiB against 43: six an SM) */
-template <bool VAR, bool LU>
-cudaError_t launch_order(const bb_dev_batch &d, int t, int f, const bb_problem &p, batchblas_queue *q)
+template <bool VAR, int MODE>
+cudaError_t launch_order(const bb_dev_batch &d, int t, int f, const bb_problem &p, const tp_pass *ps,
+                         batchblas_queue *q)
 {
     const int nb = (t + TP_L - 1) / TP_L;
-    if (nb <= 2) return launch_panel<2, VAR, LU>(d, t, f, p, q);
-    if (nb == 3) return launch_panel<3, VAR, LU>(d, t, f, p, q);
-    if (nb <= 4) return launch_panel<4, VAR, LU>(d, t, f, p, q);
-    return launch_panel<8, VAR, LU>(d, t, f, p, q);
+    if (nb <= 2) return launch_panel<2, VAR, MODE>(d, t, f, p, ps, q);
+    if (nb == 3) return launch_panel<3, VAR, MODE>(d, t, f, p, ps, q);
+    if (nb <= 4) return launch_panel<4, VAR, MODE>(d, t, f, p, ps, q);
+    return launch_panel<8, VAR, MODE>(d, t, f, p, ps, q);
 }
 
 } // namespace
@@ -347,19 +372,20 @@ cudaError_t bb_trsm_panel_run(const bb_problem &p, const bb_dev_batch &d, int t,
 {
     if (d.count <= 0 || t <= 0 || f <= 0) return cudaSuccess;
     if (t > 8 * TP_L) return cudaErrorNotSupported;
-    return d.vdim ? launch_order<true, false>(d, t, f, p, q) : launch_order<false, false>(d, t, f, p, q);
+    const tp_pass ps = tp_pass_of(p);
+    return d.vdim ? launch_order<true, TP_TRSM>(d, t, f, p, &ps, q) : launch_order<false, TP_TRSM>(d, t, f, p, &ps, q);
 }
 
 namespace {
 
-/* The solve of d (order t, free dimension f, p as bb_trsm_panel_run
-   takes it) over slices whose inverted diagonal blocks fit in
-   BB_CUDA_DINV_BYTES of the queue's third workspace: for each slice the
-   register trtri of the blocks of each triangle tri[0 .. ntri) (uplo,
-   diag, lda), one set after another for each problem, then the kernel
-   (lu: getrs's, both triangles; else the trsm of p). */
+/* The solves ps of d (order t, free dimension f, p as
+   bb_trsm_panel_run takes it: side, alpha, lda, ldb) over slices whose
+   inverted diagonal blocks fit in BB_CUDA_DINV_BYTES of the queue's third
+   workspace: for each slice the trtri of the blocks of each triangle
+   tri[0 .. ntri) (uplo, diag, lda), one set after another for each
+   problem, then the kernel of the form mode (TP_*). */
 cudaError_t tp_solve(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q, int t, int f,
-                     const bb_problem *tri, int ntri, bool lu)
+                     const bb_problem *tri, int ntri, const tp_pass *ps, int mode)
 {
     if (d.count <= 0) return cudaSuccess;
     const int64_t blk = (int64_t)((t + TP_L - 1) / TP_L) * TP_L * TP_L; /* one triangle's blocks, elements */
@@ -377,7 +403,9 @@ cudaError_t tp_solve(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, b
             e = bb_small_trtri_blocks(prec, tri[k], s, t, TP_L, W + k * blk, ntri * blk, q);
         if (e != cudaSuccess) return e;
         s.opd[BB_C] = bb_workspace_opd(W, ntri * blk);
-        e = lu ? launch_order<false, true>(s, t, f, p, q) : bb_trsm_panel_run(p, s, t, f, q);
+        e = mode == TP_GETRS   ? launch_order<false, TP_GETRS>(s, t, f, p, ps, q)
+            : mode == TP_POTRS ? launch_order<false, TP_POTRS>(s, t, f, p, ps, q)
+                               : launch_order<false, TP_TRSM>(s, t, f, p, ps, q);
         if (e != cudaSuccess) return e;
     }
     return cudaSuccess;
@@ -391,7 +419,8 @@ cudaError_t bb_trsm_panel(bb_prec prec, const bb_problem &p, const bb_dev_batch 
     const int t = left ? p.m : p.n, f = left ? p.n : p.m;
     if (d.vdim || t <= TP_L || t > bb_cuda_trsm_panel_max(prec)) return cudaErrorNotSupported;
     if (f <= 0) return cudaSuccess;
-    return tp_solve(prec, p, d, q, t, f, &p, 1, false);
+    const tp_pass ps = tp_pass_of(p);
+    return tp_solve(prec, p, d, q, t, f, &p, 1, &ps, TP_TRSM);
 }
 
 cudaError_t bb_getrs_panel(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q)
@@ -406,5 +435,24 @@ cudaError_t bb_getrs_panel(bb_prec prec, const bb_problem &p, const bb_dev_batch
     const bb_problem tri[2] = {
         bb_tri_problem(BblasLeft, BblasLower, BblasNoTrans, BblasUnit, t, f, p.lda, p.ldb, 1.0),
         bb_tri_problem(BblasLeft, BblasUpper, BblasNoTrans, BblasNonUnit, t, f, p.lda, p.ldb, 1.0)};
-    return tp_solve(prec, tri[0], d, q, t, f, tri, 2, true);
+    const tp_pass ps[2] = {tp_pass_of(tri[0]), tp_pass_of(tri[1])};
+    return tp_solve(prec, tri[0], d, q, t, f, tri, 2, ps, TP_GETRS);
+}
+
+cudaError_t bb_potrs_panel(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q)
+{
+    const int t = p.n, f = p.nrhs;
+    if (d.vdim || t <= TP_L || t > bb_cuda_potrs_panel_max(prec)) return cudaErrorNotSupported;
+    if (f <= 0) return cudaSuccess;
+    /* the two solves as blocked.cu's potrs makes them: the factor met
+       first from the side of B, then the other; both on the blocks of the
+       one stored triangle */
+    const bool upper = p.uplo == BblasUpper, right = p.rhs_right != 0, conj_first = upper != right;
+    bb_problem tp[2];
+    for (int k = 0; k < 2; k++)
+        tp[k] = bb_tri_problem(right ? BblasRight : BblasLeft, p.uplo,
+                               (k == 0) == conj_first ? BblasConjTrans : BblasNoTrans, BblasNonUnit,
+                               right ? f : t, right ? t : f, p.lda, p.ldb, 1.0);
+    const tp_pass ps[2] = {tp_pass_of(tp[0]), tp_pass_of(tp[1])};
+    return tp_solve(prec, tp[0], d, q, t, f, tp, 1, ps, TP_POTRS);
 }
