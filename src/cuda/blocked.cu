@@ -25,7 +25,9 @@
  *          into workspace and the register trmm multiplies the chunks by
  *          it (trsm_leaf_inv).
  *          Forward or backward order as M is lower
- *          or upper.
+ *          or upper.  The inverted blocks of the trsm on chip and of
+ *          those leaves in real types: one launch of k_trtri_cols
+ *          (small_tri.cu) for every block of every problem.
  *   potrf  lower: for each block column j: W = A_j,<j A_j,<j^H (one batched
  *          GEMM into workspace), A_jj = chol(A_jj - W) (register potrf, which
  *          subtracts W as it loads the triangle: the other triangle of A_jj
@@ -33,7 +35,9 @@
  *          A_>j,j = A_>j,j A_jj^-H (blocked trsm).  Upper mirrors it.
  *          Blocks of 64 in double where the Cholesky on chip runs
  *          (potrf_chip.cu, potrf_block; its trsm then on chip too), else L;
- *          a last block within the register bound by the register potrf.
+ *          the Cholesky on chip reads A_j,<j itself and subtracts its
+ *          product (no W); a last block within the register bound by the
+ *          register potrf.
  *          Info: a problem that fails in block j gets j's offset added; the
  *          later steps skip it (info != 0), as LAPACK stops at the failure.
  *   potrs  two blocked trsm (L then L^H, or U^H then U; right-hand storage
@@ -310,7 +314,17 @@ cudaError_t potrf_core(const ctx &c, const bb_problem &p, bb_dev_batch d, void *
         lp.lda = lda;
         bb_dev_batch ld = d;
         ld.opd[BB_A] = view(c, A, c0 + c0 * lda);
-        if (c0 > 0) {
+        const bool chip = bt > c.L;
+        if (c0 > 0 && chip) {
+            /* the Cholesky on chip takes A_j,<j (lower) or A_<j,j (upper)
+               itself and subtracts its product before it factors (H200,
+               session 48, d, 10240 problems: potrf 128 1.33 ms against 1.38
+               with W from cuBLAS; 256 6.25 against 6.24) */
+            lp.k = c0;
+            ld.opd[BB_C] = view(c, A, upper ? c0 * lda : c0);
+            e = info_pass(c, d, 0, 0);
+            if (e != cudaSuccess) return e;
+        } else if (c0 > 0) {
             /* W = A_j,<j A_j,<j^H (lower) or A_<j,j^H A_<j,j (upper), one
                batched GEMM (ld bt); the register potrf subtracts W's lower
                view as it loads the block, so the other triangle of A_jj is
@@ -329,7 +343,7 @@ cudaError_t potrf_core(const ctx &c, const bb_problem &p, bb_dev_batch d, void *
         /* the Cholesky on chip for a block above the register bound, the
            register kernel for one within it (the last block of an order
            just above a multiple of L) */
-        e = bt > c.L ? bb_potrf_chip(c.prec, lp, ld, c.q) : bb_small_potrf(c.prec, lp, ld, c.q);
+        e = chip ? bb_potrf_chip(c.prec, lp, ld, c.q) : bb_small_potrf(c.prec, lp, ld, c.q);
         if (e == cudaSuccess && c0 > 0) e = info_pass(c, d, 1, c0);
         if (e != cudaSuccess || c1 == n) return e;
         /* the panel beside the block: update with the finished part, then solve */

@@ -25,8 +25,9 @@
  * pivot is not positive (NaN included), the factorisation stops there
  * (the columns to its right keep what the left-looking steps left: LAPACK
  * leaves them unspecified too); a pivot of +Inf gives L(k,k) = Inf and the
- * column below scaled by 0.  With d.opd[BB_C] set, A - W is factored (W's
- * lower view, leading dimension n), as bb_small_potrf.  Per-problem sizes
+ * column below scaled by 0.  With d.opd[BB_C] set, A - P P^T is factored,
+ * P the p.k columns at C (leading dimension lda; upper: P^T there, the
+ * blocked driver's A_<j,j), summed on chip (pc_panel).  Per-problem sizes
  * (d.vdim, VAR): a class launch of a variable batch.
  */
 #include "small.h"
@@ -51,9 +52,82 @@ template <typename F> __device__ __forceinline__ void pc_lower(int t, int upper,
     }
 }
 
-template <bool VAR>
-__global__ void __launch_bounds__(CHIP_THREADS, 6)
-    k_potrf_chip(const bb_dev_batch d, int n0, int64_t lda0, int upper, int sub)
+/* The update by the panel left of the block (the blocked driver's block
+   j, potrf_core): A_jj - P P^T with P = A_j,<j (lower) or A_<j,j^T
+   (upper), kw columns, read from the operand C (leading dimension lda) in
+   chunks of CHIP_T columns through S before A's block comes in, the
+   products in registers (the tiles of pc_tile).  Before, the driver formed
+   W = P P^T by cuBLAS (all of bt x bt written, then read back here:
+   252 us and about 80 us of the second block's 331 at n = 128, 10240
+   problems, session 47). */
+constexpr int PC_TILES = 5; /* 20 lower tiles of 16 x 8 at order 64, 4 warps */
+
+/* tile t of the lower part of the padded order tp, row-major: its first
+   row and column; false past the last */
+__device__ __forceinline__ bool pc_tile(int t, int tp, int &r0, int &c0)
+{
+    int rb = 0;
+    while ((rb + 1) * (rb + 2) <= t) rb++;
+    r0 = 16 * rb, c0 = 8 * (t - rb * (rb + 1));
+    return r0 < tp;
+}
+
+__device__ __forceinline__ void pc_panel(double (&acc)[PC_TILES][2][2], const bb_dev_batch &d, int64_t pid, int n,
+                                         int tp, int upper, int64_t lda, int kw, double *S, unsigned Ss, int w,
+                                         int lane)
+{
+    const int g = lane / 4, h = lane % 4;
+#pragma unroll
+    for (int sl = 0; sl < PC_TILES; sl++) acc[sl][0][0] = acc[sl][0][1] = acc[sl][1][0] = acc[sl][1][1] = 0.0;
+    const double *P = bb_dev_ptr<double>(d.opd[BB_C], pid);
+    for (int k0 = 0; k0 < kw; k0 += CHIP_T) {
+        const int kc = min(CHIP_T, kw - k0), kp = (kc + 7) / 8 * 8;
+        /* S[k LD + i] = P(i, k0 + k), i < tp, k < kp; zeros past n and kc.
+           The warps take P's stored columns (lower: its columns k; upper:
+           A's columns, P's rows i), the lanes run along them */
+        if (!upper) {
+            for (int k = w; k < kp; k += CHIP_THREADS / 32)
+                for (int i = lane; i < tp; i += 32) {
+                    const bool in = i < n && k < kc;
+                    bb_cp8(Ss + (unsigned)(k * CHIP_LD + i) * 8u, in ? P + i + (int64_t)(k0 + k) * lda : P, in);
+                }
+        } else {
+            for (int i = w; i < tp; i += CHIP_THREADS / 32)
+                for (int k = lane; k < kp; k += 32) {
+                    const bool in = i < n && k < kc;
+                    bb_cp8(Ss + (unsigned)(k * CHIP_LD + i) * 8u, in ? P + k0 + k + (int64_t)i * lda : P, in);
+                }
+        }
+        bb_cp_commit();
+        bb_cp_wait<0>();
+        __syncthreads();
+#pragma unroll
+        for (int sl = 0; sl < PC_TILES; sl++) {
+            int r0, c0;
+            if (!pc_tile(w + 4 * sl, tp, r0, c0)) continue;
+            for (int kb = 0; kb < kp; kb += 8) {
+                double a0[2], a1[2], b[2];
+#pragma unroll
+                for (int q = 0; q < 2; q++) {
+                    const double *col = S + (kb + h + 4 * q) * CHIP_LD;
+                    a0[q] = col[r0 + g];
+                    a1[q] = col[r0 + 8 + g];
+                    b[q] = col[c0 + g];
+                }
+                bb_dmma16(acc[sl][0], acc[sl][1], a0, a1, b);
+            }
+        }
+        __syncthreads(); /* S is free for the next chunk, or A */
+    }
+}
+
+/* PANEL: with the panel's product (kw > 0): five blocks an SM, 96
+   registers (acc; ptxas: 56 bytes spilled; at six, 80 registers, 52 bytes
+   stored and 268 loaded: potrf d 128 1.46 ms against 1.33, H200, session
+   48) */
+template <bool VAR, bool PANEL>
+__global__ void __launch_bounds__(CHIP_THREADS, PANEL ? 5 : 6)
+    k_potrf_chip(const bb_dev_batch d, int n0, int64_t lda0, int upper, int kw)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     extern __shared__ __align__(16) double pc_sm[];
@@ -71,6 +145,10 @@ __global__ void __launch_bounds__(CHIP_THREADS, 6)
         const int nbj = (n + CHIP_B - 1) / CHIP_B, tp = nbj * CHIP_B;
         double *A = bb_dev_ptr<double>(d.opd[BB_A], pid);
         const int64_t lda = z.lda;
+        /* PANEL: acc = P P^T first, P = the kw columns left of the block
+           (PC_TILES tiles of 16 x 8 a warp, pc_tile: t = w + 4 s) */
+        double acc[PC_TILES][2][2];
+        if (PANEL) pc_panel(acc, d, pid, n, tp, upper, lda, kw, S, Ss, w, lane);
         /* the lower view in, every copy in flight at once; the padding
            zero, with 1 on its diagonal (stored directly: no copy is in
            flight to those places) */
@@ -82,39 +160,17 @@ __global__ void __launch_bounds__(CHIP_THREADS, 6)
         bb_cp_commit();
         bb_cp_wait<0>();
         __syncthreads();
-        if (sub) {
-            /* A - W, W's lower view (ld n): this thread's elements of W
-               in pc_lower's order (its columns w + 4 k, at most two
-               elements each: m), in four parts, all loads of a part
-               issued together (a wait a part, where each load waited
-               alone: the blocked driver's second block of 64 took 428 us
-               at n = 128 against 271 for the first, session 40; larger
-               parts, or the first read while A's copies are in flight,
-               spill at the 80 registers of six blocks an SM) */
-            const double *W = bb_dev_ptr<double>(d.opd[BB_C], pid);
-            auto w_at = [&](int k, int m, int &e, int &o) -> bool { /* S[e] and W[o] */
-                const int c = w + 4 * k, r = upper ? lane + 32 * m : c + lane + 32 * m;
-                e = upper ? r * CHIP_LD + c : c * CHIP_LD + r;
-                o = c * n + r;
-                return c < n && (upper ? r <= c : r < n);
-            };
-            constexpr int NH = 4, KH = CHIP_T / 4 / NH; /* parts, and columns of a part */
+        if (PANEL) { /* A - acc, the lower view's entries of the order */
 #pragma unroll
-            for (int h2 = 0; h2 < NH; h2++) {
-                double wv[KH][2];
+            for (int sl = 0; sl < PC_TILES; sl++) {
+                int r0, c0;
+                if (!pc_tile(w + 4 * sl, tp, r0, c0)) continue;
 #pragma unroll
-                for (int k = 0; k < KH; k++)
+                for (int u = 0; u < 2; u++)
 #pragma unroll
-                    for (int m = 0; m < 2; m++) {
-                        int e, o;
-                        wv[k][m] = w_at(k + h2 * KH, m, e, o) ? __ldg(W + o) : 0.0;
-                    }
-#pragma unroll
-                for (int k = 0; k < KH; k++)
-#pragma unroll
-                    for (int m = 0; m < 2; m++) {
-                        int e, o;
-                        if (w_at(k + h2 * KH, m, e, o)) S[e] -= wv[k][m];
+                    for (int e = 0; e < 2; e++) {
+                        const int r = r0 + 8 * u + g, c = c0 + 2 * h + e;
+                        if (r < n && c <= r) S[c * CHIP_LD + r] -= acc[sl][u][e];
                     }
             }
             __syncthreads();
@@ -159,6 +215,7 @@ __global__ void __launch_bounds__(CHIP_THREADS, 6)
                 double r[CHIP_B]; /* lanes 16..31 hold copies of rows 0..15, never stored */
 #pragma unroll
                 for (int c = 0; c < CHIP_B; c++) r[c] = S[(R + c) * CHIP_LD + R + (lane & 15)];
+                __syncwarp(); /* lanes 16..31 have read before lanes 0..15 store */
                 int inf = 0;
 #pragma unroll
                 for (int k = 0; k < CHIP_B; k++) {
@@ -220,15 +277,14 @@ __global__ void __launch_bounds__(CHIP_THREADS, 6)
 #endif
 }
 
-template <bool VAR> cudaError_t launch(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q)
+template <bool VAR, bool PANEL> cudaError_t launch(const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q)
 {
     /* the largest shared-memory carveout: six blocks of 34 KiB an SM */
-    cudaError_t e = cudaFuncSetAttribute(k_potrf_chip<VAR>, cudaFuncAttributePreferredSharedMemoryCarveout,
+    cudaError_t e = cudaFuncSetAttribute(k_potrf_chip<VAR, PANEL>, cudaFuncAttributePreferredSharedMemoryCarveout,
                                          (int)cudaSharedmemCarveoutMaxShared);
     if (e != cudaSuccess) return e;
-    const int sub = d.opd[BB_C].ptr != NULL || d.opd[BB_C].base != NULL;
-    k_potrf_chip<VAR><<<bb_grid(d.count, 1), CHIP_THREADS, CHIP_SMEM, q->stream>>>(d, p.n, p.lda,
-                                                                               p.uplo == BblasUpper, sub);
+    k_potrf_chip<VAR, PANEL><<<bb_grid(d.count, 1), CHIP_THREADS, CHIP_SMEM, q->stream>>>(
+        d, p.n, p.lda, p.uplo == BblasUpper, PANEL ? p.k : 0);
     return cudaGetLastError();
 }
 
@@ -238,5 +294,7 @@ cudaError_t bb_potrf_chip(bb_prec prec, const bb_problem &p, const bb_dev_batch 
 {
     if (prec != BB_P_D || p.n < 1 || p.n > bb_cuda_chip_max(BB_OP_POTRF, prec)) return cudaErrorNotSupported;
     if (d.count <= 0) return cudaSuccess;
-    return d.vdim ? launch<true>(p, d, q) : launch<false>(p, d, q);
+    if (d.vdim) return launch<true, false>(p, d, q);
+    if ((d.opd[BB_C].ptr || d.opd[BB_C].base) && p.k > 0) return launch<false, true>(p, d, q);
+    return launch<false, false>(p, d, q);
 }
