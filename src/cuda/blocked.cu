@@ -393,18 +393,20 @@ cudaError_t potrs(const ctx &c, const bb_problem &p, const bb_dev_batch &d)
     /* the solve on chip (getrf_chip.cu) where the order fits it: one
        launch, any number of right-hand sides */
     if (p.n <= bb_cuda_chip_max(BB_OP_POTRS, c.prec)) return bb_potrs_chip(c.prec, p, d, c.q);
-    /* both solves on one read of B (trsm_panel.cu) where the order fits */
-    const cudaError_t ep = bb_potrs_panel(c.prec, p, d, c.q);
-    if (ep != cudaErrorNotSupported) return ep;
     const bool upper = p.uplo == BblasUpper, right = p.rhs_right != 0;
-    /* first solve: the factor met first from the side of B */
+    /* first solve: the factor met first from the side of B; then the
+       other */
     const bool conj_first = upper != right;
-    bb_problem tp = bb_tri_problem(right ? BblasRight : BblasLeft, p.uplo, conj_first ? BblasConjTrans : BblasNoTrans,
-                                   BblasNonUnit, right ? p.nrhs : p.n, right ? p.n : p.nrhs, p.lda, p.ldb, 1);
-    cudaError_t e = trsm(c, tp, d);
-    if (e != cudaSuccess) return e;
-    tp.trans = conj_first ? BblasNoTrans : BblasConjTrans;
-    return trsm(c, tp, d);
+    bb_problem tp[2];
+    tp[0] = bb_tri_problem(right ? BblasRight : BblasLeft, p.uplo, conj_first ? BblasConjTrans : BblasNoTrans,
+                           BblasNonUnit, right ? p.nrhs : p.n, right ? p.n : p.nrhs, p.lda, p.ldb, 1);
+    tp[1] = tp[0];
+    tp[1].trans = conj_first ? BblasNoTrans : BblasConjTrans;
+    /* both on one read of B (trsm_panel.cu) where the order fits */
+    cudaError_t e = bb_potrs_panel(c.prec, tp, d, c.q);
+    if (e != cudaErrorNotSupported) return e;
+    e = trsm(c, tp[0], d);
+    return e != cudaSuccess ? e : trsm(c, tp[1], d);
 }
 
 /* getrf / getrfnp, column-major: the recursive LU (seed 004's recursion,

@@ -204,12 +204,14 @@ cudaError_t bb_trsm_panel_run(const bb_problem &p, const bb_dev_batch &d, int t,
    before launching, if it does not fit. */
 cudaError_t bb_getrs_panel(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q);
 /* potrs above the order on chip, both solves on one read of B
-   (trsm_panel.cu): double, fixed sizes, order 33 .. bb_cuda_potrs_panel_max,
-   any nrhs, either uplo and either side of B (p.rhs_right); a panel of 32
-   right-hand sides a thread block, on one set of inverted diagonal blocks
-   of the factor.  Problems flagged in d.info skipped.
-   cudaErrorNotSupported, before launching, if it does not fit. */
-cudaError_t bb_potrs_panel(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q);
+   (trsm_panel.cu): tp[0] then tp[1], the two trsm of one triangle that
+   blocked.cu's potrs makes (the factor met first from the side of B, then
+   the other; alpha 1, either side); double, fixed sizes, order 33 ..
+   bb_cuda_potrs_panel_max, any free dimension; a panel of 32 right-hand
+   sides a thread block, on one set of inverted diagonal blocks of the
+   factor.  Problems flagged in d.info skipped.  cudaErrorNotSupported,
+   before launching, if it does not fit. */
+cudaError_t bb_potrs_panel(bb_prec prec, const bb_problem tp[2], const bb_dev_batch &d, batchblas_queue *q);
 /* launch.cu: the largest order of bb_potrs_panel in precision prec; 0: off
    (BATCHBLAS_CUDA_POTRS_PANEL) */
 int bb_cuda_potrs_panel_max(bb_prec prec);

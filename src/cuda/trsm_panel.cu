@@ -439,20 +439,13 @@ cudaError_t bb_getrs_panel(bb_prec prec, const bb_problem &p, const bb_dev_batch
     return tp_solve(prec, tri[0], d, q, t, f, tri, 2, ps, TP_GETRS);
 }
 
-cudaError_t bb_potrs_panel(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, batchblas_queue *q)
+cudaError_t bb_potrs_panel(bb_prec prec, const bb_problem tp[2], const bb_dev_batch &d, batchblas_queue *q)
 {
-    const int t = p.n, f = p.nrhs;
+    const bool left = tp[0].side == BblasLeft;
+    const int t = left ? tp[0].m : tp[0].n, f = left ? tp[0].n : tp[0].m;
     if (d.vdim || t <= TP_L || t > bb_cuda_potrs_panel_max(prec)) return cudaErrorNotSupported;
     if (f <= 0) return cudaSuccess;
-    /* the two solves as blocked.cu's potrs makes them: the factor met
-       first from the side of B, then the other; both on the blocks of the
-       one stored triangle */
-    const bool upper = p.uplo == BblasUpper, right = p.rhs_right != 0, conj_first = upper != right;
-    bb_problem tp[2];
-    for (int k = 0; k < 2; k++)
-        tp[k] = bb_tri_problem(right ? BblasRight : BblasLeft, p.uplo,
-                               (k == 0) == conj_first ? BblasConjTrans : BblasNoTrans, BblasNonUnit,
-                               right ? f : t, right ? t : f, p.lda, p.ldb, 1.0);
+    /* both solves on the blocks of the one stored triangle (tp[0]'s) */
     const tp_pass ps[2] = {tp_pass_of(tp[0]), tp_pass_of(tp[1])};
     return tp_solve(prec, tp[0], d, q, t, f, tp, 1, ps, TP_POTRS);
 }
