@@ -7,6 +7,17 @@
  */
 #pragma once
 
+/* c += a b, the 8 x 8 x 4 step (sm_80 and later): a = A(lane / 4, lane %
+   4), b = B(lane % 4, lane / 4), c = C(lane / 4, 2 (lane % 4) + 0..1) */
+__device__ __forceinline__ void bb_dmma8(double (&c)[2], double a, double b)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};\n"
+        : "+d"(c[0]), "+d"(c[1])
+        : "d"(a), "d"(b));
+#endif
+}
+
 /* c0 += a0 b + a1 b' and c1 likewise: the 16 x 8 x 8 step of sm_90 (two
    8 x 8 blocks of C, rows 0..7 in c0 and 8..15 in c1, c = C(lane / 4, 2
    (lane % 4) + 0..1) of its block), with a0[q] = A(lane / 4, lane % 4 + 4
@@ -25,12 +36,8 @@ __device__ __forceinline__ void bb_dmma16(double (&c0)[2], double (&c1)[2], cons
 #elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
 #pragma unroll
     for (int q = 0; q < 2; q++) {
-        asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};\n"
-            : "+d"(c0[0]), "+d"(c0[1])
-            : "d"(a0[q]), "d"(b[q]));
-        asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};\n"
-            : "+d"(c1[0]), "+d"(c1[1])
-            : "d"(a1[q]), "d"(b[q]));
+        bb_dmma8(c0, a0[q], b[q]);
+        bb_dmma8(c1, a1[q], b[q]);
     }
 #endif
 }

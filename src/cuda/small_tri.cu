@@ -55,6 +55,8 @@
  */
 #include "small.h"
 #include "views.h"
+#include "dmma.h"
+#include <type_traits>
 
 namespace {
 
@@ -463,22 +465,193 @@ __global__ void __launch_bounds__(TC_WARPS * 32, sizeof(T) == 8 ? 5 : 6) k_trtri
     }
 }
 
+/*
+ * The same inverted blocks in double on the FP64 tensor cores (sm_80 and
+ * later): k_trtri_cols's column sweep takes one value broadcast from
+ * shared memory per multiply-add, and a warp's 16-byte load costs four
+ * passes of the shared memory pipe even when every lane reads one address
+ * (session 48, Nsight Compute: 125 us for trsm 64's 20480 blocks, about
+ * 83 of them that pipe).  Here the block is inverted by its halves,
+ *   inv([T11 0; T21 T22]) = [X11 0; -X22 T21 X11  X22],  X = inv(T),
+ * twice: the four diagonal blocks of order 8 by column substitution (a
+ * group of eight lanes a block, a column a lane, the values broadcast in
+ * the group), then the two blocks of order 16 from their 8 x 8 halves
+ * (mma m8n8k4, two products of 8 x 8 x 8 each), then the whole from its
+ * 16 x 16 halves (mma m16n8k8, two products of 16 x 16 x 16), each
+ * product in place over T21 in shared memory: about 70 fragment loads
+ * a block instead of 264 broadcasts.  The triangle T' (lower, or the upper
+ * one reversed, as in k_trtri_cols) lies in shared memory column by column
+ * (LD = 36: the fragments' loads are conflict-free), padded past the
+ * order n with the identity so that every step runs on whole blocks and
+ * the padding stays out of the products; the inverse leaves from there
+ * along B's columns.  A zero on the diagonal gives Inf and NaN in the
+ * inverse and no code, as k_trtri_cols; a NaN of T21 reaches the whole
+ * off-diagonal block that the product forms (where the sweep kept it to
+ * the columns that depend on it): the solves that use the inverse make
+ * those rows NaN either way.
+ */
+constexpr int TT_LD = 36;
+
+template <bool VAR>
+__global__ void __launch_bounds__(TC_WARPS * 32, 5) k_trtri_tc(const bb_dev_batch d, int t, int L, int nbk, int64_t lda0,
+                                                            int64_t ldb0, int upper, int unit)
+{
+    constexpr int LD = TT_LD;
+    __shared__ __align__(16) double sm[TC_WARPS][32 * LD];
+    __shared__ double sdi[TC_WARPS][32];
+    const int lane = threadIdx.x % 32, w = threadIdx.x / 32;
+    const int g = lane / 4, h = lane % 4; /* the fragments' row and column */
+    double *S = sm[w], *dv = sdi[w];
+    const int64_t items = d.count * nbk;
+    for (int64_t it = (int64_t)blockIdx.x * TC_WARPS + w; it < items; it += (int64_t)gridDim.x * TC_WARPS) {
+        const int64_t pid = it / nbk;
+        const int b = (int)(it - pid * nbk);
+        if (d.info && d.info[pid]) continue; /* the same for the whole warp */
+        int n = min(L, t - b * L);
+        int64_t lda = lda0, ldb = ldb0;
+        if (VAR) {
+            const bb_vdim v = d.vdim[pid];
+            n = min(L, v.n), lda = v.lda, ldb = v.ldb;
+        }
+        if (n <= 0) continue;
+        lda = bb_opaque(lda);
+        const double *A = bb_dev_ptr<double>(d.opd[BB_A], pid) + (int64_t)b * L * (1 + lda);
+        double *O = bb_dev_ptr<double>(d.opd[BB_B], pid) + (int64_t)b * L * ldb;
+        const int ri = upper ? n - 1 - lane : lane;
+        /* the triangle straight into S (cp.async, zeros outside it), then
+           the diagonal's ones and reciprocals */
+#pragma unroll
+        for (int k = 0; k < 32; k++) {
+            const int rk = upper ? n - 1 - k : k;
+            const bool in = k < n && lane < n && lane >= k && !(unit && lane == k);
+            bb_cp8((unsigned)__cvta_generic_to_shared(S + k * LD + lane), in ? A + ri + (int64_t)rk * lda : A, in);
+        }
+        bb_cp_commit();
+        bb_cp_wait<0>();
+        if (unit || lane >= n) S[lane * LD + lane] = 1.0; /* unit, or the padding */
+        dv[lane] = 1.0 / S[lane * LD + lane];
+        __syncwarp();
+        {   /* the diagonal blocks of order 8: block o / 8, column j a lane */
+            const int o = lane / 8 * 8, j = lane % 8;
+            double y[8];
+#pragma unroll
+            for (int i = 0; i < 8; i++) y[i] = i == j ? 1.0 : 0.0;
+#pragma unroll
+            for (int k = 0; k < 8; k++)
+                if (j <= k) {
+                    const double yk = y[k] * dv[o + k];
+                    y[k] = yk;
+#pragma unroll
+                    for (int i = k + 1; i < 8; i++) y[i] = fma(-S[(o + k) * LD + o + i], yk, y[i]);
+                }
+            __syncwarp();
+#pragma unroll
+            for (int i = 0; i < 8; i++) S[(o + j) * LD + o + i] = y[i];
+            __syncwarp();
+        }
+        {   /* order 16 from the halves of 8, both at once: block o = 0, 16 */
+            double c[2][2] = {};
+#pragma unroll
+            for (int p = 0; p < 2; p++)
+#pragma unroll
+                for (int kk = 0; kk < 2; kk++) { /* W = T21 X11 */
+                    const int o = 16 * p, k = 4 * kk + h;
+                    bb_dmma8(c[p], S[(o + k) * LD + o + 8 + g], S[(o + g) * LD + o + k]);
+                }
+            __syncwarp();
+#pragma unroll
+            for (int p = 0; p < 2; p++)
+#pragma unroll
+                for (int e = 0; e < 2; e++) S[(16 * p + 2 * h + e) * LD + 16 * p + 8 + g] = c[p][e];
+            __syncwarp();
+            double z[2][2] = {};
+#pragma unroll
+            for (int p = 0; p < 2; p++)
+#pragma unroll
+                for (int kk = 0; kk < 2; kk++) { /* X21 = -X22 W */
+                    const int o = 16 * p, k = 4 * kk + h;
+                    bb_dmma8(z[p], S[(o + 8 + k) * LD + o + 8 + g], S[(o + g) * LD + o + 8 + k]);
+                }
+            __syncwarp();
+#pragma unroll
+            for (int p = 0; p < 2; p++)
+#pragma unroll
+                for (int e = 0; e < 2; e++) S[(16 * p + 2 * h + e) * LD + 16 * p + 8 + g] = -z[p][e];
+            __syncwarp();
+        }
+        /* order 32 from the halves of 16: W = T21 X11, then X21 = -X22 W,
+           16 x 16 each, two column halves of 8 (c[m][0]: rows 0..7, [1]:
+           8..15); X11's zeros above the diagonal skip the first k8 step of
+           the right half */
+#pragma unroll
+        for (int s = 0; s < 2; s++) {
+            const int ao = s ? 16 : 0; /* the left factor's columns: T21 or X22 */
+            const int bo = s ? 16 : 0; /* the right factor's rows: X11 or W */
+            double c[2][2][2] = {};
+#pragma unroll
+            for (int m = 0; m < 2; m++)
+#pragma unroll
+                for (int ks = 0; ks < 2; ks++) {
+                    if (!s && m == 1 && ks == 0) continue;
+                    double a0[2], a1[2], bq[2];
+#pragma unroll
+                    for (int q = 0; q < 2; q++) {
+                        const int k = 8 * ks + h + 4 * q;
+                        a0[q] = S[(ao + k) * LD + 16 + g];
+                        a1[q] = S[(ao + k) * LD + 24 + g];
+                        bq[q] = S[(8 * m + g) * LD + bo + k];
+                    }
+                    bb_dmma16(c[m][0], c[m][1], a0, a1, bq);
+                }
+            __syncwarp();
+#pragma unroll
+            for (int m = 0; m < 2; m++)
+#pragma unroll
+                for (int e = 0; e < 2; e++) {
+                    S[(8 * m + 2 * h + e) * LD + 16 + g] = s ? -c[m][0][e] : c[m][0][e];
+                    S[(8 * m + 2 * h + e) * LD + 24 + g] = s ? -c[m][1][e] : c[m][1][e];
+                }
+            __syncwarp();
+        }
+        /* X' = inv(T') in S; X along B's columns, lane = the row */
+#pragma unroll
+        for (int k0 = 0; k0 < 32; k0 += 8) { /* eight columns read, then stored */
+            double x[8];
+#pragma unroll
+            for (int k = 0; k < 8; k++) x[k] = S[(k0 + k) * LD + lane];
+#pragma unroll
+            for (int k = k0; k < k0 + 8; k++) {
+                const int rk = upper ? n - 1 - k : k;
+                if (k < n && lane < n && (unit ? lane > k : lane >= k)) O[ri + (int64_t)rk * ldb] = x[k - k0];
+            }
+        }
+        __syncwarp(); /* S is free for the next block */
+    }
+}
+
+/* The drivers' inverted blocks: BATCHBLAS_CUDA_TRTRI_COLS=2 (default)
+   k_trtri_tc in double where the device has FP64 tensor cores, else
+   k_trtri_cols; =1 k_trtri_cols; =0 k_tri (for A/B runs) */
+static int tc_mode(void)
+{
+    static int v = BB_ENV_UNREAD;
+    return bb_env_int("BATCHBLAS_CUDA_TRTRI_COLS", 2, &v);
+}
+static bool tc_on(void) { return tc_mode() != 0; }
+
 template <typename T>
 cudaError_t run_trtri_cols(const bb_problem &p, const bb_dev_batch &d, int t, int L, int nbk, batchblas_queue *q)
 {
     const int up = p.uplo == BblasUpper, unit = p.diag == BblasUnit;
     const unsigned grid = bb_grid(d.count * nbk, TC_WARPS);
-    if (d.vdim) k_trtri_cols<T, true><<<grid, TC_WARPS * 32, 0, q->stream>>>(d, t, L, nbk, p.lda, p.ldb, up, unit);
-    else k_trtri_cols<T, false><<<grid, TC_WARPS * 32, 0, q->stream>>>(d, t, L, nbk, p.lda, p.ldb, up, unit);
+    if (std::is_same<T, double>::value && tc_mode() >= 2 && bb_cuda_has_dmma()) {
+        if (d.vdim) k_trtri_tc<true><<<grid, TC_WARPS * 32, 0, q->stream>>>(d, t, L, nbk, p.lda, p.ldb, up, unit);
+        else k_trtri_tc<false><<<grid, TC_WARPS * 32, 0, q->stream>>>(d, t, L, nbk, p.lda, p.ldb, up, unit);
+    } else if (d.vdim)
+        k_trtri_cols<T, true><<<grid, TC_WARPS * 32, 0, q->stream>>>(d, t, L, nbk, p.lda, p.ldb, up, unit);
+    else
+        k_trtri_cols<T, false><<<grid, TC_WARPS * 32, 0, q->stream>>>(d, t, L, nbk, p.lda, p.ldb, up, unit);
     return cudaGetLastError();
-}
-
-/* the column kernel above for the drivers' inverted blocks (default on;
-   BATCHBLAS_CUDA_TRTRI_COLS=0: k_tri, for A/B runs) */
-static bool tc_on(void)
-{
-    static int on = BB_ENV_UNREAD;
-    return bb_env_int("BATCHBLAS_CUDA_TRTRI_COLS", 1, &on) != 0;
 }
 
 template <typename T, int N, int KIND>
