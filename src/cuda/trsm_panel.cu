@@ -133,6 +133,11 @@ struct tp_pass {
     int tr, lower, wlower, unit;
 };
 
+/* a flag known at compile time, where a kernel's code takes an int */
+template <int V> struct tp_const {
+    __device__ constexpr operator int() const { return V; }
+};
+
 /* the kernel's forms: one solve; getrs (the rows of B permuted as read,
    then L unit lower and U); two solves of p0, p1 (potrs) */
 enum { TP_TRSM, TP_GETRS, TP_POTRS };
@@ -227,9 +232,17 @@ __global__ void __launch_bounds__(TP_THREADS, tp_shape<NB>::minb(VAR))
         for (int pass = 0; pass < (MODE == TP_TRSM ? 1 : 2); pass++) {
         const int lower = LU ? pass == 0 : pass ? p1.lower : p0.lower;
         const int wlower = LU ? pass == 0 : pass ? p1.wlower : p0.wlower;
-        const int unit = LU ? pass == 0 : pass ? p1.unit : p0.unit, tr = LU ? 0 : pass ? p1.tr : p0.tr;
+        const int unit = LU ? pass == 0 : pass ? p1.unit : p0.unit, tr_ = LU ? 0 : pass ? p1.tr : p0.tr;
         const double *Wq = Wp + (LU && pass ? (int64_t)nb * TP_L * TP_L : 0);
         const double al = pass ? 1.0 : alpha;
+        /* the pass, with tr (TRc) a run-time value or, in the potrs
+           form, a constant: there M's fragment addresses and D's reads
+           fold (H200, session 49, d, 10240 problems: potrs 128 3.32 ms
+           against 3.49, 192 10.13 against 10.28); in the trsm form the
+           constant's two copies of the pass were slower (trsm 128 2.16
+           against 1.99, 256 10.57 against 9.98) */
+        auto solve = [&](auto TRc) {
+        const int tr = TRc;
         for (int s = 0; s < nb; s++) {
             const int b = lower ? s : nb - 1 - s; /* the block row solved now */
             const int R = b * TP_L;
@@ -324,6 +337,10 @@ __global__ void __launch_bounds__(TP_THREADS, tp_shape<NB>::minb(VAR))
                     for (int e = 0; e < 2; e++) P[(cw0 + 8 * c + 2 * h + e) * LD + rw + 8 * u + g] = acc[c][u][e];
             __syncthreads(); /* X_s is read by the next steps */
         }
+        };
+        if (MODE != TP_POTRS) solve(tr_);
+        else if (tr_) solve(tp_const<1>());
+        else solve(tp_const<0>());
         }
         /* the panel out */
 #pragma unroll 8
