@@ -73,6 +73,24 @@ template <int N> __device__ __forceinline__ void bb_cp_wait()
 #endif
 }
 
+/* Programmatic dependent launch (sm_90): a kernel launched with
+   bb_launch_pdl may start while the kernel before it in the stream still
+   runs, once every block of that one has called bb_pdl_trigger;
+   bb_pdl_wait returns when it has finished and its writes are visible.
+   Without the launch attribute (or before sm_90) both are no-ops. */
+__device__ __forceinline__ void bb_pdl_trigger()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void bb_pdl_wait()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;\n" ::: "memory");
+#endif
+}
+
 /* The matrix on chip of potrf_chip.cu and getrf_chip.cu: up to CHIP_T x
    CHIP_T doubles in shared memory column by column (S[j * CHIP_LD + i]:
    the tensor-core fragments' loads of 16 x 8 tiles are conflict-free),

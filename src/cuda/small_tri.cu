@@ -387,6 +387,7 @@ template <typename T, bool VAR>
 __global__ void __launch_bounds__(TC_WARPS * 32, sizeof(T) == 8 ? 5 : 6) k_trtri_cols(const bb_dev_batch d, int t, int L, int nbk,
                                                                int64_t lda0, int64_t ldb0, int upper, int unit)
 {
+    bb_pdl_trigger(); /* the on-chip trsm after it may start (trsm_panel.cu) */
     typedef tc_geom<T> G;
     constexpr int E = G::E, LD = G::LD, LO = G::LO;
     __shared__ __align__(16) T sm[TC_WARPS][32 * LD];
@@ -496,6 +497,7 @@ template <bool VAR>
 __global__ void __launch_bounds__(TC_WARPS * 32, 5) k_trtri_tc(const bb_dev_batch d, int t, int L, int nbk, int64_t lda0,
                                                             int64_t ldb0, int upper, int unit)
 {
+    bb_pdl_trigger(); /* the on-chip trsm after it may start (trsm_panel.cu) */
     constexpr int LD = TT_LD;
     __shared__ __align__(16) double sm[TC_WARPS][32 * LD];
     __shared__ double sdi[TC_WARPS][32];

@@ -225,6 +225,9 @@ __global__ void __launch_bounds__(TP_THREADS, tp_shape<NB>::minb(VAR))
             bb_cp8(Ps + (unsigned)(j * LD + r) * 8u, in ? B + rs * bi + j * bj : B, in);
         }
         bb_cp_commit();
+        /* launched during the trtri (tp_solve): its inverted blocks are
+           read from here on; the panel's read above overlaps its end */
+        bb_pdl_wait();
         /* the solves on the panel: one (trsm, p0), or two (getrs: L, unit
            lower, forward, then U, the inverted blocks of U after those of
            L; potrs: p0 then p1, the factor then its transpose, on the same
@@ -354,7 +357,7 @@ __global__ void __launch_bounds__(TP_THREADS, tp_shape<NB>::minb(VAR))
 }
 
 template <int NB, bool VAR, int MODE>
-cudaError_t launch_panel(const bb_dev_batch &d, int t, int f, const bb_problem &p, const tp_pass *ps,
+cudaError_t launch_panel(const bb_dev_batch &d, int t, int f, const bb_problem &p, const tp_pass *ps, bool pdl,
                          batchblas_queue *q)
 {
     const size_t smem = tp_shape<NB>::smem;
@@ -363,9 +366,21 @@ cudaError_t launch_panel(const bb_dev_batch &d, int t, int f, const bb_problem &
     const cudaError_t e = cudaFuncSetAttribute(k_trsm_panel<NB, VAR, MODE>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
     if (e != cudaSuccess) return e;
     const int64_t nch = (f + TP_CW - 1) / TP_CW;
-    k_trsm_panel<NB, VAR, MODE><<<bb_grid(d.count * nch, 1), TP_THREADS, smem, q->stream>>>(
-        d, t, f, p.lda, p.ldb, p.side == BblasLeft, ps[0], ps[MODE == TP_TRSM ? 0 : 1], p.alpha[0], nch);
-    return cudaGetLastError();
+    /* pdl: right after the trtri of its inverted blocks, which triggers
+       at once (bb_pdl_trigger): the panels' reads of B start while its
+       last blocks run (bb_pdl_wait before the first inverse is read) */
+    cudaLaunchConfig_t cfg = {};
+    cudaLaunchAttribute at[1];
+    at[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    at[0].val.programmaticStreamSerializationAllowed = 1;
+    cfg.gridDim = dim3(bb_grid(d.count * nch, 1));
+    cfg.blockDim = dim3(TP_THREADS);
+    cfg.dynamicSmemBytes = smem;
+    cfg.stream = q->stream;
+    cfg.attrs = at;
+    cfg.numAttrs = pdl ? 1 : 0;
+    return cudaLaunchKernelEx(&cfg, k_trsm_panel<NB, VAR, MODE>, d, t, f, (int64_t)p.lda, (int64_t)p.ldb,
+                              (int)(p.side == BblasLeft), ps[0], ps[MODE == TP_TRSM ? 0 : 1], (double)p.alpha[0], nch);
 }
 
 /* the kernel of the order's number of blocks of 32 (LU: getrs's, fixed
@@ -373,14 +388,14 @@ cudaError_t launch_panel(const bb_dev_batch &d, int t, int f, const bb_problem &
    four an order of 65 .. 96 ran at five blocks an SM with a quarter of
    its panel's shared memory empty (34 KiB against 43: six an SM) */
 template <bool VAR, int MODE>
-cudaError_t launch_order(const bb_dev_batch &d, int t, int f, const bb_problem &p, const tp_pass *ps,
+cudaError_t launch_order(const bb_dev_batch &d, int t, int f, const bb_problem &p, const tp_pass *ps, bool pdl,
                          batchblas_queue *q)
 {
     const int nb = (t + TP_L - 1) / TP_L;
-    if (nb <= 2) return launch_panel<2, VAR, MODE>(d, t, f, p, ps, q);
-    if (nb == 3) return launch_panel<3, VAR, MODE>(d, t, f, p, ps, q);
-    if (nb <= 4) return launch_panel<4, VAR, MODE>(d, t, f, p, ps, q);
-    return launch_panel<8, VAR, MODE>(d, t, f, p, ps, q);
+    if (nb <= 2) return launch_panel<2, VAR, MODE>(d, t, f, p, ps, pdl, q);
+    if (nb == 3) return launch_panel<3, VAR, MODE>(d, t, f, p, ps, pdl, q);
+    if (nb <= 4) return launch_panel<4, VAR, MODE>(d, t, f, p, ps, pdl, q);
+    return launch_panel<8, VAR, MODE>(d, t, f, p, ps, pdl, q);
 }
 
 } // namespace
@@ -390,10 +405,19 @@ cudaError_t bb_trsm_panel_run(const bb_problem &p, const bb_dev_batch &d, int t,
     if (d.count <= 0 || t <= 0 || f <= 0) return cudaSuccess;
     if (t > 8 * TP_L) return cudaErrorNotSupported;
     const tp_pass ps = tp_pass_of(p);
-    return d.vdim ? launch_order<true, TP_TRSM>(d, t, f, p, &ps, q) : launch_order<false, TP_TRSM>(d, t, f, p, &ps, q);
+    return d.vdim ? launch_order<true, TP_TRSM>(d, t, f, p, &ps, false, q)
+                  : launch_order<false, TP_TRSM>(d, t, f, p, &ps, false, q);
 }
 
 namespace {
+
+/* the panels launched during the trtri before them (default on;
+   BATCHBLAS_CUDA_PDL=0: after it, for A/B runs) */
+static bool tp_pdl(void)
+{
+    static int v = BB_ENV_UNREAD;
+    return bb_env_int("BATCHBLAS_CUDA_PDL", 1, &v) != 0;
+}
 
 /* The solves ps of d (order t, free dimension f, p as
    bb_trsm_panel_run takes it: side, alpha, lda, ldb) over slices whose
@@ -420,9 +444,10 @@ cudaError_t tp_solve(bb_prec prec, const bb_problem &p, const bb_dev_batch &d, b
             e = bb_small_trtri_blocks(prec, tri[k], s, t, TP_L, W + k * blk, ntri * blk, q);
         if (e != cudaSuccess) return e;
         s.opd[BB_C] = bb_workspace_opd(W, ntri * blk);
-        e = mode == TP_GETRS   ? launch_order<false, TP_GETRS>(s, t, f, p, ps, q)
-            : mode == TP_POTRS ? launch_order<false, TP_POTRS>(s, t, f, p, ps, q)
-                               : launch_order<false, TP_TRSM>(s, t, f, p, ps, q);
+        const bool pdl = tp_pdl();
+        e = mode == TP_GETRS   ? launch_order<false, TP_GETRS>(s, t, f, p, ps, pdl, q)
+            : mode == TP_POTRS ? launch_order<false, TP_POTRS>(s, t, f, p, ps, pdl, q)
+                               : launch_order<false, TP_TRSM>(s, t, f, p, ps, pdl, q);
         if (e != cudaSuccess) return e;
     }
     return cudaSuccess;
